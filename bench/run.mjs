@@ -1,0 +1,95 @@
+// `npm run bench`: the package against the hand-written baseline on the workloads of issue 4, the
+// package's load time in Node and Chromium, and its size. It prints figures; it asserts no time.
+// BENCH_RUNS (default 7) sets the timed runs per workload and reducer, BENCH_LOAD_RUNS (default 5)
+// the cold loads per runtime. Run with --expose-gc so a collection before each run keeps garbage
+// of one reducer from being collected on the other's time.
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { cpus } from "node:os";
+import { fileURLToPath } from "node:url";
+import { gzipSync } from "node:zlib";
+
+import * as baseline from "./baseline.mjs";
+import { chromiumLoadTimes, nodeLoadTimes } from "./load.mjs";
+import { replay, reply, tools } from "./workloads.mjs";
+
+const PKG_DIR = fileURLToPath(new URL("../pkg/", import.meta.url));
+const PKG_ENTRY = `${PKG_DIR}index.js`;
+const RUNS = Number(process.env.BENCH_RUNS ?? 7);
+const LOAD_RUNS = Number(process.env.BENCH_LOAD_RUNS ?? 5);
+const WARM_UP_RUNS = 2;
+
+if (!existsSync(PKG_ENTRY)) {
+  console.error(`${PKG_ENTRY} is missing: run npm run build first.`);
+  process.exit(1);
+}
+const pkg = await import(PKG_ENTRY);
+const reducers = { package: pkg.sessionReducer, baseline: baseline.sessionReducer };
+
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+};
+const ms = (value) => `${value.toFixed(1)} ms`;
+const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
+
+// Median milliseconds of each reducer on `workload`, runs alternating which reducer goes first.
+function race(workload) {
+  const times = { package: [], baseline: [] };
+  const rendered = new Set();
+  for (let run = 0; run < WARM_UP_RUNS + RUNS; run++) {
+    const order = run % 2 === 0 ? ["package", "baseline"] : ["baseline", "package"];
+    for (const name of order) {
+      const initial = workload.initial();
+      globalThis.gc?.();
+      const start = performance.now();
+      const result = replay(reducers[name], initial, workload.actions);
+      const elapsed = performance.now() - start;
+      rendered.add(result.rendered);
+      if (run >= WARM_UP_RUNS) times[name].push(elapsed);
+    }
+  }
+  if (rendered.size !== 1) console.log(`  ! ${workload.name}: the reducers rendered different states`);
+  return { package: median(times.package), baseline: median(times.baseline) };
+}
+
+const row = (cells, widths) => cells.map((cell, i) => String(cell).padEnd(widths[i])).join("  ").trimEnd();
+
+console.log(`chat-session-reducer benchmark, ${new Date().toISOString().slice(0, 10)}`);
+console.log(`machine: ${cpus()[0].model.trim()}, ${cpus().length} cores; Node ${process.version}` +
+  `; ${RUNS} runs after ${WARM_UP_RUNS} warm-up runs, medians${globalThis.gc ? "" : " (no --expose-gc)"}`);
+console.log();
+
+const widths = [34, 12, 12, 16];
+console.log(row(["workload", "package", "baseline", "package/baseline"], widths));
+const results = new Map();
+for (const workload of [reply(), tools(), reply({ deltas: 80_000 })]) {
+  const result = race(workload);
+  results.set(workload, result);
+  console.log(row([workload.name, ms(result.package), ms(result.baseline),
+    (result.package / result.baseline).toFixed(2)], widths));
+}
+const [reply20k, , reply80k] = [...results.values()];
+console.log();
+console.log(`scale (reply, 80,000 / 20,000 deltas; linear is 4, quadratic 16): package ${
+  (reply80k.package / reply20k.package).toFixed(2)}, baseline ${(reply80k.baseline / reply20k.baseline).toFixed(2)}`);
+
+console.log();
+const nodeLoads = await nodeLoadTimes(PKG_ENTRY, LOAD_RUNS);
+console.log(`load, import to first reducer call, median of ${LOAD_RUNS} cold loads:`);
+console.log(`  Node ${process.version}: ${ms(median(nodeLoads))}  (${nodeLoads.map((t) => t.toFixed(1)).join(", ")})`);
+const chromiumLoads = await chromiumLoadTimes(PKG_DIR, LOAD_RUNS);
+if (chromiumLoads.skipped) {
+  console.log(`  Chromium: not measured, ${chromiumLoads.skipped}`);
+} else {
+  console.log(`  Chromium ${chromiumLoads.version}: ${ms(median(chromiumLoads.times))}  (${
+    chromiumLoads.times.map((t) => t.toFixed(1)).join(", ")})`);
+}
+
+console.log();
+console.log("size (pkg/index.js inlines the wasm as base64), raw and gzip -9:");
+const shipped = readdirSync(PKG_DIR).filter((file) => /\.(m?js|wasm)$/.test(file)).sort();
+for (const file of shipped) {
+  const bytes = readFileSync(`${PKG_DIR}${file}`);
+  console.log(`  pkg/${file}: ${kb(bytes.length)} raw, ${kb(gzipSync(bytes, { level: 9 }).length)} gzip -9`);
+}

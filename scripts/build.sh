@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Builds the npm package into pkg/: Rust -> wasm -> wasm-bindgen glue -> wasm-opt -> one
+# self-initialising ES module (see scripts/pack-pkg.mjs for the package layout).
+set -euo pipefail
+
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$root"
+
+wasm_bindgen_version="0.2.130"
+if ! wasm-bindgen --version 2>/dev/null | grep -qx "wasm-bindgen $wasm_bindgen_version"; then
+  echo "build: wasm-bindgen $wasm_bindgen_version is required (run scripts/setup.sh)" >&2
+  exit 1
+fi
+wasm_opt="$root/node_modules/.bin/wasm-opt"
+if [[ ! -x "$wasm_opt" ]]; then
+  echo "build: $wasm_opt is missing (run scripts/setup.sh)" >&2
+  exit 1
+fi
+
+staging="$(mktemp -d)"
+trap 'rm -rf "$staging"' EXIT
+
+echo "build: cargo build --release --target wasm32-unknown-unknown"
+cargo build --release --target wasm32-unknown-unknown --lib
+
+# --omit-default-module-path: the glue must not reference a .wasm file by URL; bundlers would
+# try to resolve and emit it, and the package ships the bytes inline instead.
+echo "build: wasm-bindgen --target web"
+wasm-bindgen target/wasm32-unknown-unknown/release/chat_session_reducer.wasm \
+  --target web --omit-default-module-path --out-dir "$staging/bindgen"
+
+echo "build: wasm-opt -Oz"
+"$wasm_opt" -Oz --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
+  --enable-mutable-globals --enable-reference-types --enable-multivalue \
+  "$staging/bindgen/chat_session_reducer_bg.wasm" -o "$staging/optimized.wasm"
+
+node scripts/pack-pkg.mjs "$staging/bindgen" "$staging/optimized.wasm" "$root/pkg"
+
+# Sizes as a user downloads them: raw, and gzip -9 (a typical CDN / server transfer size).
+size_line() {
+  local label="$1" file="$2"
+  printf 'build: %-26s %8d bytes raw, %8d bytes gzip -9\n' "$label" \
+    "$(wc -c <"$file")" "$(gzip -9 -c "$file" | wc -c)"
+}
+size_line "wasm (optimized)" "$staging/optimized.wasm"
+size_line "pkg/index.js (wasm inlined)" "$root/pkg/index.js"

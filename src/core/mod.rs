@@ -1,0 +1,13 @@
+//! The session reducer: pure Rust, no wasm dependencies, tested natively.
+
+mod edit;
+pub mod model;
+pub mod patch;
+pub mod path;
+mod reducer;
+mod resumable;
+mod session;
+
+pub use reducer::{reduce, session_reducer, Step};
+pub use resumable::{resumable, resumable_cut, Cut};
+pub use session::Session;

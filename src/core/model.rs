@@ -1,0 +1,327 @@
+//! The SPEC's value types. They serialize to exactly the SPEC's JSON shapes, and on wasm
+//! builds tsify turns them into the package's TypeScript types.
+
+use std::rc::Rc;
+
+use serde::{Deserialize, Serialize};
+
+#[cfg(target_arch = "wasm32")]
+use tsify::Tsify;
+
+/// An opaque JSON value (`input`, `output`, `metadata`): carried, never read. A host that
+/// keeps these values in its own objects leaves `Json::Null` here.
+pub type Json = serde_json::Value;
+
+/// Message text: carried and appended to, never read. A host that keeps the text in its own
+/// objects (so a reply is never copied across on each delta) passes only whether it is empty.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Text {
+    Owned(String),
+    Held { empty: bool },
+}
+
+impl Text {
+    pub fn is_empty(&self) -> bool {
+        match self {
+            Text::Owned(text) => text.is_empty(),
+            Text::Held { empty } => *empty,
+        }
+    }
+
+    pub fn push(&mut self, more: &Text) {
+        match (&mut *self, more) {
+            (Text::Owned(text), Text::Owned(more)) => text.push_str(more),
+            _ => {
+                *self = Text::Held {
+                    empty: self.is_empty() && more.is_empty(),
+                }
+            }
+        }
+    }
+}
+
+impl From<&str> for Text {
+    fn from(text: &str) -> Self {
+        Text::Owned(text.to_owned())
+    }
+}
+
+impl Serialize for Text {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Text::Owned(text) => serializer.serialize_str(text),
+            Text::Held { .. } => Err(serde::ser::Error::custom("the text is held by the host")),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for Text {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        String::deserialize(deserializer).map(Text::Owned)
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(Tsify))]
+#[serde(rename_all = "lowercase")]
+pub enum SessionStatus {
+    Idle,
+    Streaming,
+    Error,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(Tsify))]
+#[serde(rename_all = "snake_case")]
+pub enum SessionErrorCode {
+    ChatDisabled,
+    RateLimited,
+    BadRequest,
+    Network,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(Tsify))]
+pub struct SessionError {
+    pub message: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub code: Option<SessionErrorCode>,
+}
+
+/// A conversation, or a sub-agent's run behind a tool call.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(Tsify))]
+pub struct SessionState {
+    pub messages: Vec<Rc<AgentMessage>>,
+    pub status: SessionStatus,
+    /// Present exactly when `status` is `"error"`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<SessionError>,
+}
+
+impl SessionState {
+    pub fn empty() -> Self {
+        SessionState {
+            messages: Vec::new(),
+            status: SessionStatus::Idle,
+            error: None,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(Tsify))]
+#[serde(rename_all = "lowercase")]
+pub enum Role {
+    User,
+    Assistant,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(Tsify))]
+pub struct AgentMessage {
+    pub id: String,
+    pub role: Role,
+    pub parts: Vec<Rc<AgentPart>>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(Tsify))]
+#[serde(tag = "type", rename_all = "lowercase")]
+pub enum AgentPart {
+    Text(TextPart),
+    /// Kept for the next request, not rendered.
+    Reasoning(ReasoningPart),
+    Tool(ToolPart),
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(Tsify))]
+pub struct TextPart {
+    #[cfg_attr(target_arch = "wasm32", tsify(type = "string"))]
+    pub text: Text,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(Tsify))]
+pub struct ReasoningPart {
+    #[cfg_attr(target_arch = "wasm32", tsify(type = "string"))]
+    pub text: Text,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(target_arch = "wasm32", tsify(type = "JsonValue"))]
+    pub metadata: Option<Json>,
+}
+
+/// `running` and `awaiting-confirmation` are open; `done` and `error` are finished;
+/// `cancelled` is neither.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(Tsify))]
+#[serde(rename_all = "kebab-case")]
+pub enum ToolState {
+    Running,
+    AwaitingConfirmation,
+    Done,
+    Error,
+    Cancelled,
+}
+
+impl ToolState {
+    pub fn is_open(self) -> bool {
+        matches!(self, ToolState::Running | ToolState::AwaitingConfirmation)
+    }
+
+    pub fn is_finished(self) -> bool {
+        matches!(self, ToolState::Done | ToolState::Error)
+    }
+}
+
+/// The two states a `toolPhase` event may set.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(Tsify))]
+#[serde(rename_all = "kebab-case")]
+pub enum OpenToolState {
+    Running,
+    AwaitingConfirmation,
+}
+
+impl From<OpenToolState> for ToolState {
+    fn from(state: OpenToolState) -> Self {
+        match state {
+            OpenToolState::Running => ToolState::Running,
+            OpenToolState::AwaitingConfirmation => ToolState::AwaitingConfirmation,
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(Tsify))]
+pub struct ToolError {
+    pub message: String,
+    /// `"cancelled"` means cancelled by the user.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub code: Option<String>,
+}
+
+/// `isCancelled(error)`: the call was cancelled by the user.
+pub fn is_cancelled(error: &ToolError) -> bool {
+    error.code.as_deref() == Some("cancelled")
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(Tsify))]
+pub struct ToolPart {
+    /// The call id, unique in the whole conversation.
+    pub id: String,
+    pub name: String,
+    #[cfg_attr(target_arch = "wasm32", tsify(type = "JsonValue"))]
+    pub input: Json,
+    pub state: ToolState,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(target_arch = "wasm32", tsify(type = "JsonValue"))]
+    pub output: Option<Json>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<ToolError>,
+    /// The confirmation question, set by `toolPhase`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prompt: Option<String>,
+    /// A sub-agent's run behind this call.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub agent: Option<Rc<SessionState>>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(Tsify))]
+#[serde(rename_all = "kebab-case")]
+pub enum FinishReason {
+    Stop,
+    Aborted,
+    Length,
+    ToolCalls,
+    ContentFilter,
+    Other,
+}
+
+/// One part of what an adapter streams.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(Tsify))]
+#[serde(
+    tag = "type",
+    rename_all = "kebab-case",
+    rename_all_fields = "camelCase"
+)]
+pub enum AgentStreamPart {
+    MessageStart {
+        message_id: String,
+    },
+    TextDelta {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        message_id: Option<String>,
+        #[cfg_attr(target_arch = "wasm32", tsify(type = "string"))]
+        text: Text,
+    },
+    Reasoning {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        message_id: Option<String>,
+        #[cfg_attr(target_arch = "wasm32", tsify(type = "string"))]
+        text: Text,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(target_arch = "wasm32", tsify(type = "JsonValue"))]
+        metadata: Option<Json>,
+    },
+    ToolCall {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        message_id: Option<String>,
+        id: String,
+        name: String,
+        #[cfg_attr(target_arch = "wasm32", tsify(type = "JsonValue"))]
+        input: Json,
+    },
+    ToolResult {
+        id: String,
+        #[cfg_attr(target_arch = "wasm32", tsify(type = "JsonValue"))]
+        output: Json,
+    },
+    ToolError {
+        id: String,
+        error: ToolError,
+    },
+    StepFinish,
+    Finish {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        reason: Option<FinishReason>,
+    },
+    Error {
+        error: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        code: Option<SessionErrorCode>,
+    },
+    /// A part type this version does not know (a newer adapter): ignored.
+    #[serde(skip)]
+    Unknown,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(Tsify))]
+#[serde(tag = "type", rename_all = "camelCase")]
+pub enum SessionAction {
+    Send {
+        id: String,
+        #[cfg_attr(target_arch = "wasm32", tsify(type = "string"))]
+        text: Text,
+    },
+    Part {
+        part: AgentStreamPart,
+        /// The call whose sub-agent run this part belongs to.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        within: Option<String>,
+    },
+    ToolPhase {
+        name: String,
+        state: OpenToolState,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        prompt: Option<String>,
+    },
+    Stop,
+    Retry,
+    Reset,
+}

@@ -1,0 +1,78 @@
+//! What a reducer step changed, addressed by path, so that a host holding the state in its
+//! own objects (JavaScript) can copy just the nodes on each path. Values that come from the
+//! action (texts, JSON payloads, prompts, errors) are not carried: the host takes them from
+//! its own copy of the action, so they cross the boundary untouched.
+
+use super::model::{SessionStatus, ToolState};
+use super::path::{CallPath, CallPos};
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Patch {
+    /// Append a message to the run's `messages`.
+    PushMessage {
+        run: Vec<CallPos>,
+        message: NewMessage,
+    },
+    /// Append a part to `messages[message].parts` of the run.
+    PushPart {
+        run: Vec<CallPos>,
+        message: usize,
+        part: NewPart,
+    },
+    /// Append the action's text to the text part at `messages[message].parts[part]`.
+    AppendText {
+        run: Vec<CallPos>,
+        message: usize,
+        part: usize,
+    },
+    /// Set the run's status; the error is the action's (`error` part) when the status is
+    /// `error`, and removed otherwise.
+    SetStatus {
+        run: Vec<CallPos>,
+        status: SessionStatus,
+    },
+    /// Set a call's state, and the fields that go with the change.
+    SetCall {
+        call: CallPath,
+        state: ToolState,
+        change: CallChange,
+    },
+    /// Give a call the sub-agent run `{ messages: [], status: "streaming" }`.
+    StartAgent { call: CallPath },
+    /// Keep the first `messages` messages of the root run and, when `parts` is set, only
+    /// that many parts of the last one kept (`retry`).
+    Truncate {
+        messages: usize,
+        parts: Option<usize>,
+    },
+    /// Back to the empty session.
+    Reset,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum NewMessage {
+    /// The `send` action's message: its id and text.
+    User,
+    /// An empty assistant message with this id.
+    Assistant { id: String },
+}
+
+/// A part made from the action's stream part.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NewPart {
+    Text,
+    Reasoning,
+    Tool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CallChange {
+    /// `toolPhase`: the prompt becomes the action's, or goes when the action has none.
+    Phase,
+    /// `tool-result`: `output` from the part; the prompt goes.
+    Result,
+    /// `tool-error`: `error` from the part; the prompt goes.
+    Error,
+    /// Cancelled by `stop`, `finish` (aborted) or `error`: nothing else changes.
+    Cancel,
+}

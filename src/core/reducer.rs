@@ -1,0 +1,257 @@
+//! The session state machine (SPEC "Actions" and "Stream parts").
+
+use std::rc::Rc;
+
+use super::edit::{reasoning_part, text_part, CallUpdate, Editor};
+use super::model::{
+    is_cancelled, AgentMessage, AgentPart, AgentStreamPart, FinishReason, Role, SessionAction,
+    SessionError, SessionState, SessionStatus, ToolPart, ToolState,
+};
+use super::patch::Patch;
+use super::path::{CallPath, RunPath};
+use super::resumable::resumable_cut;
+use super::session::{OpenCall, Session};
+
+/// The result of an action that changed something.
+pub struct Step {
+    pub session: Session,
+    pub patches: Vec<Patch>,
+}
+
+/// Applies one action. `None` means nothing changed: the caller hands back the same state.
+pub fn reduce(session: &Session, action: &SessionAction) -> Option<Step> {
+    let mut editor = Editor::new(session);
+    match action {
+        SessionAction::Send { id, text } => {
+            let message = AgentMessage {
+                id: id.clone(),
+                role: Role::User,
+                parts: vec![Rc::new(text_part(text))],
+            };
+            editor.push_message(&[], message)?;
+            editor.set_status(&[], SessionStatus::Streaming, None)?;
+        }
+        SessionAction::Part { part, within } => {
+            if session.state.status != SessionStatus::Streaming {
+                return None;
+            }
+            match within {
+                None => apply_part(&mut editor, &[], part)?,
+                Some(id) => apply_within(&mut editor, id, part)?,
+            }
+        }
+        SessionAction::ToolPhase {
+            name,
+            state,
+            prompt,
+        } => {
+            let call = session.open.iter().rev().find(|call| call.name == *name)?;
+            let current = editor.call(&call.path)?;
+            let state = ToolState::from(*state);
+            if current.state == state && current.prompt == *prompt {
+                return None;
+            }
+            let path = call.path.clone();
+            editor.set_call(
+                &path,
+                state,
+                CallUpdate::Phase {
+                    prompt: prompt.as_deref(),
+                },
+            )?;
+        }
+        SessionAction::Stop => {
+            editor.set_status(&[], SessionStatus::Idle, None)?;
+            editor.cancel_open(&[])?;
+        }
+        SessionAction::Retry => {
+            let cut = resumable_cut(&session.state.messages)?;
+            if cut.changes(&session.state.messages) {
+                editor.truncate(cut.messages, cut.parts)?;
+            }
+            editor.set_status(&[], SessionStatus::Streaming, None)?;
+        }
+        SessionAction::Reset => {
+            if *session.state != SessionState::empty() {
+                editor.reset();
+            }
+        }
+    }
+    if editor.patches.is_empty() {
+        return None;
+    }
+    Some(Step {
+        session: editor.session,
+        patches: editor.patches,
+    })
+}
+
+/// A part for the sub-agent run behind the open call `id`. The first one creates the run;
+/// a part that would change nothing does not.
+fn apply_within(editor: &mut Editor, id: &str, part: &AgentStreamPart) -> Option<()> {
+    let call = editor.session.open.iter().find(|call| call.id == id)?;
+    let path = call.path.clone();
+    if editor.call(&path)?.agent.is_none() {
+        editor.start_agent(&path)?;
+        apply_part(editor, &path, part)?;
+        if editor.patches.len() == 1 {
+            editor.patches.clear();
+        }
+        return Some(());
+    }
+    apply_part(editor, &path, part)
+}
+
+/// Applies a stream part to one run (the root, or a sub-agent run).
+fn apply_part(editor: &mut Editor, run: &RunPath, part: &AgentStreamPart) -> Option<()> {
+    if editor.run(run)?.status != SessionStatus::Streaming {
+        return Some(());
+    }
+    match part {
+        AgentStreamPart::MessageStart { message_id } => {
+            if find_message(editor.run(run)?, message_id).is_none() {
+                let message = AgentMessage {
+                    id: message_id.clone(),
+                    role: Role::Assistant,
+                    parts: Vec::new(),
+                };
+                editor.push_message(run, message)?;
+            }
+        }
+        AgentStreamPart::TextDelta { message_id, text } => {
+            if text.is_empty() {
+                return Some(());
+            }
+            let Some(message) = target_message(editor, run, message_id.as_deref())? else {
+                return Some(());
+            };
+            let parts = &editor.run(run)?.messages.get(message)?.parts;
+            match parts.last().map(|part| part.as_ref()) {
+                Some(AgentPart::Text(_)) => {
+                    editor.append_text(run, message, parts.len() - 1, text)?
+                }
+                _ => editor.push_part(run, message, text_part(text))?,
+            }
+        }
+        AgentStreamPart::Reasoning {
+            message_id,
+            text,
+            metadata,
+        } => {
+            let Some(message) = target_message(editor, run, message_id.as_deref())? else {
+                return Some(());
+            };
+            editor.push_part(run, message, reasoning_part(text, metadata.as_ref()))?;
+        }
+        AgentStreamPart::ToolCall {
+            message_id,
+            id,
+            name,
+            input,
+        } => {
+            if editor.session.calls.contains(editor.state(), id) {
+                return Some(());
+            }
+            let Some(message) = target_message(editor, run, message_id.as_deref())? else {
+                return Some(());
+            };
+            let call = ToolPart {
+                id: id.clone(),
+                name: name.clone(),
+                input: input.clone(),
+                state: ToolState::Running,
+                output: None,
+                error: None,
+                prompt: None,
+                agent: None,
+            };
+            editor.push_part(run, message, AgentPart::Tool(call))?;
+        }
+        AgentStreamPart::ToolResult { id, output } => {
+            if let Some(path) = open_call_below(editor, run, id) {
+                editor.set_call(&path, ToolState::Done, CallUpdate::Result { output })?;
+            }
+        }
+        AgentStreamPart::ToolError { id, error } => {
+            if let Some(path) = open_call_below(editor, run, id) {
+                let state = if is_cancelled(error) {
+                    ToolState::Cancelled
+                } else {
+                    ToolState::Error
+                };
+                editor.set_call(&path, state, CallUpdate::Error { error })?;
+            }
+        }
+        AgentStreamPart::Finish { reason } => {
+            editor.set_status(run, SessionStatus::Idle, None)?;
+            if *reason == Some(FinishReason::Aborted) {
+                editor.cancel_open(run)?;
+            }
+        }
+        AgentStreamPart::Error { error, code } => {
+            let error = SessionError {
+                message: error.clone(),
+                code: *code,
+            };
+            editor.set_status(run, SessionStatus::Error, Some(error))?;
+            editor.cancel_open(run)?;
+        }
+        AgentStreamPart::StepFinish | AgentStreamPart::Unknown => {}
+    }
+    Some(())
+}
+
+/// The newest message of the run with this id.
+fn find_message(run: &SessionState, id: &str) -> Option<usize> {
+    run.messages.iter().rposition(|message| message.id == id)
+}
+
+/// The message a `text-delta`, `reasoning` or `tool-call` part goes to, appending it when
+/// needed. `Some(None)`: the part is ignored (its `messageId` is a user message's).
+fn target_message(
+    editor: &mut Editor,
+    run: &RunPath,
+    message_id: Option<&str>,
+) -> Option<Option<usize>> {
+    let messages = &editor.run(run)?.messages;
+    let id = match message_id {
+        Some(id) => match find_message(editor.run(run)?, id) {
+            Some(index) if messages.get(index)?.role == Role::Assistant => {
+                return Some(Some(index))
+            }
+            Some(_) => return Some(None),
+            None => id.to_owned(),
+        },
+        None => match messages.last() {
+            Some(last) if last.role == Role::Assistant => return Some(Some(messages.len() - 1)),
+            _ => format!("assistant-{}", messages.len()),
+        },
+    };
+    let message = AgentMessage {
+        id,
+        role: Role::Assistant,
+        parts: Vec::new(),
+    };
+    editor.push_message(run, message).map(Some)
+}
+
+/// The open call with this id in the run or the runs nested in it.
+fn open_call_below(editor: &Editor, run: &RunPath, id: &str) -> Option<CallPath> {
+    let below = |call: &&OpenCall| {
+        call.id == id && call.path.len() > run.len() && call.path.starts_with(run)
+    };
+    editor
+        .session
+        .open
+        .iter()
+        .find(below)
+        .map(|call| call.path.clone())
+}
+
+/// `sessionReducer` on Rust values: the same state back when nothing changes.
+pub fn session_reducer(state: &Rc<SessionState>, action: &SessionAction) -> Rc<SessionState> {
+    match reduce(&Session::new(state.clone()), action) {
+        Some(step) => step.session.state,
+        None => state.clone(),
+    }
+}

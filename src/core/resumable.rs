@@ -1,0 +1,68 @@
+//! `resumable(messages)`: what Retry sends.
+
+use std::rc::Rc;
+
+use super::model::{AgentMessage, AgentPart, Role};
+
+/// Where Retry cuts the conversation: the first `messages` messages, and of the last one
+/// kept only the first `parts` parts when set.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Cut {
+    pub messages: usize,
+    pub parts: Option<usize>,
+}
+
+impl Cut {
+    /// Whether cutting here drops anything.
+    pub fn changes(&self, messages: &[Rc<AgentMessage>]) -> bool {
+        self.messages < messages.len()
+            || self.parts.is_some_and(|parts| {
+                messages
+                    .get(self.messages.wrapping_sub(1))
+                    .is_some_and(|last| parts < last.parts.len())
+            })
+    }
+
+    pub fn apply(&self, messages: &[Rc<AgentMessage>]) -> Vec<Rc<AgentMessage>> {
+        let mut kept: Vec<_> = messages.iter().take(self.messages).cloned().collect();
+        if let (Some(parts), Some(last)) = (self.parts, kept.last_mut()) {
+            if parts < last.parts.len() {
+                Rc::make_mut(last).parts.truncate(parts);
+            }
+        }
+        kept
+    }
+}
+
+/// The cut after the last finished call (`done` or `error`) that follows the last user
+/// message, top level only; without one, the cut after the last user message.
+/// `None` when there is no user message: Retry has nothing to resend.
+pub fn resumable_cut(messages: &[Rc<AgentMessage>]) -> Option<Cut> {
+    let user = messages
+        .iter()
+        .rposition(|message| message.role == Role::User)?;
+    for (index, message) in messages.iter().enumerate().skip(user + 1).rev() {
+        let finished = message.parts.iter().rposition(|part| match part.as_ref() {
+            AgentPart::Tool(call) => call.state.is_finished(),
+            _ => false,
+        });
+        if let Some(part) = finished {
+            return Some(Cut {
+                messages: index + 1,
+                parts: Some(part + 1),
+            });
+        }
+    }
+    Some(Cut {
+        messages: user + 1,
+        parts: None,
+    })
+}
+
+/// `resumable(messages)`: a new list; unchanged when there is no user message.
+pub fn resumable(messages: &[Rc<AgentMessage>]) -> Vec<Rc<AgentMessage>> {
+    match resumable_cut(messages) {
+        Some(cut) => cut.apply(messages),
+        None => messages.to_vec(),
+    }
+}

@@ -1,0 +1,87 @@
+//! A state together with the indexes that keep each action's work independent of the size
+//! of the conversation: the open calls, and where each call id lives.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use super::model::SessionState;
+use super::path::{call_at, visit_calls, CallPath};
+
+/// An open call (`running` or `awaiting-confirmation`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OpenCall {
+    pub path: CallPath,
+    pub id: String,
+    pub name: String,
+}
+
+/// A state and its indexes. Cloning is cheap: everything is shared.
+#[derive(Clone, Debug)]
+pub struct Session {
+    pub state: Rc<SessionState>,
+    /// The open calls of the whole tree, in document order.
+    pub open: Rc<Vec<OpenCall>>,
+    pub calls: CallIndex,
+}
+
+impl Session {
+    /// Indexes a state: one walk over its calls.
+    pub fn new(state: Rc<SessionState>) -> Self {
+        let mut open = Vec::new();
+        let mut located = HashMap::new();
+        visit_calls(&state, &mut Vec::new(), &mut |path, call| {
+            if call.state.is_open() {
+                open.push(OpenCall {
+                    path: path.clone(),
+                    id: call.id.clone(),
+                    name: call.name.clone(),
+                });
+            }
+            located
+                .entry(call.id.clone())
+                .or_insert_with(|| path.clone());
+        });
+        Session {
+            state,
+            open: Rc::new(open),
+            calls: CallIndex(Rc::new(RefCell::new(located))),
+        }
+    }
+}
+
+/// Where each call id was seen, shared by every state derived from the same indexed state.
+///
+/// Entries are hints checked against the state at hand, so states that diverged (a retry,
+/// a reducer called twice on the same state) never get a wrong answer: an id that was never
+/// seen is absent from all of them, and an entry that does not match falls back to a walk.
+#[derive(Clone, Debug)]
+pub struct CallIndex(Rc<RefCell<HashMap<String, CallPath>>>);
+
+impl CallIndex {
+    /// Whether a call with this id is anywhere in `state`, nested runs included.
+    pub fn contains(&self, state: &SessionState, id: &str) -> bool {
+        let hint = self.0.borrow().get(id).cloned();
+        let Some(path) = hint else { return false };
+        if call_at(state, &path).is_some_and(|call| call.id == id) {
+            return true;
+        }
+        let mut found = None;
+        visit_calls(state, &mut Vec::new(), &mut |path, call| {
+            if found.is_none() && call.id == id {
+                found = Some(path.clone());
+            }
+        });
+        match found {
+            Some(path) => {
+                self.0.borrow_mut().insert(id.to_owned(), path);
+                true
+            }
+            None => false,
+        }
+    }
+
+    pub fn record(&self, id: &str, path: &CallPath) {
+        self.0.borrow_mut().insert(id.to_owned(), path.clone());
+    }
+}

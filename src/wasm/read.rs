@@ -1,0 +1,410 @@
+//! Reads JavaScript values into the core's types, checking them against the package's
+//! types and naming the path of the first thing that does not match.
+//!
+//! Texts and JSON payloads are not copied: the core gets `Text::Held` and `Json::Null`, and
+//! the values stay in the JavaScript objects (see `write`).
+
+use std::rc::Rc;
+
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+use super::error::{InputError, Path};
+use super::fields::Fields;
+use crate::core::model::{
+    AgentMessage, AgentPart, AgentStreamPart, FinishReason, Json, OpenToolState, ReasoningPart,
+    Role, SessionAction, SessionError, SessionErrorCode, SessionState, SessionStatus, Text,
+    TextPart, ToolError, ToolPart, ToolState,
+};
+
+/// Sub-agent runs nested deeper than this are refused rather than risk the stack.
+const MAX_NESTING: usize = 64;
+
+type Read<T> = Result<T, InputError>;
+
+fn field(value: Result<JsValue, JsValue>, path: &Path) -> Read<JsValue> {
+    value.map_err(|_| InputError::new(path, "could not be read (its getter threw)"))
+}
+
+pub fn object(value: &JsValue, path: &Path) -> Read<Fields> {
+    if value.is_object() && !js_sys::Array::is_array(value) {
+        Ok(value.clone().unchecked_into())
+    } else {
+        Err(InputError::expected(path, "an object"))
+    }
+}
+
+pub fn array(value: &JsValue, path: &Path) -> Read<js_sys::Array> {
+    if js_sys::Array::is_array(value) {
+        Ok(value.clone().unchecked_into())
+    } else {
+        Err(InputError::expected(path, "an array"))
+    }
+}
+
+fn string(value: &JsValue, path: &Path) -> Read<String> {
+    value
+        .as_string()
+        .ok_or_else(|| InputError::expected(path, "a string"))
+}
+
+fn optional_string(value: &JsValue, path: &Path) -> Read<Option<String>> {
+    if value.is_undefined() {
+        Ok(None)
+    } else {
+        string(value, path).map(Some)
+    }
+}
+
+/// A text, kept in JavaScript: only whether it is empty crosses over.
+fn text(value: &JsValue, path: &Path) -> Read<Text> {
+    match value.dyn_ref::<js_sys::JsString>() {
+        Some(text) => Ok(Text::Held {
+            empty: text.length() == 0,
+        }),
+        None => Err(InputError::expected(path, "a string")),
+    }
+}
+
+/// A JSON payload, kept in JavaScript: it only has to be present.
+fn json(value: &JsValue, path: &Path) -> Read<Json> {
+    if value.is_undefined() {
+        Err(InputError::expected(path, "a JSON value"))
+    } else {
+        Ok(Json::Null)
+    }
+}
+
+fn optional_json(value: &JsValue) -> Option<Json> {
+    (!value.is_undefined()).then_some(Json::Null)
+}
+
+/// One of a set of string literals.
+fn literal<T: Copy>(value: &JsValue, path: &Path, options: &[(&str, T)]) -> Read<T> {
+    let found = value.as_string().and_then(|given| {
+        options
+            .iter()
+            .find(|(name, _)| *name == given)
+            .map(|(_, value)| *value)
+    });
+    found.ok_or_else(|| {
+        let names: Vec<String> = options
+            .iter()
+            .map(|(name, _)| format!("\"{name}\""))
+            .collect();
+        InputError::expected(path, &format!("one of {}", names.join(", ")))
+    })
+}
+
+fn optional_literal<T: Copy>(
+    value: &JsValue,
+    path: &Path,
+    options: &[(&str, T)],
+) -> Read<Option<T>> {
+    if value.is_undefined() {
+        Ok(None)
+    } else {
+        literal(value, path, options).map(Some)
+    }
+}
+
+const STATUSES: &[(&str, SessionStatus)] = &[
+    ("idle", SessionStatus::Idle),
+    ("streaming", SessionStatus::Streaming),
+    ("error", SessionStatus::Error),
+];
+
+const ERROR_CODES: &[(&str, SessionErrorCode)] = &[
+    ("chat_disabled", SessionErrorCode::ChatDisabled),
+    ("rate_limited", SessionErrorCode::RateLimited),
+    ("bad_request", SessionErrorCode::BadRequest),
+    ("network", SessionErrorCode::Network),
+];
+
+const ROLES: &[(&str, Role)] = &[("user", Role::User), ("assistant", Role::Assistant)];
+
+const TOOL_STATES: &[(&str, ToolState)] = &[
+    ("running", ToolState::Running),
+    ("awaiting-confirmation", ToolState::AwaitingConfirmation),
+    ("done", ToolState::Done),
+    ("error", ToolState::Error),
+    ("cancelled", ToolState::Cancelled),
+];
+
+const OPEN_TOOL_STATES: &[(&str, OpenToolState)] = &[
+    ("running", OpenToolState::Running),
+    ("awaiting-confirmation", OpenToolState::AwaitingConfirmation),
+];
+
+const FINISH_REASONS: &[(&str, FinishReason)] = &[
+    ("stop", FinishReason::Stop),
+    ("aborted", FinishReason::Aborted),
+    ("length", FinishReason::Length),
+    ("tool-calls", FinishReason::ToolCalls),
+    ("content-filter", FinishReason::ContentFilter),
+    ("other", FinishReason::Other),
+];
+
+pub fn session_state(value: &JsValue, path: &Path) -> Read<SessionState> {
+    if path.depth() > MAX_NESTING * 5 {
+        return Err(InputError::new(
+            path,
+            format!("sub-agent runs nest deeper than {MAX_NESTING}"),
+        ));
+    }
+    let state = object(value, path)?;
+    let messages_path = path.key("messages");
+    let messages = messages(&field(state.messages(), &messages_path)?, &messages_path)?;
+    let status_path = path.key("status");
+    let status = literal(
+        &field(state.status(), &status_path)?,
+        &status_path,
+        STATUSES,
+    )?;
+    let error_path = path.key("error");
+    let error = field(state.error(), &error_path)?;
+    let error = match (status, error.is_undefined()) {
+        (SessionStatus::Error, false) => Some(session_error(&error, &error_path)?),
+        (SessionStatus::Error, true) => {
+            return Err(InputError::new(
+                &error_path,
+                "required when status is \"error\"",
+            ))
+        }
+        (_, true) => None,
+        (_, false) => {
+            return Err(InputError::new(
+                &error_path,
+                "present only when status is \"error\"",
+            ))
+        }
+    };
+    Ok(SessionState {
+        messages,
+        status,
+        error,
+    })
+}
+
+pub fn messages(value: &JsValue, path: &Path) -> Read<Vec<Rc<AgentMessage>>> {
+    let list = array(value, path)?;
+    let mut messages = Vec::with_capacity(list.length() as usize);
+    for (index, message) in list.iter().enumerate() {
+        messages.push(Rc::new(agent_message(&message, &path.index(index))?));
+    }
+    Ok(messages)
+}
+
+fn agent_message(value: &JsValue, path: &Path) -> Read<AgentMessage> {
+    let message = object(value, path)?;
+    let id_path = path.key("id");
+    let id = string(&field(message.id(), &id_path)?, &id_path)?;
+    let role_path = path.key("role");
+    let role = literal(&field(message.role(), &role_path)?, &role_path, ROLES)?;
+    let parts_path = path.key("parts");
+    let list = array(&field(message.parts(), &parts_path)?, &parts_path)?;
+    let mut parts = Vec::with_capacity(list.length() as usize);
+    for (index, part) in list.iter().enumerate() {
+        parts.push(Rc::new(agent_part(&part, &parts_path.index(index))?));
+    }
+    Ok(AgentMessage { id, role, parts })
+}
+
+fn agent_part(value: &JsValue, path: &Path) -> Read<AgentPart> {
+    let part = object(value, path)?;
+    let kind_path = path.key("type");
+    let kinds = &[("text", 0), ("reasoning", 1), ("tool", 2)];
+    let text_path = path.key("text");
+    Ok(
+        match literal(&field(part.kind(), &kind_path)?, &kind_path, kinds)? {
+            0 => AgentPart::Text(TextPart {
+                text: text(&field(part.text(), &text_path)?, &text_path)?,
+            }),
+            1 => AgentPart::Reasoning(ReasoningPart {
+                text: text(&field(part.text(), &text_path)?, &text_path)?,
+                metadata: optional_json(&field(part.metadata(), &path.key("metadata"))?),
+            }),
+            _ => AgentPart::Tool(tool_part(&part, path)?),
+        },
+    )
+}
+
+fn tool_part(part: &Fields, path: &Path) -> Read<ToolPart> {
+    let id_path = path.key("id");
+    let name_path = path.key("name");
+    let input_path = path.key("input");
+    let state_path = path.key("state");
+    let output_path = path.key("output");
+    let error_path = path.key("error");
+    let prompt_path = path.key("prompt");
+    let agent_path = path.key("agent");
+    let error = field(part.error(), &error_path)?;
+    let agent = field(part.agent(), &agent_path)?;
+    Ok(ToolPart {
+        id: string(&field(part.id(), &id_path)?, &id_path)?,
+        name: string(&field(part.name(), &name_path)?, &name_path)?,
+        input: json(&field(part.input(), &input_path)?, &input_path)?,
+        state: literal(&field(part.state(), &state_path)?, &state_path, TOOL_STATES)?,
+        output: optional_json(&field(part.output(), &output_path)?),
+        error: if error.is_undefined() {
+            None
+        } else {
+            Some(tool_error(&error, &error_path)?)
+        },
+        prompt: optional_string(&field(part.prompt(), &prompt_path)?, &prompt_path)?,
+        agent: if agent.is_undefined() {
+            None
+        } else {
+            Some(Rc::new(session_state(&agent, &agent_path)?))
+        },
+    })
+}
+
+fn session_error(value: &JsValue, path: &Path) -> Read<SessionError> {
+    let error = object(value, path)?;
+    let message_path = path.key("message");
+    let code_path = path.key("code");
+    Ok(SessionError {
+        message: string(&field(error.message(), &message_path)?, &message_path)?,
+        code: optional_literal(&field(error.code(), &code_path)?, &code_path, ERROR_CODES)?,
+    })
+}
+
+pub fn tool_error(value: &JsValue, path: &Path) -> Read<ToolError> {
+    let error = object(value, path)?;
+    let message_path = path.key("message");
+    let code_path = path.key("code");
+    Ok(ToolError {
+        message: string(&field(error.message(), &message_path)?, &message_path)?,
+        code: optional_string(&field(error.code(), &code_path)?, &code_path)?,
+    })
+}
+
+pub fn session_action(value: &JsValue, path: &Path) -> Read<SessionAction> {
+    let action = object(value, path)?;
+    let kind_path = path.key("type");
+    let kinds = &[
+        ("send", 0),
+        ("part", 1),
+        ("toolPhase", 2),
+        ("stop", 3),
+        ("retry", 4),
+        ("reset", 5),
+    ];
+    Ok(
+        match literal(&field(action.kind(), &kind_path)?, &kind_path, kinds)? {
+            0 => {
+                let id_path = path.key("id");
+                let text_path = path.key("text");
+                SessionAction::Send {
+                    id: string(&field(action.id(), &id_path)?, &id_path)?,
+                    text: text(&field(action.text(), &text_path)?, &text_path)?,
+                }
+            }
+            1 => {
+                let part_path = path.key("part");
+                let within_path = path.key("within");
+                SessionAction::Part {
+                    part: stream_part(&field(action.part(), &part_path)?, &part_path)?,
+                    within: optional_string(&field(action.within(), &within_path)?, &within_path)?,
+                }
+            }
+            2 => {
+                let name_path = path.key("name");
+                let state_path = path.key("state");
+                let prompt_path = path.key("prompt");
+                SessionAction::ToolPhase {
+                    name: string(&field(action.name(), &name_path)?, &name_path)?,
+                    state: literal(
+                        &field(action.state(), &state_path)?,
+                        &state_path,
+                        OPEN_TOOL_STATES,
+                    )?,
+                    prompt: optional_string(&field(action.prompt(), &prompt_path)?, &prompt_path)?,
+                }
+            }
+            3 => SessionAction::Stop,
+            4 => SessionAction::Retry,
+            _ => SessionAction::Reset,
+        },
+    )
+}
+
+fn stream_part(value: &JsValue, path: &Path) -> Read<AgentStreamPart> {
+    let part = object(value, path)?;
+    let kind_path = path.key("type");
+    let kind = string(&field(part.kind(), &kind_path)?, &kind_path)?;
+    let message_id_path = path.key("messageId");
+    let message_id = || -> Read<Option<String>> {
+        optional_string(
+            &field(part.message_id(), &message_id_path)?,
+            &message_id_path,
+        )
+    };
+    let id_path = path.key("id");
+    let id = || -> Read<String> { string(&field(part.id(), &id_path)?, &id_path) };
+    let text_path = path.key("text");
+    let text = || -> Read<Text> { text(&field(part.text(), &text_path)?, &text_path) };
+    Ok(match kind.as_str() {
+        "message-start" => {
+            let message_id = string(
+                &field(part.message_id(), &message_id_path)?,
+                &message_id_path,
+            )?;
+            AgentStreamPart::MessageStart { message_id }
+        }
+        "text-delta" => AgentStreamPart::TextDelta {
+            message_id: message_id()?,
+            text: text()?,
+        },
+        "reasoning" => AgentStreamPart::Reasoning {
+            message_id: message_id()?,
+            text: text()?,
+            metadata: optional_json(&field(part.metadata(), &path.key("metadata"))?),
+        },
+        "tool-call" => {
+            let name_path = path.key("name");
+            let input_path = path.key("input");
+            AgentStreamPart::ToolCall {
+                message_id: message_id()?,
+                id: id()?,
+                name: string(&field(part.name(), &name_path)?, &name_path)?,
+                input: json(&field(part.input(), &input_path)?, &input_path)?,
+            }
+        }
+        "tool-result" => {
+            let output_path = path.key("output");
+            AgentStreamPart::ToolResult {
+                id: id()?,
+                output: json(&field(part.output(), &output_path)?, &output_path)?,
+            }
+        }
+        "tool-error" => {
+            let error_path = path.key("error");
+            AgentStreamPart::ToolError {
+                id: id()?,
+                error: tool_error(&field(part.error(), &error_path)?, &error_path)?,
+            }
+        }
+        "step-finish" => AgentStreamPart::StepFinish,
+        "finish" => {
+            let reason_path = path.key("reason");
+            AgentStreamPart::Finish {
+                reason: optional_literal(
+                    &field(part.reason(), &reason_path)?,
+                    &reason_path,
+                    FINISH_REASONS,
+                )?,
+            }
+        }
+        "error" => {
+            let error_path = path.key("error");
+            let code_path = path.key("code");
+            AgentStreamPart::Error {
+                error: string(&field(part.error(), &error_path)?, &error_path)?,
+                code: optional_literal(&field(part.code(), &code_path)?, &code_path, ERROR_CODES)?,
+            }
+        }
+        _ => AgentStreamPart::Unknown,
+    })
+}

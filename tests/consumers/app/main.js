@@ -1,0 +1,33 @@
+// A tiny app that uses the package the way a bundled web app does: imported by name, no init
+// call, no bundler plugin. It publishes what it observed as `globalThis.consumerResult` for the
+// test that loads the page (tests/consumers/browser.mjs).
+import { sessionReducer, resumable } from "chat-session-reducer";
+import { emptySession, seedActions } from "../seed.mjs";
+
+function observe() {
+  const state = seedActions.reduce(sessionReducer, emptySession);
+  const streaming = seedActions.slice(0, 3).reduce(sessionReducer, emptySession);
+  const afterStepFinish = sessionReducer(streaming, { type: "part", part: { type: "step-finish" } });
+  let invalid = null;
+  try {
+    sessionReducer(state, { type: "send", id: 42, text: "hi" });
+  } catch (error) {
+    invalid = { isError: error instanceof Error, code: error.code, path: error.path };
+  }
+  return {
+    status: state.status,
+    error: state.error,
+    resumableLength: resumable(state.messages).length,
+    stepFinishKeepsState: Object.is(afterStepFinish, streaming),
+    invalid,
+  };
+}
+
+let result;
+try {
+  result = observe();
+} catch (error) {
+  result = { thrown: String(error && error.stack ? error.stack : error) };
+}
+globalThis.consumerResult = result;
+document.getElementById("result").textContent = JSON.stringify(result, null, 2);

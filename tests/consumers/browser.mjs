@@ -1,0 +1,73 @@
+// Loads a built static app in headless Debian Chromium (driven by playwright-core, never a
+// downloaded browser) from a loopback HTTP server, and returns what the app published.
+import { createServer } from "node:http";
+import { readFile, mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join, normalize, extname } from "node:path";
+import { chromium } from "playwright-core";
+
+const contentTypes = {
+  ".html": "text/html; charset=utf-8",
+  ".js": "text/javascript; charset=utf-8",
+  ".mjs": "text/javascript; charset=utf-8",
+  ".css": "text/css; charset=utf-8",
+  ".wasm": "application/wasm",
+};
+
+// The flags keep Chromium off the network (this machine has none) and out of any user profile.
+const chromiumArgs = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
+
+function serve(dir) {
+  const server = createServer(async (request, response) => {
+    const path = normalize(decodeURIComponent(new URL(request.url, "http://localhost").pathname));
+    const file = join(dir, path.endsWith("/") ? join(path, "index.html") : path);
+    if (!file.startsWith(dir)) {
+      response.writeHead(403).end();
+      return;
+    }
+    try {
+      const body = await readFile(file);
+      response.writeHead(200, { "content-type": contentTypes[extname(file)] ?? "application/octet-stream" });
+      response.end(body);
+    } catch {
+      response.writeHead(404).end();
+    }
+  });
+  return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(server)));
+}
+
+/** Opens `dir`/index.html and returns `{ result, errors }`: the page's `consumerResult` and
+ *  every uncaught page error or console error, so a failure says why. */
+export async function runAppInChromium(dir) {
+  const server = await serve(dir);
+  const profile = await mkdtemp(join(tmpdir(), "consumer-chromium-"));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: "/usr/bin/chromium",
+    headless: true,
+    args: chromiumArgs,
+  });
+  try {
+    const page = await context.newPage();
+    const errors = [];
+    page.on("pageerror", (error) => errors.push(`pageerror: ${error.message}`));
+    page.on("console", (message) => {
+      if (message.type() === "error") errors.push(`console: ${message.text()}`);
+    });
+    // Module and classic scripts have both run by the load event.
+    await page.goto(`http://127.0.0.1:${server.address().port}/`, { waitUntil: "load" });
+    const result = await page.evaluate(() => globalThis.consumerResult);
+    return { result, errors };
+  } finally {
+    await context.close();
+    await rm(profile, { recursive: true, force: true });
+    server.close();
+  }
+}

@@ -1,0 +1,132 @@
+// The demo's server: serves the built page (www/dist) and the scripted agent.
+//   POST /api/chat           { messages: AgentMessage[] } -> NDJSON, one frame a line
+//   POST /api/chat/decision  { callId: string, approved: boolean } -> 204, or 404 when no call waits
+// Plain node:http on purpose: the page needs nothing a framework would add.
+// PORT picks the port (0: any free one); the URL is printed once listening.
+
+import { createReadStream } from "node:fs";
+import { stat } from "node:fs/promises";
+import http from "node:http";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { decide } from "./agent/decisions.mjs";
+import { pickRun } from "./agent/scenarios.mjs";
+import { createAgentStream } from "./agent/stream.mjs";
+
+const DIST = fileURLToPath(new URL("./dist/", import.meta.url));
+const MAX_BODY_BYTES = 4 * 1024 * 1024;
+const CONTENT_TYPES = {
+  ".html": "text/html; charset=utf-8",
+  ".js": "text/javascript; charset=utf-8",
+  ".css": "text/css; charset=utf-8",
+  ".svg": "image/svg+xml",
+  ".png": "image/png",
+  ".ico": "image/x-icon",
+  ".json": "application/json; charset=utf-8",
+  ".wasm": "application/wasm",
+};
+
+class HttpError extends Error {
+  constructor(status, message) {
+    super(message);
+    this.status = status;
+  }
+}
+
+async function readJson(req) {
+  let size = 0;
+  const chunks = [];
+  for await (const chunk of req) {
+    size += chunk.length;
+    if (size > MAX_BODY_BYTES) throw new HttpError(413, "request body too large");
+    chunks.push(chunk);
+  }
+  try {
+    return JSON.parse(Buffer.concat(chunks).toString("utf8"));
+  } catch {
+    throw new HttpError(400, "request body is not JSON");
+  }
+}
+
+function sendJson(res, status, body) {
+  res.writeHead(status, { "content-type": "application/json; charset=utf-8" });
+  res.end(JSON.stringify(body));
+}
+
+async function chat(req, res) {
+  const body = await readJson(req);
+  const isMessage = (message) => typeof message?.role === "string" && Array.isArray(message.parts);
+  if (!Array.isArray(body?.messages) || !body.messages.every(isMessage)) {
+    throw new HttpError(400, "expected { messages: AgentMessage[] }");
+  }
+  const run = pickRun(body.messages);
+  if (!run) throw new HttpError(400, "the conversation has no user message to answer");
+
+  // The page aborting its fetch closes the response before it has finished.
+  const abort = new AbortController();
+  res.on("close", () => {
+    if (!res.writableFinished) abort.abort(new Error("client went away"));
+  });
+  res.writeHead(200, {
+    "content-type": "application/x-ndjson; charset=utf-8",
+    "cache-control": "no-store",
+    "x-content-type-options": "nosniff",
+  });
+  const agent = createAgentStream(res, abort.signal);
+  try {
+    await run.play(agent);
+    res.end();
+    console.log(`chat: ${run.name}: finished after ${agent.frames} frames`);
+  } catch (error) {
+    if (!abort.signal.aborted) throw error;
+    console.log(`chat: ${run.name}: aborted by the client after ${agent.frames} frames`);
+  }
+}
+
+async function decision(req, res) {
+  const body = await readJson(req);
+  if (typeof body?.callId !== "string" || typeof body?.approved !== "boolean") {
+    throw new HttpError(400, "expected { callId: string, approved: boolean }");
+  }
+  if (!decide(body.callId, body.approved)) throw new HttpError(404, `no tool call ${body.callId} is waiting for a decision`);
+  console.log(`chat: ${body.callId} ${body.approved ? "approved" : "denied"}`);
+  res.writeHead(204).end();
+}
+
+async function serveStatic(req, res, pathname) {
+  const relative = pathname === "/" ? "index.html" : decodeURIComponent(pathname).replace(/^\/+/, "");
+  const file = path.join(DIST, relative);
+  if (!file.startsWith(DIST)) throw new HttpError(404, "not found");
+  const info = await stat(file).catch(() => null);
+  if (!info?.isFile()) throw new HttpError(404, "not found");
+  res.writeHead(200, {
+    "content-type": CONTENT_TYPES[path.extname(file)] ?? "application/octet-stream",
+    "content-length": info.size,
+    // Vite fingerprints everything under assets/; index.html must always be fresh.
+    "cache-control": relative.startsWith("assets/") ? "public, max-age=31536000, immutable" : "no-cache",
+  });
+  if (req.method === "HEAD") return res.end();
+  createReadStream(file).pipe(res);
+}
+
+async function route(req, res) {
+  const { pathname } = new URL(req.url, "http://localhost");
+  if (pathname === "/api/chat" && req.method === "POST") return chat(req, res);
+  if (pathname === "/api/chat/decision" && req.method === "POST") return decision(req, res);
+  if (pathname.startsWith("/api/")) throw new HttpError(404, "not found");
+  if (req.method === "GET" || req.method === "HEAD") return serveStatic(req, res, pathname);
+  throw new HttpError(405, "method not allowed");
+}
+
+const server = http.createServer((req, res) => {
+  route(req, res).catch((error) => {
+    if (!(error instanceof HttpError)) console.error(error);
+    if (res.headersSent) return res.destroy();
+    sendJson(res, error.status ?? 500, { error: error instanceof HttpError ? error.message : "internal error" });
+  });
+});
+
+const port = Number(process.env.PORT ?? 3000);
+server.listen(port, () => {
+  console.log(`Chat demo: http://localhost:${server.address().port}/`);
+});

@@ -1,0 +1,9 @@
+import { defineConfig } from "vite";
+
+// `npm run dev` serves the page with hot reload; the agent still runs in server.mjs
+// (start it with PORT=3000 npm run serve after a build, or keep npm start running).
+export default defineConfig({
+  server: {
+    proxy: { "/api": `http://localhost:${process.env.API_PORT ?? 3000}` },
+  },
+});
