@@ -30,9 +30,13 @@ export function sessionReducer(state, action) {
       if (messages === state.messages && state.status === "idle") return state;
       return { messages, status: "idle" };
     }
-    case "retry":
+    case "retry": {
       if (!state.messages.some((message) => message.role === "user")) return state;
-      return { messages: resumable(state.messages), status: "streaming" };
+      const messages = resumable(state.messages);
+      const unchanged = state.status === "streaming" && messages.length === state.messages.length &&
+        messages.every((message, i) => message === state.messages[i]);
+      return unchanged ? state : { messages, status: "streaming" };
+    }
     case "reset":
       if (state.messages.length === 0 && state.status === "idle") return state;
       return { messages: [], status: "idle" };

@@ -33,7 +33,8 @@ export async function nodeLoadTimes(entry, runs) {
 
 const CONTENT_TYPES = { ".js": "text/javascript", ".mjs": "text/javascript", ".wasm": "application/wasm" };
 
-// Serves the page at / and the package directory at /pkg/, uncached, on a loopback port.
+// Serves the measuring page at /, an empty page at /blank and the package directory at /pkg/,
+// uncached, on a loopback port.
 function servePackage(pkgDir) {
   const page = `<!doctype html><meta charset="utf-8"><title>load</title><script type="module">
     try { ${measure("/pkg/index.js")} window.loadResult = { loadMs }; }
@@ -42,8 +43,8 @@ function servePackage(pkgDir) {
   const server = createServer(async (request, response) => {
     const path = new URL(request.url, "http://localhost").pathname;
     const headers = { "cache-control": "no-store" };
-    if (path === "/") {
-      response.writeHead(200, { ...headers, "content-type": "text/html" }).end(page);
+    if (path === "/" || path === "/blank") {
+      response.writeHead(200, { ...headers, "content-type": "text/html" }).end(path === "/" ? page : "");
       return;
     }
     const file = normalize(path).replace(/^\/pkg\//, "");
@@ -82,6 +83,9 @@ export async function chromiumLoadTimes(pkgDir, runs) {
       try {
         version = context.browser()?.version() ?? version;
         const page = context.pages()[0] ?? await context.newPage();
+        // A first page from the same server lets the browser finish starting up (renderer and
+        // network processes) before the measured page loads.
+        await page.goto(`${url}blank`);
         await page.goto(url);
         const result = await (await page.waitForFunction(() => window.loadResult)).jsonValue();
         if (result.error) throw new Error(`the package failed to load in Chromium: ${result.error}`);

@@ -29,9 +29,12 @@ echo "build: wasm-bindgen --target web"
 wasm-bindgen target/wasm32-unknown-unknown/release/chat_session_reducer.wasm \
   --target web --omit-default-module-path --out-dir "$staging/bindgen"
 
+# The features are the ones rustc's wasm32 target emits by default; the custom sections that
+# only describe the build (names, producers, target features) are dropped from what users download.
 echo "build: wasm-opt -Oz"
 "$wasm_opt" -Oz --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
   --enable-mutable-globals --enable-reference-types --enable-multivalue \
+  --strip-debug --strip-producers --strip-target-features \
   "$staging/bindgen/chat_session_reducer_bg.wasm" -o "$staging/optimized.wasm"
 
 node scripts/pack-pkg.mjs "$staging/bindgen" "$staging/optimized.wasm" "$root/pkg"
@@ -44,3 +47,6 @@ size_line() {
 }
 size_line "wasm (optimized)" "$staging/optimized.wasm"
 size_line "pkg/index.js (wasm inlined)" "$root/pkg/index.js"
+size_line "pkg/glue.js" "$root/pkg/glue.js"
+cat "$root/pkg/index.js" "$root/pkg/glue.js" >"$staging/all.js"
+size_line "pkg JS in all" "$staging/all.js"

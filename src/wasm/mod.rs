@@ -4,6 +4,7 @@ mod error;
 mod fields;
 mod read;
 mod recent;
+pub mod storage;
 mod write;
 
 use std::rc::Rc;

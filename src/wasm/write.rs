@@ -191,14 +191,20 @@ pub fn apply(state: &JsValue, action: &JsValue, patches: &[Patch]) -> JsValue {
                 }
             }
             Patch::Reset => {
-                root = Fields::new();
-                root.set_messages(&js_sys::Array::new());
-                root.set_status("idle");
+                root = empty_state();
                 step.mark(&root);
             }
         }
     }
     root.into()
+}
+
+/// `{ messages: [], status: "idle" }`
+pub fn empty_state() -> Fields {
+    let state = Fields::new();
+    state.set_messages(&js_sys::Array::new());
+    state.set_status("idle");
+    state
 }
 
 fn new_message(step: &mut Step, source: &Source, message: &NewMessage) -> Fields {

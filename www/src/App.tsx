@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from "react";
+import { useCallback, useEffect, useReducer, useRef, useState } from "react";
 import { persistSession, restoreSession, sessionReducer } from "chat-session-reducer";
 import type { SessionErrorCode, ToolPart } from "chat-session-reducer";
 import { decide } from "./chat/decide";
@@ -33,7 +33,7 @@ export function App() {
   useEffect(() => end.current?.scrollIntoView({ block: "end" }), [state.messages]);
 
   const error = state.error;
-  const errorTitle = useMemo(() => (error?.code === undefined ? "Something went wrong" : ERROR_TITLES[error.code]), [error]);
+  const errorTitle = error?.code === undefined ? "Something went wrong" : ERROR_TITLES[error.code];
 
   return (
     <div className="app">

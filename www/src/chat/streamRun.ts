@@ -39,17 +39,19 @@ export async function streamRun(messages: AgentMessage[], dispatch: Dispatch, si
 
 /** The non-empty lines of an NDJSON body; leaving the loop early cancels the body. */
 async function* lines(body: ReadableStream<Uint8Array>): AsyncGenerator<string> {
-  const reader = body.pipeThrough(new TextDecoderStream()).getReader();
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
   let buffered = "";
   try {
     for (;;) {
       const { value, done } = await reader.read();
       if (done) break;
-      buffered += value;
+      buffered += decoder.decode(value, { stream: true });
       const complete = buffered.split("\n");
       buffered = complete.pop() ?? "";
       for (const line of complete) if (line.trim() !== "") yield line;
     }
+    buffered += decoder.decode();
     if (buffered.trim() !== "") yield buffered;
   } finally {
     // A body that failed or was aborted rejects here again; the caller has already seen why.

@@ -16,7 +16,7 @@ export const ToolCall = memo(function ToolCall({ call }: { call: ToolPart }) {
   const decide = useContext(DecisionContext);
   const awaiting = call.state === "awaiting-confirmation";
   return (
-    <section className={`tool-call tool-${call.state}`} data-testid="tool-call" data-state={call.state} data-name={call.name}>
+    <section className={`tool-call state-${call.state}`} data-testid="tool-call" data-state={call.state} data-name={call.name}>
       <header className="tool-header">
         <span className="tool-name">{call.name}</span>
         <span className="tool-state">{STATE_LABELS[call.state]}</span>
@@ -36,7 +36,7 @@ export const ToolCall = memo(function ToolCall({ call }: { call: ToolPart }) {
       {call.agent !== undefined && <SubAgentRun run={call.agent} />}
       {call.output !== undefined && <pre className="tool-output">{outputText(call.output)}</pre>}
       {call.error !== undefined && (
-        <p className="tool-error">{isCancelled(call.error) ? `Cancelled: ${call.error.message}` : call.error.message}</p>
+        <p className="tool-failure">{isCancelled(call.error) ? `Cancelled: ${call.error.message}` : call.error.message}</p>
       )}
     </section>
   );
@@ -47,7 +47,7 @@ function SubAgentRun({ run }: { run: SessionState }) {
   return (
     <div className="sub-agent" data-testid="sub-agent" data-status={run.status}>
       <Conversation messages={run.messages} />
-      {run.status === "error" && <p className="tool-error">Sub-agent failed: {run.error?.message}</p>}
+      {run.status === "error" && <p className="tool-failure">Sub-agent failed: {run.error?.message}</p>}
     </div>
   );
 }

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Installs what is missing, then runs every test suite in order and stops at the first failure.
+# Each suite is listed here explicitly.
+set -euo pipefail
+
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$root"
+export PATH="${CARGO_HOME:-$HOME/.cargo}/bin:$PATH"
+
+suite() {
+  echo
+  echo "=== test: $1"
+}
+
+suite "setup"
+bash scripts/setup.sh
+
+suite "Rust core (native): cargo test"
+cargo test
+
+suite "build: pkg/"
+bash scripts/build.sh
+
+# The binding's tests through wasm-bindgen-test-runner (installed with wasm-bindgen-cli):
+# first in Node, its default, then in headless Chromium through ChromeDriver
+# (WASM_BINDGEN_USE_BROWSER; headless unless NO_HEADLESS is set; CHROMEDRIVER picks the driver;
+# WASM_BINDGEN_TEST_WEBDRIVER_JSON the Chromium binary and flags).
+export CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner
+
+suite "Rust binding (wasm) in Node: cargo test --target wasm32-unknown-unknown"
+cargo test --target wasm32-unknown-unknown
+
+suite "Rust binding (wasm) in headless Chromium: cargo test --target wasm32-unknown-unknown"
+WASM_BINDGEN_USE_BROWSER=1 CHROMEDRIVER=/usr/bin/chromedriver \
+  WASM_BINDGEN_TEST_WEBDRIVER_JSON="$root/scripts/chromium-webdriver.json" \
+  cargo test --target wasm32-unknown-unknown
+
+suite "the built package as users install it: tests/consumers/run.mjs"
+node tests/consumers/run.mjs

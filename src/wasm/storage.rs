@@ -1,0 +1,234 @@
+//! Sessions in `window.sessionStorage`, as JSON in a versioned envelope:
+//! `{ "format": "chat-session-reducer", "version": 1, "state": … }`.
+//!
+//! Failures are `Error` objects with a `code`: `unavailable` (no window, or storage that
+//! throws on access), `quota` (the write was refused for size), `corrupt` (not JSON, or not
+//! a session of this library), `version` (written by a newer version). A read never removes
+//! what is stored, and a failed save changes nothing in memory.
+
+use std::cell::RefCell;
+
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+use super::error::{coded_error, Path};
+use super::fields::Fields;
+use super::{read, recent, session_of, write};
+use crate::core::model::{SessionAction, SessionState};
+use crate::core::reduce;
+
+const FORMAT: &str = "chat-session-reducer";
+const VERSION: f64 = 1.0;
+
+fn failure(code: &str, message: &str) -> JsValue {
+    coded_error(js_sys::Error::new(message), code, None)
+}
+
+/// The message of a thrown value, for our own error's message.
+fn describe(thrown: &JsValue) -> String {
+    match thrown.dyn_ref::<js_sys::Error>() {
+        Some(error) => format!(
+            "{}: {}",
+            String::from(error.name()),
+            String::from(error.message())
+        ),
+        None => thrown.as_string().unwrap_or_else(|| "unknown error".into()),
+    }
+}
+
+fn session_storage() -> Result<web_sys::Storage, JsValue> {
+    let global = js_sys::global();
+    // `web_sys::window()` is only a cast; check first, so Node, workers and server rendering
+    // get a clear error rather than whatever touching a missing window would do.
+    let window = js_sys::Reflect::get(&global, &"window".into())
+        .ok()
+        .filter(|window| !window.is_undefined());
+    let Some(window) = window.and_then(|window| window.dyn_into::<web_sys::Window>().ok()) else {
+        return Err(failure("unavailable", "sessionStorage is unavailable: there is no window (Node, a worker or server rendering)"));
+    };
+    match window.session_storage() {
+        Ok(Some(storage)) => Ok(storage),
+        Ok(None) => Err(failure(
+            "unavailable",
+            "sessionStorage is unavailable in this window",
+        )),
+        Err(thrown) => Err(failure(
+            "unavailable",
+            &format!("sessionStorage is unavailable: {}", describe(&thrown)),
+        )),
+    }
+}
+
+/// Whether a failed write was refused for size: `QuotaExceededError` and its legacy names
+/// and codes (22 and Firefox's 1014).
+fn is_quota(thrown: &JsValue) -> bool {
+    let Some(exception) = thrown.dyn_ref::<web_sys::DomException>() else {
+        return false;
+    };
+    matches!(
+        exception.name().as_str(),
+        "QuotaExceededError" | "NS_ERROR_DOM_QUOTA_REACHED"
+    ) || matches!(exception.code(), 22 | 1014)
+}
+
+/// Stores `state` under `key`. Throws `invalid` for a state that is not a session,
+/// `unavailable` or `quota` when storage refuses; the state is never changed.
+#[wasm_bindgen(js_name = saveSession)]
+pub fn save_session(key: &str, state: tsify::Ts<SessionState>) -> Result<(), JsValue> {
+    let state = state.js_value();
+    session_of(&state, &Path::Root("state"))?;
+    let storage = session_storage()?;
+    let envelope = Fields::new();
+    let _ = js_sys::Reflect::set(&envelope, &"format".into(), &FORMAT.into());
+    let _ = js_sys::Reflect::set(&envelope, &"version".into(), &VERSION.into());
+    let _ = js_sys::Reflect::set(&envelope, &"state".into(), &state);
+    let json = js_sys::JSON::stringify(&envelope).map_err(|thrown| {
+        coded_error(
+            js_sys::TypeError::new(&format!("state: not JSON: {}", describe(&thrown))).into(),
+            "invalid",
+            Some("state"),
+        )
+    })?;
+    storage
+        .set_item(key, &String::from(json))
+        .map_err(|thrown| {
+            let code = if is_quota(&thrown) {
+                "quota"
+            } else {
+                "unavailable"
+            };
+            failure(
+                code,
+                &format!("the session could not be saved: {}", describe(&thrown)),
+            )
+        })
+}
+
+/// The session stored under `key` with `stop` applied (no call left running, nothing left
+/// streaming), or `null` when nothing is stored there.
+#[wasm_bindgen(js_name = loadSession)]
+pub fn load_session(key: &str) -> Result<Option<tsify::Ts<SessionState>>, JsValue> {
+    let storage = session_storage()?;
+    let stored = storage.get_item(key).map_err(|thrown| {
+        failure(
+            "unavailable",
+            &format!("sessionStorage could not be read: {}", describe(&thrown)),
+        )
+    })?;
+    let Some(stored) = stored else {
+        return Ok(None);
+    };
+    let envelope = js_sys::JSON::parse(&stored).map_err(|thrown| {
+        failure(
+            "corrupt",
+            &format!(
+                "the stored session under \"{key}\" is not JSON: {}",
+                describe(&thrown)
+            ),
+        )
+    })?;
+    let state = stored_state(key, &envelope)?;
+    let session = session_of(&state, &Path::Root("stored.state")).map_err(|invalid| {
+        failure(
+            "corrupt",
+            &format!(
+                "the stored session under \"{key}\" is not a session: {}",
+                describe(&invalid)
+            ),
+        )
+    })?;
+    let stop: JsValue = Fields::new().into();
+    let _ = js_sys::Reflect::set(&stop, &"type".into(), &"stop".into());
+    let restored = match reduce(&session, &SessionAction::Stop) {
+        Some(step) => {
+            let next = write::apply(&state, &stop, &step.patches);
+            recent::remember(&next, step.session);
+            next
+        }
+        None => state,
+    };
+    Ok(Some(tsify::Ts::new_unchecked(restored)))
+}
+
+/// The `state` of a stored envelope of this library and version.
+fn stored_state(key: &str, envelope: &JsValue) -> Result<JsValue, JsValue> {
+    let not_ours = || {
+        failure(
+            "corrupt",
+            &format!("the stored value under \"{key}\" is not a session of chat-session-reducer"),
+        )
+    };
+    let envelope = read::object(envelope, &Path::Root("stored")).map_err(|_| not_ours())?;
+    let field = |name: &str| js_sys::Reflect::get(&envelope, &name.into()).unwrap_or_default();
+    if field("format").as_string().as_deref() != Some(FORMAT) {
+        return Err(not_ours());
+    }
+    match field("version").as_f64() {
+        Some(version) if version == VERSION => Ok(field("state")),
+        Some(version) if version > VERSION => Err(failure(
+            "version",
+            &format!("the session under \"{key}\" was stored by a newer version (format {version}); this version reads format {VERSION}"),
+        )),
+        _ => Err(not_ours()),
+    }
+}
+
+/// Removes the session stored under `key`.
+#[wasm_bindgen(js_name = clearSession)]
+pub fn clear_session(key: &str) -> Result<(), JsValue> {
+    session_storage()?.remove_item(key).map_err(|thrown| {
+        failure(
+            "unavailable",
+            &format!("sessionStorage could not be written: {}", describe(&thrown)),
+        )
+    })
+}
+
+thread_local! {
+    /// The state `restoreSession` gave for each key, so that `persistSession` does not
+    /// overwrite an entry it could not read before the conversation has changed.
+    static RESTORED: RefCell<Vec<(String, JsValue)>> = const { RefCell::new(Vec::new()) };
+}
+
+/// For `useReducer(sessionReducer, key, restoreSession)`: the stored session with `stop`
+/// applied, or a new empty one when nothing usable is stored. Never throws; a failure is
+/// reported with `console.warn` and leaves the stored entry as it is.
+#[wasm_bindgen(js_name = restoreSession)]
+pub fn restore_session(key: &str) -> tsify::Ts<SessionState> {
+    let state: JsValue = match load_session(key) {
+        Ok(Some(state)) => state.js_value(),
+        Ok(None) => write::empty_state().into(),
+        Err(error) => {
+            web_sys::console::warn_2(
+                &"chat-session-reducer: starting a new session:".into(),
+                &error,
+            );
+            write::empty_state().into()
+        }
+    };
+    RESTORED.with(|restored| {
+        let mut restored = restored.borrow_mut();
+        restored.retain(|(restored_key, _)| restored_key != key);
+        restored.push((key.to_owned(), state.clone()));
+    });
+    tsify::Ts::new_unchecked(state)
+}
+
+/// For an effect after each change: saves `state` under `key` and returns the failure as an
+/// `Error` instead of throwing. Skips the state `restoreSession` returned for this key, which
+/// is already what is stored (or what could not be read, which is kept).
+#[wasm_bindgen(js_name = persistSession)]
+pub fn persist_session(key: &str, state: tsify::Ts<SessionState>) -> Option<js_sys::Error> {
+    let unchanged = RESTORED.with(|restored| {
+        restored
+            .borrow()
+            .iter()
+            .any(|(restored_key, restored)| restored_key == key && *restored == state.js_value())
+    });
+    if unchanged {
+        return None;
+    }
+    save_session(key, state)
+        .err()
+        .map(|error| error.unchecked_into())
+}

@@ -1,0 +1,25 @@
+// What `npm install chat-session-reducer` puts in a user's node_modules.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { readdirSync, readFileSync } from "node:fs";
+import { consumerProject } from "./project.mjs";
+
+const installed = () => join(consumerProject(), "node_modules", "chat-session-reducer");
+
+test("the installed package holds exactly the entry, the glue, the types, the manifest and the README", () => {
+  assert.deepEqual(readdirSync(installed()).sort(), ["README.md", "glue.js", "index.d.ts", "index.js", "package.json"]);
+});
+
+test("the manifest is an ES module package whose entry keeps its import-time instantiation", () => {
+  const manifest = JSON.parse(readFileSync(join(installed(), "package.json"), "utf8"));
+  assert.equal(manifest.name, "chat-session-reducer");
+  assert.equal(manifest.type, "module");
+  assert.deepEqual(manifest.exports["."], { types: "./index.d.ts", default: "./index.js" });
+  assert.ok(manifest.sideEffects.includes("./index.js"), "index.js instantiates the wasm when imported");
+});
+
+test("the public types expose no init API", () => {
+  const types = readFileSync(join(installed(), "index.d.ts"), "utf8");
+  assert.doesNotMatch(types, /\binitSync\b|export default|InitOutput/);
+});

@@ -1,0 +1,71 @@
+// Tests the built package (pkg/) as its users get it. It packs pkg/ with `npm pack`, installs the
+// tarball by name into a scratch project in a temp directory (with @types/react, as a React app
+// has it), copies the consumer sources there, and runs with `node --test`:
+//   node/seed.test.mjs     from inside the scratch project: a Node 20 ESM user importing by name
+//   package.test.mjs       what the install put in node_modules
+//   vite.test.mjs          a Vite 7 build with no plugins, run in headless Chromium
+//   webpack.test.mjs       a webpack 5 build with no wasm config, run in headless Chromium
+//   ../types/types.test.mjs  tsc over a user's TypeScript
+// The bundlers, tsc and playwright-core come from the repo's own (locked) devDependencies.
+//
+//   node tests/consumers/run.mjs        (after `npm run build`)
+import { spawnSync } from "node:child_process";
+import { cpSync, copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const root = resolve(here, "..", "..");
+const pkgDir = join(root, "pkg");
+
+function run(command, args, options) {
+  const { status } = spawnSync(command, args, { stdio: "inherit", ...options });
+  if (status !== 0) throw new Error(`${command} ${args.join(" ")} exited with ${status}`);
+}
+
+if (!existsSync(join(pkgDir, "package.json"))) {
+  console.error("tests/consumers: pkg/ is not built; run `npm run build` first");
+  process.exit(1);
+}
+
+const workDir = mkdtempSync(join(tmpdir(), "chat-session-reducer-consumers-"));
+const project = join(workDir, "project");
+let passed = false;
+try {
+  const packed = spawnSync("npm", ["pack", pkgDir, "--pack-destination", workDir, "--json"], { encoding: "utf8" });
+  if (packed.status !== 0) throw new Error(`npm pack failed:\n${packed.stderr}`);
+  const tarball = join(workDir, JSON.parse(packed.stdout)[0].filename);
+
+  cpSync(join(here, "app"), join(project, "app"), { recursive: true });
+  copyFileSync(join(here, "seed.mjs"), join(project, "seed.mjs"));
+  copyFileSync(join(here, "node", "seed.test.mjs"), join(project, "seed.test.mjs"));
+  writeFileSync(
+    join(project, "package.json"),
+    JSON.stringify({ name: "chat-session-reducer-consumer", private: true, type: "module" }, null, 2) + "\n",
+  );
+  const reactTypes = JSON.parse(readFileSync(join(root, "package.json"), "utf8")).devDependencies["@types/react"];
+  run("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error", tarball, `@types/react@${reactTypes}`], {
+    cwd: project,
+  });
+
+  run(
+    process.execPath,
+    [
+      "--test",
+      join(project, "seed.test.mjs"),
+      join(here, "package.test.mjs"),
+      join(here, "vite.test.mjs"),
+      join(here, "webpack.test.mjs"),
+      join(root, "tests", "types", "types.test.mjs"),
+    ],
+    { cwd: project, env: { ...process.env, CONSUMER_PROJECT: project } },
+  );
+  passed = true;
+} catch (error) {
+  console.error(`tests/consumers: ${error.message}`);
+} finally {
+  if (passed) rmSync(workDir, { recursive: true, force: true });
+  else console.error(`tests/consumers: the scratch project is kept for inspection: ${project}`);
+}
+process.exit(passed ? 0 : 1);

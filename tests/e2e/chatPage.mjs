@@ -1,0 +1,49 @@
+// The demo page as the tests see it: only through its data-testid hooks and visible text.
+
+const WAIT_MS = 15_000;
+
+export function chatPage(page) {
+  const byTestId = (id) => page.locator(`[data-testid="${id}"]`);
+  // Top-level messages only: a sub-agent's messages sit inside a tool call.
+  const topMessages = page.locator('[data-testid="conversation"] > ol > [data-testid="message"]');
+  const visible = (locator) => locator.waitFor({ state: "visible", timeout: WAIT_MS });
+  const hidden = (locator) => locator.waitFor({ state: "hidden", timeout: WAIT_MS });
+
+  return {
+    composer: byTestId("composer"),
+    sendButton: byTestId("send"),
+    stopButton: byTestId("stop"),
+    retryButton: byTestId("retry"),
+    resetButton: byTestId("reset"),
+    errorBanner: byTestId("error"),
+    toolCalls: byTestId("tool-call"),
+    topMessages,
+    visible,
+    hidden,
+
+    async send(text) {
+      await this.composer.fill(text);
+      await this.sendButton.click();
+    },
+    assistantReplies() {
+      return topMessages.and(page.locator('[data-role="assistant"]'));
+    },
+    /** The last top-level assistant message, once it contains `text`. */
+    async replyContaining(text) {
+      const reply = this.assistantReplies().last();
+      await visible(reply.filter({ hasText: text }));
+      return reply;
+    },
+    toolCall(name, scope = page) {
+      return scope.locator(`[data-testid="tool-call"][data-name="${name}"]`);
+    },
+    async waitForToolState(call, state) {
+      await visible(call.and(page.locator(`[data-state="${state}"]`)));
+    },
+    /** The session is not streaming: Send is back, Stop is gone. */
+    async waitUntilIdle() {
+      await visible(this.sendButton);
+      await hidden(this.stopButton);
+    },
+  };
+}

@@ -1,0 +1,67 @@
+// End-to-end tests of the demo in Debian's Chromium: node tests/e2e/run.mjs
+// Builds nothing: expects pkg/ (npm run build) and www/dist (npm --prefix www run build).
+// Starts the demo server on a free port, runs every scenario in its own tab, saves screenshots
+// to tests/e2e/screenshots/, prints "N passed, N failed" and exits non-zero on any failure.
+
+import { existsSync } from "node:fs";
+import { mkdir, rm } from "node:fs/promises";
+import { fileURLToPath } from "node:url";
+import { launchBrowser } from "./browser.mjs";
+import { chatPage } from "./chatPage.mjs";
+import { tests } from "./scenarios.mjs";
+import { startServer } from "./server.mjs";
+
+const root = new URL("../../", import.meta.url);
+const screenshots = fileURLToPath(new URL("./screenshots/", import.meta.url));
+
+for (const [built, how] of [
+  ["pkg/index.js", "npm run build"],
+  ["www/dist/index.html", "npm --prefix www install && npm --prefix www run build"],
+]) {
+  if (!existsSync(new URL(built, root))) {
+    console.error(`e2e: ${built} is missing: run \`${how}\` first`);
+    process.exit(1);
+  }
+}
+
+const slug = (text) => text.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "").slice(0, 60);
+
+await rm(screenshots, { recursive: true, force: true });
+await mkdir(screenshots, { recursive: true });
+const server = await startServer();
+const browser = await launchBrowser().catch(async (error) => {
+  await server.stop();
+  throw error;
+});
+console.log(`e2e: demo at ${server.url}, ${tests.length} scenarios`);
+
+let passed = 0;
+let failed = 0;
+for (const [index, test] of tests.entries()) {
+  const page = await browser.context.newPage();
+  const pageErrors = [];
+  page.on("pageerror", (error) => pageErrors.push(error));
+  const prefix = `${String(index + 1).padStart(2, "0")}-${slug(test.name)}`;
+  const screenshot = (name) => page.screenshot({ path: `${screenshots}${prefix}--${name}.png`, fullPage: true });
+  const logStart = server.lineCount;
+  const serverLine = (pattern) => server.waitForLine(pattern, logStart);
+  try {
+    await page.goto(server.url);
+    await test.run({ page, chat: chatPage(page), screenshot, serverLine });
+    if (pageErrors.length > 0) throw new Error(`the page threw: ${pageErrors.map((error) => error.message).join("; ")}`);
+    passed += 1;
+    console.log(`ok ${index + 1} - ${test.name}`);
+  } catch (error) {
+    failed += 1;
+    console.log(`not ok ${index + 1} - ${test.name}\n  ${String(error.stack ?? error).replaceAll("\n", "\n  ")}`);
+    await screenshot("failure").catch(() => {});
+  } finally {
+    await page.close();
+  }
+}
+
+await browser.close();
+await server.stop();
+console.log(`screenshots: ${screenshots}`);
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed === 0 ? 0 : 1);

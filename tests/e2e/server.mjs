@@ -1,0 +1,75 @@
+// Starts the demo server (www/server.mjs) on a free port for the end-to-end tests and keeps
+// what it prints, so tests can check what the agent did (e.g. that a Stop aborted its run).
+
+import { spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
+
+const SERVER = fileURLToPath(new URL("../../www/server.mjs", import.meta.url));
+const URL_LINE = /^Chat demo: (http:\/\/\S+)$/;
+
+export async function startServer() {
+  const child = spawn(process.execPath, [SERVER], {
+    env: { ...process.env, PORT: "0" },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const lines = [];
+  const listeners = new Set();
+  let pending = "";
+  child.stdout.setEncoding("utf8");
+  child.stdout.on("data", (chunk) => {
+    pending += chunk;
+    const complete = pending.split("\n");
+    pending = complete.pop();
+    for (const line of complete) {
+      lines.push(line);
+      for (const listener of listeners) listener();
+    }
+  });
+  child.stderr.setEncoding("utf8");
+  child.stderr.on("data", (chunk) => process.stderr.write(`[server] ${chunk}`));
+
+  /** Resolves with the first line from index `from` on that matches `pattern`. */
+  const waitForLine = (pattern, from = 0, timeoutMs = 15_000) =>
+    new Promise((resolve, reject) => {
+      const check = () => {
+        const line = lines.slice(from).find((candidate) => pattern.test(candidate));
+        if (line === undefined) return false;
+        finish();
+        resolve(line);
+        return true;
+      };
+      const onExit = () => {
+        finish();
+        reject(new Error(`the demo server exited (code ${child.exitCode}) before printing ${pattern}`));
+      };
+      const timer = setTimeout(() => {
+        finish();
+        reject(new Error(`the demo server printed no line matching ${pattern} within ${timeoutMs} ms`));
+      }, timeoutMs);
+      const finish = () => {
+        clearTimeout(timer);
+        listeners.delete(check);
+        child.off("exit", onExit);
+      };
+      if (check()) return;
+      listeners.add(check);
+      child.once("exit", onExit);
+    });
+
+  const url = URL_LINE.exec(await waitForLine(URL_LINE))[1];
+  return {
+    url,
+    /** How many lines the server has printed so far: pass it to waitForLine to see only later ones. */
+    get lineCount() {
+      return lines.length;
+    },
+    waitForLine,
+    stop() {
+      if (child.exitCode !== null) return Promise.resolve();
+      return new Promise((resolve) => {
+        child.once("exit", resolve);
+        child.kill("SIGTERM");
+      });
+    },
+  };
+}

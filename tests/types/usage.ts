@@ -1,0 +1,65 @@
+// Type-checked (never run) as a React app using the installed package would be; see types.test.mjs.
+// Every `@ts-expect-error` line must fail to compile: tsc reports an unused one as an error.
+import { useReducer, type Reducer } from "react";
+import {
+  sessionReducer,
+  resumable,
+  isCancelled,
+  restoreSession,
+  type AgentMessage,
+  type AgentPart,
+  type SessionAction,
+  type SessionState,
+  type ToolState,
+} from "chat-session-reducer";
+
+const asReactReducer: Reducer<SessionState, SessionAction> = sessionReducer;
+
+const empty: SessionState = { messages: [], status: "idle" };
+
+export function useChatSession(storageKey: string) {
+  const [state, dispatch] = useReducer(sessionReducer, storageKey, restoreSession);
+  const retryMessages: AgentMessage[] = resumable(state.messages);
+  return { state, retryMessages, send: (id: string, text: string) => dispatch({ type: "send", id, text }) };
+}
+
+export function partLabel(part: AgentPart): string {
+  switch (part.type) {
+    case "text":
+      return part.text;
+    case "reasoning":
+      return `(thinking) ${part.text}`;
+    case "tool": {
+      const cancelled = part.error !== undefined && isCancelled(part.error);
+      return `${part.name} [${part.state}]${cancelled ? " cancelled by the user" : ""}`;
+    }
+  }
+}
+
+export const allToolStates: ToolState[] = ["running", "awaiting-confirmation", "done", "error", "cancelled"];
+
+export const streamed: SessionState = asReactReducer(empty, {
+  type: "part",
+  part: { type: "tool-call", id: "call-1", name: "search", input: { query: "mugs", limit: [1, 2] } },
+  within: "call-0",
+});
+
+// @ts-expect-error an unknown action type
+sessionReducer(empty, { type: "sned", id: "u-1", text: "hi" });
+
+// @ts-expect-error a send action without its text
+sessionReducer(empty, { type: "send", id: "u-1" });
+
+// @ts-expect-error "finished" is not a ToolState
+export const notAToolState: ToolState = "finished";
+
+// @ts-expect-error the reducer returns a SessionState, not `any`
+export const leakedAny: number = sessionReducer(empty, { type: "reset" });
+
+// @ts-expect-error resumable returns messages, not `any`
+export const leakedMessages: string = resumable(empty.messages);
+
+export function unnarrowedName(part: AgentPart) {
+  // @ts-expect-error only a tool part has a name: narrow by `type` first
+  return part.name;
+}

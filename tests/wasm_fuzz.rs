@@ -1,0 +1,178 @@
+//! Random and malformed input through the binding: it never traps, bad input is always a
+//! `TypeError` with `code: "invalid"`, and valid input gives exactly what the native core
+//! gives. Run in Node and in headless Chromium.
+#![cfg(target_arch = "wasm32")]
+
+mod wasm_support;
+
+use std::rc::Rc;
+
+use chat_session_reducer::core::model::{SessionAction, SessionState};
+use chat_session_reducer::core::session_reducer;
+use serde_json::{json, Value};
+use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_test::wasm_bindgen_test;
+use wasm_support::*;
+
+/// A small deterministic generator (xorshift64*): the same cases on every run.
+struct Cases(u64);
+
+impl Cases {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+
+    fn pick<'a>(&mut self, options: &[&'a str]) -> &'a str {
+        options[self.below(options.len())]
+    }
+
+    /// A valid action over a small alphabet, so that ids and names collide.
+    fn action(&mut self) -> Value {
+        let ids = ["c1", "c2", "c3", "c4"];
+        let messages = ["m1", "m2", "u1"];
+        let names = ["search", "delegate_to_a", "confirm"];
+        let mut part = match self.below(11) {
+            0 => json!({ "type": "message-start", "messageId": self.pick(&messages) }),
+            1 | 2 => json!({ "type": "text-delta", "text": self.pick(&["a", "bc", ""]) }),
+            3 => json!({ "type": "reasoning", "text": "r", "metadata": { "k": [1, 2] } }),
+            4 | 5 => {
+                json!({ "type": "tool-call", "id": self.pick(&ids), "name": self.pick(&names), "input": { "q": 1 } })
+            }
+            6 => {
+                json!({ "type": "tool-result", "id": self.pick(&ids), "output": [1, { "x": null }] })
+            }
+            7 => {
+                json!({ "type": "tool-error", "id": self.pick(&ids), "error": { "message": "e", "code": self.pick(&["cancelled", "boom"]) } })
+            }
+            8 => json!({ "type": "finish", "reason": self.pick(&["stop", "aborted"]) }),
+            9 => json!({ "type": "error", "error": "lost", "code": "network" }),
+            _ => json!({ "type": "step-finish" }),
+        };
+        if self.below(3) == 0 && part.get("text").is_some()
+            || part["type"] == "tool-call" && self.below(2) == 0
+        {
+            part["messageId"] = json!(self.pick(&messages));
+        }
+        match self.below(14) {
+            0 => json!({ "type": "send", "id": self.pick(&messages), "text": "hello" }),
+            1 => {
+                json!({ "type": "toolPhase", "name": self.pick(&names), "state": self.pick(&["running", "awaiting-confirmation"]), "prompt": "ok?" })
+            }
+            2 => json!({ "type": "toolPhase", "name": self.pick(&names), "state": "running" }),
+            3 => json!({ "type": self.pick(&["stop", "retry", "reset"]) }),
+            4..=7 => json!({ "type": "part", "part": part, "within": self.pick(&ids) }),
+            _ => json!({ "type": "part", "part": part }),
+        }
+    }
+
+    /// A copy of `value` with one place replaced by something of the wrong shape.
+    fn malformed(&mut self, value: &Value) -> Value {
+        let junk = [
+            json!(null),
+            json!(7),
+            json!("x"),
+            json!([]),
+            json!({}),
+            json!(true),
+            json!(-0.0),
+        ];
+        let mut value = value.clone();
+        let mut place = &mut value;
+        loop {
+            let keys: Vec<String> = match place {
+                Value::Object(map) => map.keys().cloned().collect(),
+                Value::Array(list) => (0..list.len()).map(|index| index.to_string()).collect(),
+                _ => Vec::new(),
+            };
+            if keys.is_empty() || self.below(3) == 0 {
+                *place = junk[self.below(junk.len())].clone();
+                return value;
+            }
+            let key = keys[self.below(keys.len())].clone();
+            if self.below(4) == 0 {
+                if let Value::Object(map) = place {
+                    map.remove(&key);
+                    return value;
+                }
+            }
+            place = match place {
+                Value::Object(map) => map.get_mut(&key).unwrap(),
+                Value::Array(list) => &mut list[key.parse::<usize>().unwrap()],
+                _ => unreachable!(),
+            };
+        }
+    }
+}
+
+fn to_js(value: &Value) -> JsValue {
+    js(&value.to_string())
+}
+
+fn from_js(value: &JsValue) -> Value {
+    serde_json::from_str(&text_of(value)).unwrap()
+}
+
+#[wasm_bindgen_test]
+fn valid_action_sequences_give_what_the_native_core_gives() {
+    let mut cases = Cases(0x9e37_79b9_7f4a_7c15);
+    for _ in 0..60 {
+        let mut native = Rc::new(SessionState::empty());
+        let mut state = js(EMPTY);
+        for _ in 0..40 {
+            let action = cases.action();
+            let next = reduce(&state, &to_js(&action))
+                .unwrap_or_else(|error| panic!("{action}: {}", text_of(&error)));
+            let parsed: SessionAction = serde_json::from_value(action.clone()).unwrap();
+            let native_next = session_reducer(&native, &parsed);
+            assert_eq!(
+                same(&next, &state),
+                Rc::ptr_eq(&native_next, &native),
+                "same object exactly when nothing changed: {action}"
+            );
+            assert_eq!(
+                from_js(&next),
+                serde_json::to_value(&*native_next).unwrap(),
+                "after {action}"
+            );
+            (state, native) = (next, native_next);
+        }
+    }
+}
+
+#[wasm_bindgen_test]
+fn malformed_actions_and_states_are_type_errors_and_the_module_keeps_working() {
+    let mut cases = Cases(0x0123_4567_89ab_cdef);
+    for _ in 0..400 {
+        let mut state = js(EMPTY);
+        let mut state_json = json!({ "messages": [], "status": "idle" });
+        for _ in 0..cases.below(12) {
+            let action = cases.action();
+            state = reduce(&state, &to_js(&action)).unwrap();
+        }
+        if cases.below(2) == 0 {
+            state_json = from_js(&state);
+        }
+        let action = cases.action();
+        let (bad_state, bad_action) = match cases.below(2) {
+            0 => (to_js(&cases.malformed(&state_json)), to_js(&action)),
+            _ => (state.clone(), to_js(&cases.malformed(&action))),
+        };
+        if let Err(thrown) = reduce(&bad_state, &bad_action) {
+            assert!(
+                thrown.is_instance_of::<js_sys::TypeError>(),
+                "{}",
+                text_of(&thrown)
+            );
+            assert_eq!(error_field(&thrown, "code"), "invalid");
+            assert!(!error_field(&thrown, "path").is_empty());
+        }
+        reduce(&state, &to_js(&action)).expect("a valid action still applies");
+    }
+}

@@ -1,0 +1,68 @@
+//! Helpers for the wasm-bindgen tests: calling the exports with JavaScript values as a
+//! JavaScript caller does.
+
+#![allow(dead_code)]
+
+use chat_session_reducer::wasm;
+use js_sys::{Array, Object, Reflect, JSON};
+use tsify::Ts;
+use wasm_bindgen::{JsCast, JsValue};
+
+pub fn js(json: &str) -> JsValue {
+    JSON::parse(json).expect("test JSON parses")
+}
+
+pub fn text_of(value: &JsValue) -> String {
+    JSON::stringify(value).expect("stringifies").into()
+}
+
+pub fn reduce(state: &JsValue, action: &JsValue) -> Result<JsValue, JsValue> {
+    wasm::session_reducer(
+        Ts::new_unchecked(state.clone()),
+        Ts::new_unchecked(action.clone()),
+    )
+    .map(JsValue::from)
+}
+
+pub fn part(part_json: &str) -> JsValue {
+    js(&format!(r#"{{ "type": "part", "part": {part_json} }}"#))
+}
+
+pub fn get(value: &JsValue, path: &str) -> JsValue {
+    path.split('.')
+        .fold(value.clone(), |value, key| match key.parse::<u32>() {
+            Ok(index) => value.unchecked_into::<Array>().get(index),
+            Err(_) => Reflect::get(&value, &key.into()).expect("readable"),
+        })
+}
+
+pub fn same(a: &JsValue, b: &JsValue) -> bool {
+    Object::is(a, b)
+}
+
+/// Freezes a value and everything in it, as a caller may do to prove nothing is mutated.
+pub fn deep_freeze(value: &JsValue) {
+    if value.is_object() {
+        let object: &Object = value.unchecked_ref();
+        for key in Object::keys(object).iter() {
+            deep_freeze(&Reflect::get(value, &key).expect("readable"));
+        }
+        Object::freeze(object);
+    }
+}
+
+/// Plays actions (JSON) from a state; panics on the first error.
+pub fn play(state: &JsValue, actions: &[&str]) -> JsValue {
+    actions.iter().fold(state.clone(), |state, action| {
+        reduce(&state, &js(action)).expect("action applies")
+    })
+}
+
+pub fn error_field(error: &JsValue, name: &str) -> String {
+    Reflect::get(error, &name.into())
+        .ok()
+        .and_then(|value| value.as_string())
+        .unwrap_or_default()
+}
+
+pub const EMPTY: &str = r#"{ "messages": [], "status": "idle" }"#;
