@@ -6,6 +6,7 @@ import { readFile, mkdtemp, rm } from "node:fs/promises";
 import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import { extname, join, normalize } from "node:path";
+import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 
 const CHROMIUM = "/usr/bin/chromium";
@@ -24,7 +25,7 @@ const measure = (specifier) => `
 export async function nodeLoadTimes(entry, runs) {
   const times = [];
   for (let i = 0; i < runs; i++) {
-    const script = `${measure(new URL(`file://${entry}`).href)} console.log(loadMs);`;
+    const script = `${measure(pathToFileURL(entry).href)} console.log(loadMs);`;
     const { stdout } = await promisify(execFile)(process.execPath, ["--input-type=module", "-e", script]);
     times.push(Number(stdout));
   }
