@@ -118,6 +118,15 @@ impl Editor {
         part: usize,
         text: &Text,
     ) -> Option<()> {
+        // A text the host holds is only known to be non-empty: appending to it changes
+        // nothing here, so nothing is copied (the patch still tells the host to append).
+        let current = self.run(run)?.messages.get(message)?.parts.get(part)?;
+        if let AgentPart::Text(TextPart { text: current }) = current.as_ref() {
+            if current.unchanged_by(text) {
+                self.patches.push(Patch::AppendText { run: run.to_vec(), message, part });
+                return Some(());
+            }
+        }
         let message_node = Rc::make_mut(self.run_mut(run)?.messages.get_mut(message)?);
         match Rc::make_mut(message_node.parts.get_mut(part)?) {
             AgentPart::Text(TextPart { text: accumulated }) => accumulated.push(text),

@@ -28,6 +28,11 @@ impl Text {
         }
     }
 
+    /// Whether appending `more` leaves this value as it is.
+    pub fn unchanged_by(&self, more: &Text) -> bool {
+        more.is_empty() || matches!(self, Text::Held { empty: false })
+    }
+
     pub fn push(&mut self, more: &Text) {
         match (&mut *self, more) {
             (Text::Owned(text), Text::Owned(more)) => text.push_str(more),

@@ -9,4 +9,6 @@ export function assertAppObservedSeed(result) {
   assert.equal(result.resumableLength, 2);
   assert.equal(result.stepFinishKeepsState, true);
   assert.deepEqual(result.invalid, { isError: true, code: "invalid", path: "action.id" });
+  assert.deepEqual(result.reloaded, { status: "idle", toolState: "cancelled" });
+  assert.equal(result.nothingStored, null, "loadSession says nothing is stored with null");
 }

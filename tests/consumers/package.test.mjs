@@ -3,6 +3,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { readdirSync, readFileSync } from "node:fs";
+import { gzipSync } from "node:zlib";
 import { consumerProject } from "./project.mjs";
 
 const installed = () => join(consumerProject(), "node_modules", "chat-session-reducer");
@@ -22,4 +23,10 @@ test("the manifest is an ES module package whose entry keeps its import-time ins
 test("the public types expose no init API", () => {
   const types = readFileSync(join(installed(), "index.d.ts"), "utf8");
   assert.doesNotMatch(types, /\binitSync\b|export default|InitOutput/);
+});
+
+test("the package's JavaScript, wasm included, stays within the size its README states", () => {
+  const code = Buffer.concat(["index.js", "glue.js"].map((file) => readFileSync(join(installed(), file))));
+  assert.ok(code.length < 250_000, `${code.length} bytes raw`);
+  assert.ok(gzipSync(code, { level: 9 }).length < 100_000, "gzip -9 size");
 });

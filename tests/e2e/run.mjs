@@ -39,6 +39,7 @@ let passed = 0;
 let failed = 0;
 for (const [index, test] of tests.entries()) {
   const page = await browser.context.newPage();
+  page.setDefaultTimeout(15_000);
   const pageErrors = [];
   page.on("pageerror", (error) => pageErrors.push(error));
   const prefix = `${String(index + 1).padStart(2, "0")}-${slug(test.name)}`;

@@ -1,11 +1,13 @@
 // Type-checked (never run) as a React app using the installed package would be; see types.test.mjs.
 // Every `@ts-expect-error` line must fail to compile: tsc reports an unused one as an error.
-import { useReducer, type Reducer } from "react";
+import { useEffect, useReducer, useState, type Reducer } from "react";
 import {
   sessionReducer,
   resumable,
   isCancelled,
   restoreSession,
+  persistSession,
+  loadSession,
   type AgentMessage,
   type AgentPart,
   type SessionAction,
@@ -20,7 +22,9 @@ const empty: SessionState = { messages: [], status: "idle" };
 export function useChatSession(storageKey: string) {
   const [state, dispatch] = useReducer(sessionReducer, storageKey, restoreSession);
   const retryMessages: AgentMessage[] = resumable(state.messages);
-  return { state, retryMessages, send: (id: string, text: string) => dispatch({ type: "send", id, text }) };
+  const [saveFailure, setSaveFailure] = useState<Error | undefined>();
+  useEffect(() => setSaveFailure(persistSession(storageKey, state)), [storageKey, state]);
+  return { state, retryMessages, saveFailure, send: (id: string, text: string) => dispatch({ type: "send", id, text }) };
 }
 
 export function partLabel(part: AgentPart): string {
@@ -34,6 +38,10 @@ export function partLabel(part: AgentPart): string {
       return `${part.name} [${part.state}]${cancelled ? " cancelled by the user" : ""}`;
     }
   }
+}
+
+export function storedSession(key: string): SessionState | null {
+  return loadSession(key);
 }
 
 export const allToolStates: ToolState[] = ["running", "awaiting-confirmation", "done", "error", "cancelled"];

@@ -1,7 +1,7 @@
 // A tiny app that uses the package the way a bundled web app does: imported by name, no init
 // call, no bundler plugin. It publishes what it observed as `globalThis.consumerResult` for the
 // test that loads the page (tests/consumers/browser.mjs).
-import { sessionReducer, resumable } from "chat-session-reducer";
+import { sessionReducer, resumable, saveSession, loadSession } from "chat-session-reducer";
 import { emptySession, seedActions } from "../seed.mjs";
 
 function observe() {
@@ -14,12 +14,17 @@ function observe() {
   } catch (error) {
     invalid = { isError: error instanceof Error, code: error.code, path: error.path };
   }
+  // A reload in the middle of a tool call: what was saved comes back stopped.
+  saveSession("consumer-chat", streaming);
+  const reloaded = loadSession("consumer-chat");
   return {
     status: state.status,
     error: state.error,
     resumableLength: resumable(state.messages).length,
     stepFinishKeepsState: Object.is(afterStepFinish, streaming),
     invalid,
+    reloaded: { status: reloaded.status, toolState: reloaded.messages[1].parts[0].state },
+    nothingStored: loadSession("nothing-stored-here"),
   };
 }
 

@@ -2,7 +2,7 @@
 // resolves exactly as it does for a Node 20 ESM user: by name, through the package's exports.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { sessionReducer, resumable } from "chat-session-reducer";
+import { sessionReducer, resumable, restoreSession, persistSession, saveSession } from "chat-session-reducer";
 import { emptySession, seedActions } from "./seed.mjs";
 
 function runSeed() {
@@ -47,4 +47,17 @@ test("the package has no init export: importing it is all the setup there is", a
   const api = await import("chat-session-reducer");
   assert.equal(api.default, undefined);
   assert.equal(api.initSync, undefined);
+});
+
+test("without a window (Node, server rendering) storage is unavailable, and the hooks' helpers say so without throwing", (t) => {
+  const warn = t.mock.method(console, "warn", () => {});
+  assert.deepEqual(restoreSession("chat"), emptySession);
+  assert.equal(warn.mock.callCount(), 1, "restoreSession reports why it started a new session");
+
+  const state = runSeed();
+  const failure = persistSession("chat", state);
+  assert.ok(failure instanceof Error);
+  assert.equal(failure.code, "unavailable");
+  assert.throws(() => saveSession("chat", state), { code: "unavailable" });
+  assert.equal(state.status, "error", "a failed save leaves the state as it was");
 });

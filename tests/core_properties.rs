@@ -1,0 +1,269 @@
+//! Random action sequences from the empty session, drawn from a small alphabet of ids and
+//! names so that collisions (replayed ids, `within` an existing or a missing call, a tool
+//! name shared by several calls) happen often. No step may panic, and every step keeps the
+//! SPEC's invariants.
+
+mod common;
+
+use std::collections::{HashMap, HashSet};
+use std::rc::Rc;
+
+use chat_session_reducer::core::model::{
+    AgentPart, AgentStreamPart, SessionAction, SessionState, SessionStatus, ToolPart,
+};
+use chat_session_reducer::core::{reduce, resumable, session_reducer, Session};
+use common::to_json;
+use proptest::prelude::*;
+use proptest::sample::select;
+use proptest::test_runner::TestCaseError;
+use serde_json::{json, Value};
+
+const CALL_IDS: [&str; 4] = ["c1", "c2", "c3", "c4"];
+const TOOL_NAMES: [&str; 2] = ["search", "delegate"];
+/// "u1" is also what `send` uses, so assistant parts sometimes name a user message.
+const MESSAGE_IDS: [&str; 3] = ["m1", "m2", "u1"];
+
+fn with_message_id(mut part: Value, message_id: Option<&str>) -> Value {
+    if let Some(id) = message_id {
+        part["messageId"] = json!(id);
+    }
+    part
+}
+
+fn from_json(part: Value) -> AgentStreamPart {
+    serde_json::from_value(part).expect("a generated part is valid")
+}
+
+fn stream_part() -> impl Strategy<Value = AgentStreamPart> {
+    let message_id = || proptest::option::of(select(&MESSAGE_IDS[..]));
+    let call_id = || select(&CALL_IDS[..]);
+    prop_oneof![
+        select(&MESSAGE_IDS[..]).prop_map(|id| from_json(json!({ "type": "message-start", "messageId": id }))),
+        (message_id(), select(&["", "x", "yz"][..])).prop_map(|(message, text)| {
+            from_json(with_message_id(json!({ "type": "text-delta", "text": text }), message))
+        }),
+        (message_id(), any::<bool>()).prop_map(|(message, signed)| {
+            let mut part = json!({ "type": "reasoning", "text": "r" });
+            if signed {
+                part["metadata"] = json!({ "sig": 1 });
+            }
+            from_json(with_message_id(part, message))
+        }),
+        (message_id(), call_id(), select(&TOOL_NAMES[..])).prop_map(|(message, id, name)| {
+            from_json(with_message_id(json!({ "type": "tool-call", "id": id, "name": name, "input": { "q": id } }), message))
+        }),
+        call_id().prop_map(|id| from_json(json!({ "type": "tool-result", "id": id, "output": [id] }))),
+        (call_id(), select(&[None, Some("cancelled"), Some("timeout")][..])).prop_map(|(id, code)| {
+            let mut error = json!({ "message": "failed" });
+            if let Some(code) = code {
+                error["code"] = json!(code);
+            }
+            from_json(json!({ "type": "tool-error", "id": id, "error": error }))
+        }),
+        Just(from_json(json!({ "type": "step-finish" }))),
+        select(&[None, Some("stop"), Some("aborted"), Some("length")][..]).prop_map(|reason| {
+            let mut part = json!({ "type": "finish" });
+            if let Some(reason) = reason {
+                part["reason"] = json!(reason);
+            }
+            from_json(part)
+        }),
+        proptest::option::of(Just("network")).prop_map(|code| {
+            let mut part = json!({ "type": "error", "error": "boom" });
+            if let Some(code) = code {
+                part["code"] = json!(code);
+            }
+            from_json(part)
+        }),
+        Just(AgentStreamPart::Unknown),
+    ]
+}
+
+fn session_action() -> impl Strategy<Value = SessionAction> {
+    // "missing" is never a call id: `within` a call that does not exist.
+    let within = prop_oneof![
+        2 => Just(None),
+        3 => select(&CALL_IDS[..]).prop_map(|id| Some(id.to_owned())),
+        1 => Just(Some("missing".to_owned())),
+    ];
+    prop_oneof![
+        2 => select(&["u1", "u2"][..]).prop_map(|id| SessionAction::Send { id: id.into(), text: "hi".into() }),
+        12 => (stream_part(), within).prop_map(|(part, within)| SessionAction::Part { part, within }),
+        3 => (select(&TOOL_NAMES[..]), any::<bool>(), proptest::option::of(select(&["OK?", "Sure?"][..]))).prop_map(
+            |(name, confirm, prompt)| {
+                let state = if confirm { "awaiting-confirmation" } else { "running" };
+                let mut action = json!({ "type": "toolPhase", "name": name, "state": state });
+                if let Some(prompt) = prompt {
+                    action["prompt"] = json!(prompt);
+                }
+                serde_json::from_value(action).expect("a generated toolPhase is valid")
+            }
+        ),
+        1 => Just(SessionAction::Stop),
+        1 => Just(SessionAction::Retry),
+        1 => Just(SessionAction::Reset),
+    ]
+}
+
+/// Every call of the tree by id (ids are unique, which `check_tree` asserts).
+fn calls_by_id(run: &SessionState, into: &mut HashMap<String, ToolPart>) {
+    for message in &run.messages {
+        for part in &message.parts {
+            if let AgentPart::Tool(call) = part.as_ref() {
+                into.insert(call.id.clone(), call.clone());
+                if let Some(agent) = &call.agent {
+                    calls_by_id(agent, into);
+                }
+            }
+        }
+    }
+}
+
+/// `error` exactly in status `error`, in every run; a streaming nested run only under an
+/// open call; call ids unique in the whole tree.
+fn check_tree(run: &SessionState, holder_open: Option<bool>, ids: &mut HashSet<String>) -> Result<(), TestCaseError> {
+    prop_assert_eq!(run.error.is_some(), run.status == SessionStatus::Error, "error present exactly in status error");
+    if holder_open == Some(false) {
+        prop_assert_ne!(run.status, SessionStatus::Streaming, "a streaming run sits under a call that is not open");
+    }
+    for message in &run.messages {
+        for part in &message.parts {
+            if let AgentPart::Tool(call) = part.as_ref() {
+                prop_assert!(ids.insert(call.id.clone()), "call id {} appears twice", call.id);
+                if let Some(agent) = &call.agent {
+                    check_tree(agent, Some(call.state.is_open()), ids)?;
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// A call that left the open states keeps its state and what came with it.
+fn check_closed_calls_kept(old: &SessionState, new: &SessionState) -> Result<(), TestCaseError> {
+    let (mut before, mut after) = (HashMap::new(), HashMap::new());
+    calls_by_id(old, &mut before);
+    calls_by_id(new, &mut after);
+    for (id, was) in before.iter().filter(|(_, call)| !call.state.is_open()) {
+        if let Some(now) = after.get(id) {
+            prop_assert_eq!(
+                (&now.name, &now.input, now.state, &now.output, &now.error, &now.prompt),
+                (&was.name, &was.input, was.state, &was.output, &was.error, &was.prompt),
+                "closed call {} changed", id
+            );
+        }
+    }
+    Ok(())
+}
+
+/// Postconditions of the actions whose effect is fully stated by the SPEC.
+fn check_effect(old: &SessionState, action: &SessionAction, new: &SessionState) -> Result<(), TestCaseError> {
+    match action {
+        SessionAction::Stop => {
+            let mut calls = HashMap::new();
+            calls_by_id(new, &mut calls);
+            prop_assert_eq!(new.status, SessionStatus::Idle);
+            prop_assert!(calls.values().all(|call| !call.state.is_open()), "stop left an open call");
+        }
+        SessionAction::Retry if old.messages.iter().any(|m| m.role == chat_session_reducer::core::model::Role::User) => {
+            prop_assert_eq!(new.status, SessionStatus::Streaming);
+            prop_assert_eq!(&new.messages, &resumable(&old.messages));
+        }
+        SessionAction::Reset => prop_assert_eq!(new, &SessionState::empty()),
+        SessionAction::Part { .. } if old.status != SessionStatus::Streaming => {
+            prop_assert_eq!(new, old, "a part changed a run that is not streaming")
+        }
+        _ => {}
+    }
+    Ok(())
+}
+
+/// One step from `old`, checked; returns the next state and the carried-over session.
+fn step(
+    old: &Rc<SessionState>,
+    chained: &Session,
+    action: &SessionAction,
+) -> Result<(Rc<SessionState>, Session), TestCaseError> {
+    let next = session_reducer(old, action);
+    let fresh = reduce(&Session::new(old.clone()), action);
+    prop_assert_eq!(fresh.is_none(), Rc::ptr_eq(&next, old), "reduce said None exactly when the same state came back");
+    if let Some(fresh) = &fresh {
+        prop_assert_ne!(&*fresh.session.state, &**old, "a step that changes nothing must return the same state");
+        prop_assert_eq!(&*fresh.session.state, &*next);
+        prop_assert_eq!(&*Session::new(fresh.session.state.clone()).open, &*fresh.session.open, "incremental open calls");
+    }
+    // The carried session (as the wasm binding keeps it) agrees with a fresh one.
+    let carried = match reduce(chained, action) {
+        Some(step) => {
+            prop_assert!(fresh.is_some(), "the carried session changed what a fresh one did not");
+            prop_assert_eq!(&*step.session.state, &*next);
+            prop_assert_eq!(&*Session::new(step.session.state.clone()).open, &*step.session.open, "carried open calls");
+            step.session
+        }
+        None => {
+            prop_assert!(fresh.is_none(), "the carried session missed a change");
+            chained.clone()
+        }
+    };
+    check_tree(&next, None, &mut HashSet::new())?;
+    check_closed_calls_kept(old, &next)?;
+    check_effect(old, action, &next)?;
+    Ok((next, carried))
+}
+
+/// The JSON of `state` with the `agent` of call `id` taken out.
+fn without_agent_of(mut value: Value, id: &str) -> Value {
+    fn strip(value: &mut Value, id: &str) {
+        match value {
+            Value::Object(object) => {
+                if object.get("type") == Some(&json!("tool")) && object.get("id") == Some(&json!(id)) {
+                    object.remove("agent");
+                }
+                object.values_mut().for_each(|child| strip(child, id));
+            }
+            Value::Array(items) => items.iter_mut().for_each(|child| strip(child, id)),
+            _ => {}
+        }
+    }
+    strip(&mut value, id);
+    value
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
+
+    /// `replays` also applies some actions to the state before last first (as React Strict
+    /// Mode calls a reducer twice, and as a discarded branch would), so the carried session
+    /// shares its call index with states that diverged from it.
+    #[test]
+    fn every_step_keeps_the_invariants(actions in proptest::collection::vec((session_action(), any::<bool>()), 0..60)) {
+        let mut state = Rc::new(SessionState::empty());
+        let mut chained = Session::new(state.clone());
+        let mut previous = chained.clone();
+        for (action, replays) in &actions {
+            if *replays {
+                let _ = reduce(&previous, action);
+            }
+            let (next, carried) = step(&state, &chained, action)?;
+            previous = std::mem::replace(&mut chained, carried);
+            state = next;
+        }
+    }
+
+    /// A `within` part belongs to the run behind its call: nothing outside that run changes.
+    #[test]
+    fn a_within_part_changes_only_the_run_behind_its_call(actions in proptest::collection::vec(session_action(), 0..60)) {
+        let mut state = Rc::new(SessionState::empty());
+        for action in &actions {
+            let next = session_reducer(&state, action);
+            if let SessionAction::Part { within: Some(id), .. } = action {
+                prop_assert_eq!(
+                    without_agent_of(to_json(&next), id),
+                    without_agent_of(to_json(&state), id),
+                    "{:?} changed more than the run behind {}", action, id
+                );
+            }
+            state = next;
+        }
+    }
+}
