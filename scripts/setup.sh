@@ -3,6 +3,10 @@
 # the wasm32 Rust target, wasm-bindgen-cli (with wasm-bindgen-test-runner), the npm
 # devDependencies (binaryen's wasm-opt, bundlers, TypeScript, playwright-core) and Debian's
 # Chromium + ChromeDriver for the browser tests.
+#
+#   scripts/setup.sh        the toolchain and the root's npm devDependencies
+#   scripts/setup.sh demo   also the demo's (www/) npm dependencies; www depends on the built
+#                           package (file:../pkg), so run it after scripts/build.sh
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -13,7 +17,7 @@ if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
   rustup target add wasm32-unknown-unknown
 fi
 
-# cargo installs into ~/.cargo/bin; make sure this script (and the caller, via test.sh) sees it.
+# cargo installs into ~/.cargo/bin; make sure this script sees it.
 export PATH="${CARGO_HOME:-$HOME/.cargo}/bin:$PATH"
 if ! wasm-bindgen --version 2>/dev/null | grep -qx "wasm-bindgen $wasm_bindgen_version" \
   || ! command -v wasm-bindgen-test-runner >/dev/null; then
@@ -22,15 +26,21 @@ if ! wasm-bindgen --version 2>/dev/null | grep -qx "wasm-bindgen $wasm_bindgen_v
 fi
 
 # npm ci wipes node_modules, so run it only when the installed tree does not match package.json.
-cd "$root"
-if [[ ! -d node_modules ]] || ! npm ls --all >/dev/null 2>&1; then
-  if [[ -f package-lock.json ]]; then
-    echo "setup: npm ci"
-    npm ci --no-audit --no-fund
-  else
-    echo "setup: npm install"
-    npm install --no-audit --no-fund
+npm_install_if_needed() {
+  local dir="$1"
+  if [[ ! -d "$dir/node_modules" ]] || ! (cd "$dir" && npm ls --all >/dev/null 2>&1); then
+    if [[ -f "$dir/package-lock.json" ]]; then
+      echo "setup: npm ci in $dir"
+      (cd "$dir" && npm ci --no-audit --no-fund)
+    else
+      echo "setup: npm install in $dir"
+      (cd "$dir" && npm install --no-audit --no-fund)
+    fi
   fi
+}
+npm_install_if_needed "$root"
+if [[ "${1:-}" == demo ]]; then
+  npm_install_if_needed "$root/www"
 fi
 
 if [[ ! -x /usr/bin/chromium || ! -x /usr/bin/chromedriver ]]; then

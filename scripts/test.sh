@@ -37,3 +37,8 @@ WASM_BINDGEN_USE_BROWSER=1 CHROMEDRIVER=/usr/bin/chromedriver \
 
 suite "the built package as users install it: tests/consumers/run.mjs"
 node tests/consumers/run.mjs
+
+suite "the demo end to end in headless Chromium: tests/e2e/run.mjs"
+bash scripts/setup.sh demo
+npm --prefix www run build
+node tests/e2e/run.mjs

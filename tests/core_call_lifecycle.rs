@@ -29,10 +29,16 @@ fn open_finished_and_cancelled_states() {
 #[test]
 fn is_cancelled_means_the_code_is_cancelled() {
     let error = |value: Value| -> ToolError { serde_json::from_value(value).unwrap() };
-    assert!(is_cancelled(&error(json!({ "message": "x", "code": "cancelled" }))));
+    assert!(is_cancelled(&error(
+        json!({ "message": "x", "code": "cancelled" })
+    )));
     assert!(!is_cancelled(&error(json!({ "message": "cancelled" }))));
-    assert!(!is_cancelled(&error(json!({ "message": "x", "code": "Cancelled" }))));
-    assert!(!is_cancelled(&error(json!({ "message": "x", "code": "timeout" }))));
+    assert!(!is_cancelled(&error(
+        json!({ "message": "x", "code": "Cancelled" })
+    )));
+    assert!(!is_cancelled(&error(
+        json!({ "message": "x", "code": "timeout" })
+    )));
 }
 
 /// Every action that moves or edits a call, aimed at call `c-1` (name `delegate`).
@@ -40,11 +46,16 @@ fn actions_on_c1() -> Vec<Value> {
     vec![
         part(json!({ "type": "tool-result", "id": "c-1", "output": "again" })),
         part(json!({ "type": "tool-error", "id": "c-1", "error": { "message": "again" } })),
-        part(json!({ "type": "tool-error", "id": "c-1", "error": { "message": "again", "code": "cancelled" } })),
+        part(
+            json!({ "type": "tool-error", "id": "c-1", "error": { "message": "again", "code": "cancelled" } }),
+        ),
         json!({ "type": "toolPhase", "name": "delegate", "state": "running" }),
         json!({ "type": "toolPhase", "name": "delegate", "state": "awaiting-confirmation", "prompt": "Again?" }),
         part_within("c-1", json!({ "type": "text-delta", "text": "again" })),
-        part_within("c-1", json!({ "type": "message-start", "messageId": "n-2" })),
+        part_within(
+            "c-1",
+            json!({ "type": "message-start", "messageId": "n-2" }),
+        ),
     ]
 }
 
@@ -52,12 +63,30 @@ fn actions_on_c1() -> Vec<Value> {
 fn a_call_that_left_the_open_states_never_changes_again() {
     for closed in [
         tool_with("c-1", "delegate", "done", json!({ "output": 1 })),
-        tool_with("c-1", "delegate", "error", json!({ "error": { "message": "no" } })),
+        tool_with(
+            "c-1",
+            "delegate",
+            "error",
+            json!({ "error": { "message": "no" } }),
+        ),
         tool_with("c-1", "delegate", "cancelled", json!({ "prompt": "Sure?" })),
-        tool_with("c-1", "delegate", "cancelled", json!({ "error": { "message": "no", "code": "cancelled" } })),
-        tool_with("c-1", "delegate", "done", json!({ "agent": json!({ "messages": [], "status": "idle" }) })),
+        tool_with(
+            "c-1",
+            "delegate",
+            "cancelled",
+            json!({ "error": { "message": "no", "code": "cancelled" } }),
+        ),
+        tool_with(
+            "c-1",
+            "delegate",
+            "done",
+            json!({ "agent": json!({ "messages": [], "status": "idle" }) }),
+        ),
     ] {
-        let conversation = streaming(json!([user("u-1", "Hi"), assistant("a-1", json!([closed]))]));
+        let conversation = streaming(json!([
+            user("u-1", "Hi"),
+            assistant("a-1", json!([closed]))
+        ]));
         for action in actions_on_c1() {
             assert_unchanged(conversation.clone(), action);
         }
@@ -76,16 +105,21 @@ fn a_call_that_left_the_open_states_never_changes_again() {
 /// A call `c-1` in `state` whose sub-agent run is still streaming, with an open call of its
 /// own (awaiting confirmation, with a prompt), one deeper open call, and a finished call.
 fn holder(state: &str) -> Value {
-    tool_with("c-1", "delegate", state, json!({
-        "agent": streaming(json!([assistant("n-1", json!([
-            { "type": "text", "text": "Working" },
-            tool_with("n-c", "search", "done", json!({ "output": 1 })),
-            tool_with("n-a", "confirm", "awaiting-confirmation", json!({ "prompt": "OK?" })),
-            tool_with("n-d", "delegate", "running", json!({
-                "agent": streaming(json!([assistant("d-1", json!([tool("d-c", "search", "running")]))]))
-            }))
-        ]))]))
-    }))
+    tool_with(
+        "c-1",
+        "delegate",
+        state,
+        json!({
+            "agent": streaming(json!([assistant("n-1", json!([
+                { "type": "text", "text": "Working" },
+                tool_with("n-c", "search", "done", json!({ "output": 1 })),
+                tool_with("n-a", "confirm", "awaiting-confirmation", json!({ "prompt": "OK?" })),
+                tool_with("n-d", "delegate", "running", json!({
+                    "agent": streaming(json!([assistant("d-1", json!([tool("d-c", "search", "running")]))]))
+                }))
+            ]))]))
+        }),
+    )
 }
 
 /// The run behind `holder` once it ended as `stop` ends a run.
@@ -120,8 +154,13 @@ fn leaving_the_open_states_ends_the_streaming_run_behind_the_call() {
             ended("error", json!({ "error": { "message": "no" } })),
         ),
         (
-            part(json!({ "type": "tool-error", "id": "c-1", "error": { "message": "no", "code": "cancelled" } })),
-            ended("cancelled", json!({ "error": { "message": "no", "code": "cancelled" } })),
+            part(
+                json!({ "type": "tool-error", "id": "c-1", "error": { "message": "no", "code": "cancelled" } }),
+            ),
+            ended(
+                "cancelled",
+                json!({ "error": { "message": "no", "code": "cancelled" } }),
+            ),
         ),
     ];
     for open in ["running", "awaiting-confirmation"] {
@@ -171,9 +210,15 @@ fn a_run_behind_the_call_that_already_ended_is_left_as_it_is() {
             call
         };
         assert_becomes(
-            streaming(json!([assistant("a-1", json!([call("running", json!({}))]))])),
+            streaming(json!([assistant(
+                "a-1",
+                json!([call("running", json!({}))])
+            )])),
             part(json!({ "type": "tool-result", "id": "c-1", "output": "ok" })),
-            streaming(json!([assistant("a-1", json!([call("done", json!({ "output": "ok" }))]))])),
+            streaming(json!([assistant(
+                "a-1",
+                json!([call("done", json!({ "output": "ok" }))])
+            )])),
         );
     }
 }
@@ -195,7 +240,11 @@ fn cancelling_a_call_changes_nothing_else_on_it() {
         part(json!({ "type": "error", "error": "boom" })),
     ] {
         let after = apply(&before, ending.clone());
-        assert_eq!(to_json(&after)["messages"][0]["parts"][0], cancelled, "after {ending}");
+        assert_eq!(
+            to_json(&after)["messages"][0]["parts"][0],
+            cancelled,
+            "after {ending}"
+        );
         // The ended sub-agent run is the very same object.
         let old_agent = call(&before, 0, 0).agent.as_ref().unwrap();
         let new_agent = call(&after, 0, 0).agent.as_ref().unwrap();
@@ -204,10 +253,15 @@ fn cancelling_a_call_changes_nothing_else_on_it() {
     // Cancelled later, by the user, through a tool-error: only the tool-error row's fields move.
     let after = session_reducer(
         &before,
-        &action(part(json!({ "type": "tool-error", "id": "c-1", "error": { "message": "No", "code": "cancelled" } }))),
+        &action(part(
+            json!({ "type": "tool-error", "id": "c-1", "error": { "message": "No", "code": "cancelled" } }),
+        )),
     );
     let call_json = &to_json(&after)["messages"][0]["parts"][0];
     assert_eq!(call_json["input"], input);
     assert_eq!(call_json["state"], "cancelled");
-    assert_eq!(call_json["agent"], to_json(&before)["messages"][0]["parts"][0]["agent"]);
+    assert_eq!(
+        call_json["agent"],
+        to_json(&before)["messages"][0]["parts"][0]["agent"]
+    );
 }

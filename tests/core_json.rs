@@ -5,12 +5,14 @@ use chat_session_reducer::core::model::{SessionAction, SessionState};
 use serde_json::{json, Value};
 
 fn state_round_trip(value: Value) {
-    let state: SessionState = serde_json::from_value(value.clone()).unwrap_or_else(|error| panic!("{value}: {error}"));
+    let state: SessionState =
+        serde_json::from_value(value.clone()).unwrap_or_else(|error| panic!("{value}: {error}"));
     assert_eq!(serde_json::to_value(&state).unwrap(), value);
 }
 
 fn action_round_trip(value: Value) {
-    let action: SessionAction = serde_json::from_value(value.clone()).unwrap_or_else(|error| panic!("{value}: {error}"));
+    let action: SessionAction =
+        serde_json::from_value(value.clone()).unwrap_or_else(|error| panic!("{value}: {error}"));
     assert_eq!(serde_json::to_value(&action).unwrap(), value);
 }
 
@@ -20,7 +22,9 @@ fn states_round_trip() {
     state_round_trip(json!({ "messages": [], "status": "streaming" }));
     state_round_trip(json!({ "messages": [], "status": "error", "error": { "message": "boom" } }));
     for code in ["chat_disabled", "rate_limited", "bad_request", "network"] {
-        state_round_trip(json!({ "messages": [], "status": "error", "error": { "message": "boom", "code": code } }));
+        state_round_trip(
+            json!({ "messages": [], "status": "error", "error": { "message": "boom", "code": code } }),
+        );
     }
     state_round_trip(json!({
         "messages": [
@@ -60,14 +64,18 @@ fn null_in_optional_json_fields_round_trips() {
         ] }],
         "status": "idle"
     }));
-    action_round_trip(json!({ "type": "part", "part": { "type": "reasoning", "text": "hmm", "metadata": null } }));
+    action_round_trip(
+        json!({ "type": "part", "part": { "type": "reasoning", "text": "hmm", "metadata": null } }),
+    );
 }
 
 #[test]
 fn actions_round_trip() {
     action_round_trip(json!({ "type": "send", "id": "u-1", "text": "Hi 👋" }));
     action_round_trip(json!({ "type": "toolPhase", "name": "checkout", "state": "running" }));
-    action_round_trip(json!({ "type": "toolPhase", "name": "checkout", "state": "awaiting-confirmation", "prompt": "Pay?" }));
+    action_round_trip(
+        json!({ "type": "toolPhase", "name": "checkout", "state": "awaiting-confirmation", "prompt": "Pay?" }),
+    );
     action_round_trip(json!({ "type": "stop" }));
     action_round_trip(json!({ "type": "retry" }));
     action_round_trip(json!({ "type": "reset" }));
@@ -114,7 +122,10 @@ fn values_outside_the_types_are_rejected() {
         json!({ "type": "part", "part": { "type": "error", "error": "boom", "code": "teapot" } }),
     ];
     for value in actions {
-        assert!(serde_json::from_value::<SessionAction>(value.clone()).is_err(), "{value}");
+        assert!(
+            serde_json::from_value::<SessionAction>(value.clone()).is_err(),
+            "{value}"
+        );
     }
     let states = [
         json!({ "status": "idle" }),
@@ -126,6 +137,9 @@ fn values_outside_the_types_are_rejected() {
         ] }], "status": "idle" }),
     ];
     for value in states {
-        assert!(serde_json::from_value::<SessionState>(value.clone()).is_err(), "{value}");
+        assert!(
+            serde_json::from_value::<SessionState>(value.clone()).is_err(),
+            "{value}"
+        );
     }
 }

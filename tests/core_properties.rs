@@ -11,7 +11,7 @@ use std::rc::Rc;
 use chat_session_reducer::core::model::{
     AgentPart, AgentStreamPart, SessionAction, SessionState, SessionStatus, ToolPart,
 };
-use chat_session_reducer::core::{reduce, resumable, session_reducer, Session};
+use chat_session_reducer::core::{reduce, resumable, session_reducer, Outcome, Session};
 use common::to_json;
 use proptest::prelude::*;
 use proptest::sample::select;
@@ -38,9 +38,13 @@ fn stream_part() -> impl Strategy<Value = AgentStreamPart> {
     let message_id = || proptest::option::of(select(&MESSAGE_IDS[..]));
     let call_id = || select(&CALL_IDS[..]);
     prop_oneof![
-        select(&MESSAGE_IDS[..]).prop_map(|id| from_json(json!({ "type": "message-start", "messageId": id }))),
+        select(&MESSAGE_IDS[..])
+            .prop_map(|id| from_json(json!({ "type": "message-start", "messageId": id }))),
         (message_id(), select(&["", "x", "yz"][..])).prop_map(|(message, text)| {
-            from_json(with_message_id(json!({ "type": "text-delta", "text": text }), message))
+            from_json(with_message_id(
+                json!({ "type": "text-delta", "text": text }),
+                message,
+            ))
         }),
         (message_id(), any::<bool>()).prop_map(|(message, signed)| {
             let mut part = json!({ "type": "reasoning", "text": "r" });
@@ -50,16 +54,24 @@ fn stream_part() -> impl Strategy<Value = AgentStreamPart> {
             from_json(with_message_id(part, message))
         }),
         (message_id(), call_id(), select(&TOOL_NAMES[..])).prop_map(|(message, id, name)| {
-            from_json(with_message_id(json!({ "type": "tool-call", "id": id, "name": name, "input": { "q": id } }), message))
+            from_json(with_message_id(
+                json!({ "type": "tool-call", "id": id, "name": name, "input": { "q": id } }),
+                message,
+            ))
         }),
-        call_id().prop_map(|id| from_json(json!({ "type": "tool-result", "id": id, "output": [id] }))),
-        (call_id(), select(&[None, Some("cancelled"), Some("timeout")][..])).prop_map(|(id, code)| {
-            let mut error = json!({ "message": "failed" });
-            if let Some(code) = code {
-                error["code"] = json!(code);
-            }
-            from_json(json!({ "type": "tool-error", "id": id, "error": error }))
-        }),
+        call_id()
+            .prop_map(|id| from_json(json!({ "type": "tool-result", "id": id, "output": [id] }))),
+        (
+            call_id(),
+            select(&[None, Some("cancelled"), Some("timeout")][..])
+        )
+            .prop_map(|(id, code)| {
+                let mut error = json!({ "message": "failed" });
+                if let Some(code) = code {
+                    error["code"] = json!(code);
+                }
+                from_json(json!({ "type": "tool-error", "id": id, "error": error }))
+            }),
         Just(from_json(json!({ "type": "step-finish" }))),
         select(&[None, Some("stop"), Some("aborted"), Some("length")][..]).prop_map(|reason| {
             let mut part = json!({ "type": "finish" });
@@ -121,15 +133,31 @@ fn calls_by_id(run: &SessionState, into: &mut HashMap<String, ToolPart>) {
 
 /// `error` exactly in status `error`, in every run; a streaming nested run only under an
 /// open call; call ids unique in the whole tree.
-fn check_tree(run: &SessionState, holder_open: Option<bool>, ids: &mut HashSet<String>) -> Result<(), TestCaseError> {
-    prop_assert_eq!(run.error.is_some(), run.status == SessionStatus::Error, "error present exactly in status error");
+fn check_tree(
+    run: &SessionState,
+    holder_open: Option<bool>,
+    ids: &mut HashSet<String>,
+) -> Result<(), TestCaseError> {
+    prop_assert_eq!(
+        run.error.is_some(),
+        run.status == SessionStatus::Error,
+        "error present exactly in status error"
+    );
     if holder_open == Some(false) {
-        prop_assert_ne!(run.status, SessionStatus::Streaming, "a streaming run sits under a call that is not open");
+        prop_assert_ne!(
+            run.status,
+            SessionStatus::Streaming,
+            "a streaming run sits under a call that is not open"
+        );
     }
     for message in &run.messages {
         for part in &message.parts {
             if let AgentPart::Tool(call) = part.as_ref() {
-                prop_assert!(ids.insert(call.id.clone()), "call id {} appears twice", call.id);
+                prop_assert!(
+                    ids.insert(call.id.clone()),
+                    "call id {} appears twice",
+                    call.id
+                );
                 if let Some(agent) = &call.agent {
                     check_tree(agent, Some(call.state.is_open()), ids)?;
                 }
@@ -147,9 +175,24 @@ fn check_closed_calls_kept(old: &SessionState, new: &SessionState) -> Result<(),
     for (id, was) in before.iter().filter(|(_, call)| !call.state.is_open()) {
         if let Some(now) = after.get(id) {
             prop_assert_eq!(
-                (&now.name, &now.input, now.state, &now.output, &now.error, &now.prompt),
-                (&was.name, &was.input, was.state, &was.output, &was.error, &was.prompt),
-                "closed call {} changed", id
+                (
+                    &now.name,
+                    &now.input,
+                    now.state,
+                    &now.output,
+                    &now.error,
+                    &now.prompt
+                ),
+                (
+                    &was.name,
+                    &was.input,
+                    was.state,
+                    &was.output,
+                    &was.error,
+                    &was.prompt
+                ),
+                "closed call {} changed",
+                id
             );
         }
     }
@@ -157,15 +200,27 @@ fn check_closed_calls_kept(old: &SessionState, new: &SessionState) -> Result<(),
 }
 
 /// Postconditions of the actions whose effect is fully stated by the SPEC.
-fn check_effect(old: &SessionState, action: &SessionAction, new: &SessionState) -> Result<(), TestCaseError> {
+fn check_effect(
+    old: &SessionState,
+    action: &SessionAction,
+    new: &SessionState,
+) -> Result<(), TestCaseError> {
     match action {
         SessionAction::Stop => {
             let mut calls = HashMap::new();
             calls_by_id(new, &mut calls);
             prop_assert_eq!(new.status, SessionStatus::Idle);
-            prop_assert!(calls.values().all(|call| !call.state.is_open()), "stop left an open call");
+            prop_assert!(
+                calls.values().all(|call| !call.state.is_open()),
+                "stop left an open call"
+            );
         }
-        SessionAction::Retry if old.messages.iter().any(|m| m.role == chat_session_reducer::core::model::Role::User) => {
+        SessionAction::Retry
+            if old
+                .messages
+                .iter()
+                .any(|m| m.role == chat_session_reducer::core::model::Role::User) =>
+        {
             prop_assert_eq!(new.status, SessionStatus::Streaming);
             prop_assert_eq!(&new.messages, &resumable(&old.messages));
         }
@@ -178,6 +233,17 @@ fn check_effect(old: &SessionState, action: &SessionAction, new: &SessionState) 
     Ok(())
 }
 
+/// Whether `session`'s open-call index is what a fresh scan of its state finds.
+fn check_open_index(session: &Session, what: &str) -> Result<(), TestCaseError> {
+    prop_assert_eq!(
+        &*Session::new(session.state.clone()).open,
+        &*session.open,
+        "{} open calls",
+        what
+    );
+    Ok(())
+}
+
 /// One step from `old`, checked; returns the next state and the carried-over session.
 fn step(
     old: &Rc<SessionState>,
@@ -185,26 +251,37 @@ fn step(
     action: &SessionAction,
 ) -> Result<(Rc<SessionState>, Session), TestCaseError> {
     let next = session_reducer(old, action);
-    let fresh = reduce(&Session::new(old.clone()), action);
-    prop_assert_eq!(fresh.is_none(), Rc::ptr_eq(&next, old), "reduce said None exactly when the same state came back");
-    if let Some(fresh) = &fresh {
-        prop_assert_ne!(&*fresh.session.state, &**old, "a step that changes nothing must return the same state");
-        prop_assert_eq!(&*fresh.session.state, &*next);
-        prop_assert_eq!(&*Session::new(fresh.session.state.clone()).open, &*fresh.session.open, "incremental open calls");
+    let mut fresh = Session::new(old.clone());
+    let outcome = reduce(&mut fresh, action);
+    prop_assert!(outcome != Outcome::Broken, "{:?} broke the session", action);
+    let unchanged = outcome == Outcome::Unchanged;
+    prop_assert_eq!(
+        unchanged,
+        Rc::ptr_eq(&next, old),
+        "reduce said Unchanged exactly when the same state came back"
+    );
+    if unchanged {
+        prop_assert_eq!(&*fresh.state, &**old);
+    } else {
+        prop_assert_ne!(
+            &*fresh.state,
+            &**old,
+            "a step that changes nothing must return the same state"
+        );
+        prop_assert_eq!(&*fresh.state, &*next);
     }
+    check_open_index(&fresh, "incremental")?;
     // The carried session (as the wasm binding keeps it) agrees with a fresh one.
-    let carried = match reduce(chained, action) {
-        Some(step) => {
-            prop_assert!(fresh.is_some(), "the carried session changed what a fresh one did not");
-            prop_assert_eq!(&*step.session.state, &*next);
-            prop_assert_eq!(&*Session::new(step.session.state.clone()).open, &*step.session.open, "carried open calls");
-            step.session
-        }
-        None => {
-            prop_assert!(fresh.is_none(), "the carried session missed a change");
-            chained.clone()
-        }
-    };
+    let mut carried = chained.clone();
+    let carried_outcome = reduce(&mut carried, action);
+    prop_assert_eq!(
+        carried_outcome == Outcome::Unchanged,
+        unchanged,
+        "the carried session disagrees on whether {:?} changes anything",
+        action
+    );
+    prop_assert_eq!(&*carried.state, &*next);
+    check_open_index(&carried, "carried")?;
     check_tree(&next, None, &mut HashSet::new())?;
     check_closed_calls_kept(old, &next)?;
     check_effect(old, action, &next)?;
@@ -216,7 +293,9 @@ fn without_agent_of(mut value: Value, id: &str) -> Value {
     fn strip(value: &mut Value, id: &str) {
         match value {
             Value::Object(object) => {
-                if object.get("type") == Some(&json!("tool")) && object.get("id") == Some(&json!(id)) {
+                if object.get("type") == Some(&json!("tool"))
+                    && object.get("id") == Some(&json!(id))
+                {
                     object.remove("agent");
                 }
                 object.values_mut().for_each(|child| strip(child, id));
@@ -230,7 +309,7 @@ fn without_agent_of(mut value: Value, id: &str) -> Value {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 20000, ..ProptestConfig::default() })]
 
     /// `replays` also applies some actions to the state before last first (as React Strict
     /// Mode calls a reducer twice, and as a discarded branch would), so the carried session
@@ -242,7 +321,7 @@ proptest! {
         let mut previous = chained.clone();
         for (action, replays) in &actions {
             if *replays {
-                let _ = reduce(&previous, action);
+                let _ = reduce(&mut previous.clone(), action);
             }
             let (next, carried) = step(&state, &chained, action)?;
             previous = std::mem::replace(&mut chained, carried);

@@ -34,14 +34,19 @@ fn the_seed_example_resumes_through_the_finished_call() {
             "type": "tool-result", "id": "call-1",
             "output": { "content": [{ "type": "text", "text": "Added." }] }
         })),
-        part(json!({ "type": "error", "error": "Couldn't reach the assistant.", "code": "network" })),
+        part(
+            json!({ "type": "error", "error": "Couldn't reach the assistant.", "code": "network" }),
+        ),
     ]);
     let expected_messages = json!([
         user("u-1", "Add two mugs to the cart"),
-        assistant("a-1", json!([{
-            "type": "tool", "id": "call-1", "name": "add_to_cart", "input": { "slug": "mug", "qty": 2 },
-            "state": "done", "output": { "content": [{ "type": "text", "text": "Added." }] }
-        }]))
+        assistant(
+            "a-1",
+            json!([{
+                "type": "tool", "id": "call-1", "name": "add_to_cart", "input": { "slug": "mug", "qty": 2 },
+                "state": "done", "output": { "content": [{ "type": "text", "text": "Added." }] }
+            }])
+        )
     ]);
     assert_eq!(
         to_json(&state),
@@ -52,7 +57,10 @@ fn the_seed_example_resumes_through_the_finished_call() {
         })
     );
     assert_eq!(resumable(&state.messages).len(), 2);
-    assert_eq!(serde_json::to_value(resumable(&state.messages)).unwrap(), expected_messages);
+    assert_eq!(
+        serde_json::to_value(resumable(&state.messages)).unwrap(),
+        expected_messages
+    );
 
     let retried = apply(&state, json!({ "type": "retry" }));
     assert_eq!(to_json(&retried), streaming(expected_messages));
@@ -63,19 +71,29 @@ fn cuts_after_the_last_finished_call_dropping_what_came_after_it() {
     assert_eq!(
         resumable_json(json!([
             user("u-1", "Buy"),
-            assistant("a-1", json!([
-                text("Searching"),
-                tool("c-1", "search", "done"),
-                tool("c-2", "add_to_cart", "done"),
-                text("Now paying"),
-                tool("c-3", "checkout", "cancelled"),
-                tool("c-4", "checkout", "running")
-            ])),
+            assistant(
+                "a-1",
+                json!([
+                    text("Searching"),
+                    tool("c-1", "search", "done"),
+                    tool("c-2", "add_to_cart", "done"),
+                    text("Now paying"),
+                    tool("c-3", "checkout", "cancelled"),
+                    tool("c-4", "checkout", "running")
+                ])
+            ),
             assistant("a-2", json!([text("Half a repl")]))
         ])),
         json!([
             user("u-1", "Buy"),
-            assistant("a-1", json!([text("Searching"), tool("c-1", "search", "done"), tool("c-2", "add_to_cart", "done")]))
+            assistant(
+                "a-1",
+                json!([
+                    text("Searching"),
+                    tool("c-1", "search", "done"),
+                    tool("c-2", "add_to_cart", "done")
+                ])
+            )
         ])
     );
 }
@@ -86,7 +104,13 @@ fn a_failed_call_counts_as_finished() {
         resumable_json(json!([
             user("u-1", "Buy"),
             assistant("a-1", json!([tool("c-1", "search", "done")])),
-            assistant("a-2", json!([tool("c-2", "checkout", "error"), tool("c-3", "checkout", "awaiting-confirmation")]))
+            assistant(
+                "a-2",
+                json!([
+                    tool("c-2", "checkout", "error"),
+                    tool("c-3", "checkout", "awaiting-confirmation")
+                ])
+            )
         ])),
         json!([
             user("u-1", "Buy"),
@@ -102,9 +126,15 @@ fn the_last_finished_call_may_sit_in_an_earlier_message() {
         resumable_json(json!([
             user("u-1", "Buy"),
             assistant("a-1", json!([tool("c-1", "search", "done"), text("Found")])),
-            assistant("a-2", json!([tool("c-2", "checkout", "cancelled"), text("Sto")]))
+            assistant(
+                "a-2",
+                json!([tool("c-2", "checkout", "cancelled"), text("Sto")])
+            )
         ])),
-        json!([user("u-1", "Buy"), assistant("a-1", json!([tool("c-1", "search", "done")]))])
+        json!([
+            user("u-1", "Buy"),
+            assistant("a-1", json!([tool("c-1", "search", "done")]))
+        ])
     );
 }
 
@@ -115,11 +145,25 @@ fn without_a_finished_call_the_turn_starts_over() {
             user("u-1", "Hi"),
             assistant("a-1", json!([tool("c-0", "search", "done")])),
             user("u-2", "Buy"),
-            assistant("a-2", json!([text("Let me"), tool("c-1", "checkout", "cancelled"), tool("c-2", "checkout", "running")]))
+            assistant(
+                "a-2",
+                json!([
+                    text("Let me"),
+                    tool("c-1", "checkout", "cancelled"),
+                    tool("c-2", "checkout", "running")
+                ])
+            )
         ])),
-        json!([user("u-1", "Hi"), assistant("a-1", json!([tool("c-0", "search", "done")])), user("u-2", "Buy")])
+        json!([
+            user("u-1", "Hi"),
+            assistant("a-1", json!([tool("c-0", "search", "done")])),
+            user("u-2", "Buy")
+        ])
     );
-    assert_eq!(resumable_json(json!([user("u-1", "Hi")])), json!([user("u-1", "Hi")]));
+    assert_eq!(
+        resumable_json(json!([user("u-1", "Hi")])),
+        json!([user("u-1", "Hi")])
+    );
 }
 
 #[test]
@@ -127,9 +171,17 @@ fn only_top_level_calls_count() {
     assert_eq!(
         resumable_json(json!([
             user("u-1", "Buy"),
-            assistant("a-1", json!([tool_with("c-1", "delegate", "cancelled", json!({
-                "agent": { "messages": [assistant("n-1", json!([tool("n-c", "search", "done")]))], "status": "idle" }
-            }))]))
+            assistant(
+                "a-1",
+                json!([tool_with(
+                    "c-1",
+                    "delegate",
+                    "cancelled",
+                    json!({
+                        "agent": { "messages": [assistant("n-1", json!([tool("n-c", "search", "done")]))], "status": "idle" }
+                    })
+                )])
+            )
         ])),
         json!([user("u-1", "Buy")])
     );
@@ -137,7 +189,10 @@ fn only_top_level_calls_count() {
 
 #[test]
 fn without_a_user_message_the_messages_come_back_unchanged() {
-    let all = json!([assistant("a-1", json!([text("Welcome"), tool("c-1", "search", "running")]))]);
+    let all = json!([assistant(
+        "a-1",
+        json!([text("Welcome"), tool("c-1", "search", "running")])
+    )]);
     assert_eq!(resumable_json(all.clone()), all);
     assert_eq!(resumable_json(json!([])), json!([]));
 }
@@ -147,7 +202,10 @@ fn resumable_shares_the_messages_it_keeps_whole() {
     let list = messages(json!([
         user("u-1", "Buy"),
         assistant("a-1", json!([tool("c-1", "search", "done")])),
-        assistant("a-2", json!([text("x"), tool("c-2", "search", "done"), text("cut")]))
+        assistant(
+            "a-2",
+            json!([text("x"), tool("c-2", "search", "done"), text("cut")])
+        )
     ]));
     let kept = resumable(&list);
     assert_eq!(kept.len(), 3);
@@ -172,14 +230,20 @@ fn retry_sends_resumable_messages_and_streams_again() {
             "error": { "message": "boom" }
         }),
         json!({ "type": "retry" }),
-        streaming(json!([user("u-1", "Buy"), assistant("a-1", json!([tool("c-1", "search", "done")]))])),
+        streaming(json!([
+            user("u-1", "Buy"),
+            assistant("a-1", json!([tool("c-1", "search", "done")]))
+        ])),
     );
 }
 
 #[test]
 fn retry_while_streaming_cuts_the_reply_short() {
     assert_becomes(
-        streaming(json!([user("u-1", "Buy"), assistant("a-1", json!([text("Half")]))])),
+        streaming(json!([
+            user("u-1", "Buy"),
+            assistant("a-1", json!([text("Half")]))
+        ])),
         json!({ "type": "retry" }),
         streaming(json!([user("u-1", "Buy")])),
     );

@@ -16,24 +16,42 @@ fn text(text: &str) -> Value {
 /// Asserts that the parts of `old` and `new` at these indexes are the same objects.
 fn assert_parts_shared(old: &AgentMessage, new: &AgentMessage, parts: &[usize]) {
     for &index in parts {
-        assert!(Rc::ptr_eq(&old.parts[index], &new.parts[index]), "part {index} of {} was copied", old.id);
+        assert!(
+            Rc::ptr_eq(&old.parts[index], &new.parts[index]),
+            "part {index} of {} was copied",
+            old.id
+        );
     }
 }
 
 fn assert_messages_shared(old: &SessionState, new: &SessionState, messages: &[usize]) {
     for &index in messages {
-        assert!(Rc::ptr_eq(&old.messages[index], &new.messages[index]), "message {index} was copied");
+        assert!(
+            Rc::ptr_eq(&old.messages[index], &new.messages[index]),
+            "message {index} was copied"
+        );
     }
 }
 
 fn conversation() -> Rc<SessionState> {
     state(streaming(json!([
         user("u-1", "Buy a mug"),
-        assistant("a-1", json!([
-            text("Looking"),
-            tool_with("c-1", "search", "done", json!({ "output": { "hits": [1, 2] } })),
-            tool("c-2", "add_to_cart", "running"),
-            tool_with("c-3", "delegate", "running", json!({ "agent": streaming(json!([
+        assistant(
+            "a-1",
+            json!([
+                text("Looking"),
+                tool_with(
+                    "c-1",
+                    "search",
+                    "done",
+                    json!({ "output": { "hits": [1, 2] } })
+                ),
+                tool("c-2", "add_to_cart", "running"),
+                tool_with(
+                    "c-3",
+                    "delegate",
+                    "running",
+                    json!({ "agent": streaming(json!([
                 assistant("n-1", json!([text("Sub")])),
                 assistant("n-2", json!([
                     tool("n-c", "search", "running"),
@@ -42,8 +60,10 @@ fn conversation() -> Rc<SessionState> {
                         assistant("d-2", json!([text("Deeper"), tool("d-c", "charge", "running")]))
                     ])) }))
                 ]))
-            ])) }))
-        ])),
+            ])) })
+                )
+            ])
+        ),
         assistant("a-2", json!([text("Hel")]))
     ])))
 }
@@ -61,7 +81,10 @@ fn a_text_delta_copies_only_its_message_and_part() {
 #[test]
 fn a_new_part_shares_the_parts_before_it() {
     let old = conversation();
-    let new = apply(&old, part(json!({ "type": "reasoning", "messageId": "a-1", "text": "hmm" })));
+    let new = apply(
+        &old,
+        part(json!({ "type": "reasoning", "messageId": "a-1", "text": "hmm" })),
+    );
     assert_messages_shared(&old, &new, &[0, 2]);
     assert_parts_shared(&old.messages[1], &new.messages[1], &[0, 1, 2, 3]);
     assert_eq!(new.messages[1].parts.len(), 5);
@@ -70,7 +93,10 @@ fn a_new_part_shares_the_parts_before_it() {
 #[test]
 fn a_tool_result_copies_only_that_call() {
     let old = conversation();
-    let new = apply(&old, part(json!({ "type": "tool-result", "id": "c-2", "output": "ok" })));
+    let new = apply(
+        &old,
+        part(json!({ "type": "tool-result", "id": "c-2", "output": "ok" })),
+    );
     assert_messages_shared(&old, &new, &[0, 2]);
     assert_parts_shared(&old.messages[1], &new.messages[1], &[0, 1, 3]);
     assert_eq!(to_json(&old)["messages"][1]["parts"][2]["state"], "running");
@@ -79,27 +105,51 @@ fn a_tool_result_copies_only_that_call() {
 #[test]
 fn a_deep_change_copies_only_the_path_to_it() {
     let old = conversation();
-    let new = apply(&old, part_within("n-d", json!({ "type": "text-delta", "messageId": "d-1", "text": "!" })));
+    let new = apply(
+        &old,
+        part_within(
+            "n-d",
+            json!({ "type": "text-delta", "messageId": "d-1", "text": "!" }),
+        ),
+    );
     assert_messages_shared(&old, &new, &[0, 2]);
     assert_parts_shared(&old.messages[1], &new.messages[1], &[0, 1, 2]);
-    let (old_sub, new_sub) = (call(&old, 1, 3).agent.as_ref().unwrap(), call(&new, 1, 3).agent.as_ref().unwrap());
+    let (old_sub, new_sub) = (
+        call(&old, 1, 3).agent.as_ref().unwrap(),
+        call(&new, 1, 3).agent.as_ref().unwrap(),
+    );
     assert_messages_shared(old_sub, new_sub, &[0]);
     assert_parts_shared(&old_sub.messages[1], &new_sub.messages[1], &[0]);
-    let (old_deep, new_deep) = (call(old_sub, 1, 1).agent.as_ref().unwrap(), call(new_sub, 1, 1).agent.as_ref().unwrap());
+    let (old_deep, new_deep) = (
+        call(old_sub, 1, 1).agent.as_ref().unwrap(),
+        call(new_sub, 1, 1).agent.as_ref().unwrap(),
+    );
     assert_messages_shared(old_deep, new_deep, &[1]);
-    assert_eq!(to_json(new_deep)["messages"][0]["parts"][0]["text"], "Deep!");
+    assert_eq!(
+        to_json(new_deep)["messages"][0]["parts"][0]["text"],
+        "Deep!"
+    );
 }
 
 #[test]
 fn a_tool_phase_copies_only_the_path_to_the_call() {
     let old = conversation();
-    let new = apply(&old, json!({ "type": "toolPhase", "name": "charge", "state": "awaiting-confirmation", "prompt": "Pay?" }));
+    let new = apply(
+        &old,
+        json!({ "type": "toolPhase", "name": "charge", "state": "awaiting-confirmation", "prompt": "Pay?" }),
+    );
     assert_messages_shared(&old, &new, &[0, 2]);
     assert_parts_shared(&old.messages[1], &new.messages[1], &[0, 1, 2]);
-    let (old_sub, new_sub) = (call(&old, 1, 3).agent.as_ref().unwrap(), call(&new, 1, 3).agent.as_ref().unwrap());
+    let (old_sub, new_sub) = (
+        call(&old, 1, 3).agent.as_ref().unwrap(),
+        call(&new, 1, 3).agent.as_ref().unwrap(),
+    );
     assert_messages_shared(old_sub, new_sub, &[0]);
     assert_parts_shared(&old_sub.messages[1], &new_sub.messages[1], &[0]);
-    let (old_deep, new_deep) = (call(old_sub, 1, 1).agent.as_ref().unwrap(), call(new_sub, 1, 1).agent.as_ref().unwrap());
+    let (old_deep, new_deep) = (
+        call(old_sub, 1, 1).agent.as_ref().unwrap(),
+        call(new_sub, 1, 1).agent.as_ref().unwrap(),
+    );
     assert_messages_shared(old_deep, new_deep, &[0]);
     assert_parts_shared(&old_deep.messages[1], &new_deep.messages[1], &[0]);
 }
@@ -110,9 +160,15 @@ fn stop_shares_everything_without_an_open_call() {
     let new = apply(&old, json!({ "type": "stop" }));
     assert_messages_shared(&old, &new, &[0, 2]);
     assert_parts_shared(&old.messages[1], &new.messages[1], &[0, 1]);
-    let (old_sub, new_sub) = (call(&old, 1, 3).agent.as_ref().unwrap(), call(&new, 1, 3).agent.as_ref().unwrap());
+    let (old_sub, new_sub) = (
+        call(&old, 1, 3).agent.as_ref().unwrap(),
+        call(&new, 1, 3).agent.as_ref().unwrap(),
+    );
     assert_messages_shared(old_sub, new_sub, &[0]);
-    let (old_deep, new_deep) = (call(old_sub, 1, 1).agent.as_ref().unwrap(), call(new_sub, 1, 1).agent.as_ref().unwrap());
+    let (old_deep, new_deep) = (
+        call(old_sub, 1, 1).agent.as_ref().unwrap(),
+        call(new_sub, 1, 1).agent.as_ref().unwrap(),
+    );
     assert_messages_shared(old_deep, new_deep, &[0]);
     assert_parts_shared(&old_deep.messages[1], &new_deep.messages[1], &[0]);
 }

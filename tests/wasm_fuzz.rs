@@ -120,12 +120,18 @@ fn from_js(value: &JsValue) -> Value {
 }
 
 #[wasm_bindgen_test]
-fn valid_action_sequences_give_what_the_native_core_gives() {
+fn valid_action_sequences_and_branches_give_what_the_native_core_gives() {
     let mut cases = Cases(0x9e37_79b9_7f4a_7c15);
     for _ in 0..60 {
         let mut native = Rc::new(SessionState::empty());
         let mut state = js(EMPTY);
+        let mut history = Vec::new();
         for _ in 0..40 {
+            // Now and then go back to an earlier state, as time travel or a React rebase does.
+            if !history.is_empty() && cases.below(6) == 0 {
+                (state, native) = history.swap_remove(cases.below(history.len()));
+            }
+            history.push((state.clone(), native.clone()));
             let action = cases.action();
             let next = reduce(&state, &to_js(&action))
                 .unwrap_or_else(|error| panic!("{action}: {}", text_of(&error)));

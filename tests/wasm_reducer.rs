@@ -284,3 +284,25 @@ fn resumable_returns_a_new_array_sharing_the_kept_messages() {
     let no_user = js(r#"[{ "id": "a", "role": "assistant", "parts": [] }]"#);
     assert_eq!(text_of(&resumable(&no_user).into()), text_of(&no_user));
 }
+
+#[wasm_bindgen_test]
+fn calling_again_with_the_same_state_and_action_gives_the_same_state() {
+    // React Strict Mode calls a reducer twice with the same arguments.
+    let state = play(&js(EMPTY), &SEED[..2]);
+    let action = part(r#"{ "type": "text-delta", "text": "once" }"#);
+    let first = reduce(&state, &action).unwrap();
+    assert!(same(&reduce(&state, &action).unwrap(), &first));
+    let other = reduce(
+        &state,
+        &part(r#"{ "type": "text-delta", "text": "other" }"#),
+    )
+    .unwrap();
+    assert_eq!(
+        get(&other, "messages.1.parts.0.text").as_string().unwrap(),
+        "other"
+    );
+    assert_eq!(
+        get(&first, "messages.1.parts.0.text").as_string().unwrap(),
+        "once"
+    );
+}

@@ -1,6 +1,6 @@
-//! The edits a reducer step makes. Each one changes the working session (copying only the
-//! nodes on its path) and logs the matching `Patch`, so the Rust state and the host's
-//! objects change in the same way.
+//! The edits a reducer step makes. Each one changes the session in place (copying only the
+//! nodes on its path that are shared with another state) and logs the matching `Patch`, so
+//! the Rust state and the host's objects change in the same way.
 
 use std::rc::Rc;
 
@@ -12,9 +12,11 @@ use super::patch::{CallChange, NewMessage, NewPart, Patch};
 use super::path::{call_at, call_at_mut, run_at, run_at_mut, CallPath, CallPos, RunPath};
 use super::session::{OpenCall, Session};
 
-pub struct Editor {
-    pub session: Session,
+pub struct Editor<'a> {
+    pub session: &'a mut Session,
     pub patches: Vec<Patch>,
+    /// Whether the session was touched: with no patches, it must not have been.
+    pub touched: bool,
 }
 
 /// What a `SetCall` edit writes besides the state.
@@ -25,12 +27,23 @@ pub enum CallUpdate<'a> {
     Cancel,
 }
 
-impl Editor {
-    pub fn new(session: &Session) -> Self {
+impl<'a> Editor<'a> {
+    pub fn new(session: &'a mut Session) -> Self {
         Editor {
-            session: session.clone(),
+            session,
             patches: Vec::new(),
+            touched: false,
         }
+    }
+
+    fn root_mut(&mut self) -> &mut SessionState {
+        self.touched = true;
+        Rc::make_mut(&mut self.session.state)
+    }
+
+    fn open_mut(&mut self) -> &mut Vec<OpenCall> {
+        self.touched = true;
+        Rc::make_mut(&mut self.session.open)
     }
 
     pub fn state(&self) -> &SessionState {
@@ -42,7 +55,7 @@ impl Editor {
     }
 
     fn run_mut(&mut self, run: &RunPath) -> Option<&mut SessionState> {
-        run_at_mut(Rc::make_mut(&mut self.session.state), run)
+        run_at_mut(self.root_mut(), run)
     }
 
     /// Appends a message; returns its index.
@@ -91,7 +104,7 @@ impl Editor {
             self.session.calls.record(&id, &path);
         }
         if let Some((id, name)) = opened {
-            let open = Rc::make_mut(&mut self.session.open);
+            let open = self.open_mut();
             let at = open.partition_point(|call| call.path < path);
             open.insert(
                 at,
@@ -123,7 +136,11 @@ impl Editor {
         let current = self.run(run)?.messages.get(message)?.parts.get(part)?;
         if let AgentPart::Text(TextPart { text: current }) = current.as_ref() {
             if current.unchanged_by(text) {
-                self.patches.push(Patch::AppendText { run: run.to_vec(), message, part });
+                self.patches.push(Patch::AppendText {
+                    run: run.to_vec(),
+                    message,
+                    part,
+                });
                 return Some(());
             }
         }
@@ -170,7 +187,7 @@ impl Editor {
         state: ToolState,
         update: CallUpdate,
     ) -> Option<()> {
-        let call = call_at_mut(Rc::make_mut(&mut self.session.state), path)?;
+        let call = call_at_mut(self.root_mut(), path)?;
         call.state = state;
         let change = match update {
             CallUpdate::Phase { prompt } => {
@@ -195,7 +212,7 @@ impl Editor {
             change,
         });
         if !state.is_open() {
-            let open = Rc::make_mut(&mut self.session.open);
+            let open = self.open_mut();
             open.retain(|call| call.path != *path);
             let streaming = self
                 .call(path)?
@@ -225,7 +242,7 @@ impl Editor {
     }
 
     pub fn start_agent(&mut self, path: &CallPath) -> Option<()> {
-        let call = call_at_mut(Rc::make_mut(&mut self.session.state), path)?;
+        let call = call_at_mut(self.root_mut(), path)?;
         call.agent = Some(Rc::new(SessionState {
             messages: Vec::new(),
             status: SessionStatus::Streaming,
@@ -235,13 +252,25 @@ impl Editor {
         Some(())
     }
 
+    /// Takes back a `start_agent` that turned out to be the step's only edit: the session is
+    /// then as it was.
+    pub fn undo_start_agent(&mut self, path: &CallPath) -> Option<()> {
+        if self.patches != [Patch::StartAgent { call: path.clone() }] {
+            return None;
+        }
+        call_at_mut(self.root_mut(), path)?.agent = None;
+        self.patches.clear();
+        self.touched = false;
+        Some(())
+    }
+
     pub fn call(&self, path: &[CallPos]) -> Option<&ToolPart> {
         call_at(&self.session.state, path)
     }
 
     /// Keeps the first `messages` messages of the root run, and `parts` parts of the last one.
     pub fn truncate(&mut self, messages: usize, parts: Option<usize>) -> Option<()> {
-        let state = Rc::make_mut(&mut self.session.state);
+        let state = self.root_mut();
         state.messages.truncate(messages);
         if let Some(parts) = parts {
             Rc::make_mut(state.messages.last_mut()?)
@@ -255,13 +284,14 @@ impl Editor {
                         && parts.is_none_or(|parts| first.part < parts))
             })
         };
-        Rc::make_mut(&mut self.session.open).retain(|call| kept(&call.path));
+        self.open_mut().retain(|call| kept(&call.path));
         self.patches.push(Patch::Truncate { messages, parts });
         Some(())
     }
 
     pub fn reset(&mut self) {
-        self.session = Session::new(Rc::new(SessionState::empty()));
+        self.touched = true;
+        *self.session = Session::new(Rc::new(SessionState::empty()));
         self.patches.push(Patch::Reset);
     }
 }

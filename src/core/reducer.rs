@@ -12,15 +12,31 @@ use super::path::{CallPath, RunPath};
 use super::resumable::resumable_cut;
 use super::session::{OpenCall, Session};
 
-/// The result of an action that changed something.
-pub struct Step {
-    pub session: Session,
-    pub patches: Vec<Patch>,
+/// What an action did to a session.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// The session changed; the patches say how, in order.
+    Changed(Vec<Patch>),
+    /// Nothing changed: the caller hands back the same state.
+    Unchanged,
+    /// An edit found the session inconsistent with itself midway (a bug, never expected):
+    /// the session must not be used again.
+    Broken,
 }
 
-/// Applies one action. `None` means nothing changed: the caller hands back the same state.
-pub fn reduce(session: &Session, action: &SessionAction) -> Option<Step> {
+/// Applies one action to a session in place, copying only the nodes on each changed path
+/// that it shares with other states.
+pub fn reduce(session: &mut Session, action: &SessionAction) -> Outcome {
     let mut editor = Editor::new(session);
+    let applied = apply_action(&mut editor, action);
+    match (applied, editor.patches.is_empty(), editor.touched) {
+        (Some(()), false, _) => Outcome::Changed(editor.patches),
+        (_, true, false) => Outcome::Unchanged,
+        _ => Outcome::Broken,
+    }
+}
+
+fn apply_action(editor: &mut Editor, action: &SessionAction) -> Option<()> {
     match action {
         SessionAction::Send { id, text } => {
             let message = AgentMessage {
@@ -32,12 +48,12 @@ pub fn reduce(session: &Session, action: &SessionAction) -> Option<Step> {
             editor.set_status(&[], SessionStatus::Streaming, None)?;
         }
         SessionAction::Part { part, within } => {
-            if session.state.status != SessionStatus::Streaming {
-                return None;
+            if editor.state().status != SessionStatus::Streaming {
+                return Some(());
             }
             match within {
-                None => apply_part(&mut editor, &[], part)?,
-                Some(id) => apply_within(&mut editor, id, part)?,
+                None => apply_part(editor, &[], part)?,
+                Some(id) => apply_within(editor, id, part)?,
             }
         }
         SessionAction::ToolPhase {
@@ -45,45 +61,48 @@ pub fn reduce(session: &Session, action: &SessionAction) -> Option<Step> {
             state,
             prompt,
         } => {
-            let call = session.open.iter().rev().find(|call| call.name == *name)?;
-            let current = editor.call(&call.path)?;
-            let state = ToolState::from(*state);
-            if current.state == state && current.prompt == *prompt {
-                return None;
-            }
+            let Some(call) = editor
+                .session
+                .open
+                .iter()
+                .rev()
+                .find(|call| call.name == *name)
+            else {
+                return Some(());
+            };
             let path = call.path.clone();
-            editor.set_call(
-                &path,
-                state,
-                CallUpdate::Phase {
-                    prompt: prompt.as_deref(),
-                },
-            )?;
+            let current = editor.call(&path)?;
+            let state = ToolState::from(*state);
+            if current.state != state || current.prompt != *prompt {
+                editor.set_call(
+                    &path,
+                    state,
+                    CallUpdate::Phase {
+                        prompt: prompt.as_deref(),
+                    },
+                )?;
+            }
         }
         SessionAction::Stop => {
             editor.set_status(&[], SessionStatus::Idle, None)?;
             editor.cancel_open(&[])?;
         }
         SessionAction::Retry => {
-            let cut = resumable_cut(&session.state.messages)?;
-            if cut.changes(&session.state.messages) {
+            let Some(cut) = resumable_cut(&editor.state().messages) else {
+                return Some(());
+            };
+            if cut.changes(&editor.state().messages) {
                 editor.truncate(cut.messages, cut.parts)?;
             }
             editor.set_status(&[], SessionStatus::Streaming, None)?;
         }
         SessionAction::Reset => {
-            if *session.state != SessionState::empty() {
+            if *editor.state() != SessionState::empty() {
                 editor.reset();
             }
         }
     }
-    if editor.patches.is_empty() {
-        return None;
-    }
-    Some(Step {
-        session: editor.session,
-        patches: editor.patches,
-    })
+    Some(())
 }
 
 /// A part for the sub-agent run behind the open call `id`. The first one creates the run;
@@ -95,7 +114,7 @@ fn apply_within(editor: &mut Editor, id: &str, part: &AgentStreamPart) -> Option
         editor.start_agent(&path)?;
         apply_part(editor, &path, part)?;
         if editor.patches.len() == 1 {
-            editor.patches.clear();
+            editor.undo_start_agent(&path)?;
         }
         return Some(());
     }
@@ -248,10 +267,12 @@ fn open_call_below(editor: &Editor, run: &RunPath, id: &str) -> Option<CallPath>
         .map(|call| call.path.clone())
 }
 
-/// `sessionReducer` on Rust values: the same state back when nothing changes.
+/// `sessionReducer` on Rust values: the same state back when nothing changes. `state` is
+/// shared, so every node the action changes is copied and `state` stays as it is.
 pub fn session_reducer(state: &Rc<SessionState>, action: &SessionAction) -> Rc<SessionState> {
-    match reduce(&Session::new(state.clone()), action) {
-        Some(step) => step.session.state,
-        None => state.clone(),
+    let mut session = Session::new(state.clone());
+    match reduce(&mut session, action) {
+        Outcome::Changed(_) => session.state,
+        Outcome::Unchanged | Outcome::Broken => state.clone(),
     }
 }

@@ -13,7 +13,7 @@ use tsify::Ts;
 use wasm_bindgen::prelude::*;
 
 use crate::core::model::{is_cancelled, AgentMessage, SessionAction, SessionState, ToolError};
-use crate::core::{reduce, resumable_cut, Session};
+use crate::core::{reduce, resumable_cut, Outcome, Session};
 use error::Path;
 
 #[wasm_bindgen(typescript_custom_section)]
@@ -22,16 +22,9 @@ const JSON_VALUE: &'static str = r#"
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
 "#;
 
-/// The indexed session behind a JavaScript state: remembered, or read and checked in full.
-fn session_of(state: &JsValue, path: &Path) -> Result<Session, JsValue> {
-    match recent::find(state) {
-        Some(session) => Ok(session),
-        None => {
-            let session = Session::new(Rc::new(read::session_state(state, path)?));
-            recent::remember(state, session.clone());
-            Ok(session)
-        }
-    }
+/// Reads and checks a state the module did not make, and indexes it.
+fn read_session(state: &JsValue, path: &Path) -> Result<Session, JsValue> {
+    Ok(Session::new(Rc::new(read::session_state(state, path)?)))
 }
 
 /// The next session state. Returns `state` itself when the action changes nothing; otherwise
@@ -44,14 +37,30 @@ pub fn session_reducer(
     action: Ts<SessionAction>,
 ) -> Result<Ts<SessionState>, JsValue> {
     let (state, action) = (state.js_value(), action.js_value());
+    if let Some(next) = recent::made(&state, &action) {
+        return Ok(Ts::new_unchecked(next));
+    }
     let parsed = read::session_action(&action, &Path::Root("action"))?;
-    let session = session_of(&state, &Path::Root("state"))?;
-    let Some(step) = reduce(&session, &parsed) else {
-        return Ok(Ts::new_unchecked(state));
+    let mut session = match recent::take(&state) {
+        Some(session) => session,
+        None => read_session(&state, &Path::Root("state"))?,
     };
-    let next = write::apply(&state, &action, &step.patches);
-    recent::remember(&next, step.session);
-    Ok(Ts::new_unchecked(next))
+    match reduce(&mut session, &parsed) {
+        Outcome::Changed(patches) => {
+            let next = write::apply(&state, &action, &patches);
+            recent::put(next.clone(), session, Some((state, action)));
+            Ok(Ts::new_unchecked(next))
+        }
+        Outcome::Unchanged => {
+            recent::put(state.clone(), session, None);
+            Ok(Ts::new_unchecked(state))
+        }
+        Outcome::Broken => Err(error::coded_error(
+            js_sys::Error::new("chat-session-reducer: internal error: the action could not be applied; please report it"),
+            "internal",
+            None,
+        )),
+    }
 }
 
 /// What Retry sends: a new array, through the last finished call after the last user

@@ -1,47 +1,73 @@
-//! The indexed sessions behind the last states this module returned, so that a state the
-//! reducer made is not read again: the next action costs what it touches, not the size of
-//! the conversation. A state it did not make (a caller's literal, a restored session) is
-//! read and checked in full once.
+//! The Rust sessions behind the newest states this module returned (the heads of the
+//! conversations on the page), so that the next action costs what it touches, not the size
+//! of the conversation. A head's session is handed to the next action and changed in place;
+//! a state that is not a head (a caller's literal, a restored session, an older state) is
+//! read and checked in full. Answers never depend on what is remembered, only the cost.
 
 use std::cell::RefCell;
-use std::collections::VecDeque;
 
 use wasm_bindgen::JsValue;
 
 use crate::core::Session;
 
-/// Enough for React (Strict Mode calls a reducer twice with the same state) and for a few
-/// conversations on one page; older states are read again if they come back.
-const KEPT: usize = 8;
+/// Enough for a few conversations on one page.
+const HEADS: usize = 8;
 
-struct Entry {
+struct Head {
     state: JsValue,
     session: Session,
+    /// The state and action this head was made from: React calls a reducer a second time
+    /// with both (Strict Mode, rendering again), and gets this head back.
+    made_from: Option<(JsValue, JsValue)>,
 }
 
 thread_local! {
-    static RECENT: RefCell<VecDeque<Entry>> = const { RefCell::new(VecDeque::new()) };
+    static HEADS_BY_AGE: RefCell<Vec<Head>> = const { RefCell::new(Vec::new()) };
 }
 
-pub fn find(state: &JsValue) -> Option<Session> {
-    RECENT.with(|recent| {
-        recent
-            .borrow()
-            .iter()
-            .find(|entry| entry.state == *state)
-            .map(|entry| entry.session.clone())
+/// The state already made from `state` by this very `action`, if it is still a head.
+pub fn made(state: &JsValue, action: &JsValue) -> Option<JsValue> {
+    HEADS_BY_AGE.with(|heads| {
+        let heads = heads.borrow();
+        let head = heads.iter().find(|head| {
+            head.made_from
+                .as_ref()
+                .is_some_and(|(from, by)| from == state && by == action)
+        })?;
+        Some(head.state.clone())
     })
 }
 
-pub fn remember(state: &JsValue, session: Session) {
-    RECENT.with(|recent| {
-        let mut recent = recent.borrow_mut();
-        if recent.len() == KEPT {
-            recent.pop_back();
+/// Takes the session of a head, to change it in place.
+pub fn take(state: &JsValue) -> Option<Session> {
+    HEADS_BY_AGE.with(|heads| {
+        let mut heads = heads.borrow_mut();
+        let index = heads.iter().position(|head| head.state == *state)?;
+        Some(heads.remove(index).session)
+    })
+}
+
+/// A shared look at the session of a head (the caller must not keep it across an action).
+pub fn peek(state: &JsValue) -> Option<Session> {
+    HEADS_BY_AGE.with(|heads| {
+        heads
+            .borrow()
+            .iter()
+            .find(|head| head.state == *state)
+            .map(|head| head.session.clone())
+    })
+}
+
+pub fn put(state: JsValue, session: Session, made_from: Option<(JsValue, JsValue)>) {
+    HEADS_BY_AGE.with(|heads| {
+        let mut heads = heads.borrow_mut();
+        if heads.len() == HEADS {
+            heads.remove(0);
         }
-        recent.push_front(Entry {
-            state: state.clone(),
+        heads.push(Head {
+            state,
             session,
+            made_from,
         });
     });
 }

@@ -13,9 +13,9 @@ use wasm_bindgen::JsCast;
 
 use super::error::{coded_error, Path};
 use super::fields::Fields;
-use super::{read, recent, session_of, write};
+use super::{read, read_session, recent, write};
 use crate::core::model::{SessionAction, SessionState};
-use crate::core::reduce;
+use crate::core::{reduce, Outcome};
 
 const FORMAT: &str = "chat-session-reducer";
 const VERSION: f64 = 1.0;
@@ -76,7 +76,9 @@ fn is_quota(thrown: &JsValue) -> bool {
 #[wasm_bindgen(js_name = saveSession)]
 pub fn save_session(key: &str, state: tsify::Ts<SessionState>) -> Result<(), JsValue> {
     let state = state.js_value();
-    session_of(&state, &Path::Root("state"))?;
+    if recent::peek(&state).is_none() {
+        read_session(&state, &Path::Root("state"))?;
+    }
     let storage = session_storage()?;
     let envelope = Fields::new();
     let _ = js_sys::Reflect::set(&envelope, &"format".into(), &FORMAT.into());
@@ -128,7 +130,7 @@ pub fn load_session(key: &str) -> Result<Option<tsify::Ts<SessionState>>, JsValu
         )
     })?;
     let state = stored_state(key, &envelope)?;
-    let session = session_of(&state, &Path::Root("stored.state")).map_err(|invalid| {
+    let mut session = read_session(&state, &Path::Root("stored.state")).map_err(|invalid| {
         failure(
             "corrupt",
             &format!(
@@ -139,14 +141,16 @@ pub fn load_session(key: &str) -> Result<Option<tsify::Ts<SessionState>>, JsValu
     })?;
     let stop: JsValue = Fields::new().into();
     let _ = js_sys::Reflect::set(&stop, &"type".into(), &"stop".into());
-    let restored = match reduce(&session, &SessionAction::Stop) {
-        Some(step) => {
-            let next = write::apply(&state, &stop, &step.patches);
-            recent::remember(&next, step.session);
-            next
-        }
-        None => state,
-    };
+    let restored =
+        match reduce(&mut session, &SessionAction::Stop) {
+            Outcome::Changed(patches) => write::apply(&state, &stop, &patches),
+            Outcome::Unchanged => state,
+            Outcome::Broken => return Err(failure(
+                "internal",
+                "chat-session-reducer: internal error: stop could not be applied; please report it",
+            )),
+        };
+    recent::put(restored.clone(), session, None);
     Ok(Some(tsify::Ts::new_unchecked(restored)))
 }
 

@@ -7,7 +7,7 @@
 use std::rc::Rc;
 
 use chat_session_reducer::core::model::{AgentPart, SessionAction, SessionState, ToolPart};
-use chat_session_reducer::core::{reduce, session_reducer, Session};
+use chat_session_reducer::core::{reduce, session_reducer, Outcome, Session};
 use serde_json::{json, Value};
 
 /// A state from its JSON.
@@ -78,7 +78,10 @@ pub fn assert_same_back(old: &Rc<SessionState>, action: &SessionAction) {
         "{action:?} should change nothing, but gave {}",
         to_json(&new)
     );
-    assert!(reduce(&Session::new(old.clone()), action).is_none());
+    assert_eq!(
+        reduce(&mut Session::new(old.clone()), action),
+        Outcome::Unchanged
+    );
 }
 
 /// The tool part at `messages[message].parts[part]`.
