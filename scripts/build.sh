@@ -48,5 +48,5 @@ size_line() {
 size_line "wasm (optimized)" "$staging/optimized.wasm"
 size_line "pkg/index.js (wasm inlined)" "$root/pkg/index.js"
 size_line "pkg/glue.js" "$root/pkg/glue.js"
-cat "$root/pkg/index.js" "$root/pkg/glue.js" >"$staging/all.js"
-size_line "pkg JS in all" "$staging/all.js"
+find "$root/pkg" -name '*.js' -type f -print0 | sort -z | xargs -0 cat >"$staging/all.js"
+size_line "pkg JS in all (+ snippets)" "$staging/all.js"

@@ -4,13 +4,15 @@
 //
 // Layout of the package:
 //   glue.js      wasm-bindgen's JS glue, unchanged.
+//   snippets/    the crate's own JS modules (`#[wasm_bindgen(module = ...)]`) the glue imports.
+//   snippets/    the crate's own JavaScript (src/wasm/apply.js) that the glue imports.
 //   index.js     the entry: the optimized wasm inlined as base64, instantiated with the glue's
 //                `initSync` at import time (so users never call an init function), and the glue's
 //                public exports re-exported by name.
 //   index.d.ts   wasm-bindgen's declarations without the init API, which is not public here.
 //   package.json pkg-template/package.json, versioned from Cargo.toml.
 //   README.md    pkg-template/README.md.
-import { readFileSync, writeFileSync, mkdirSync, rmSync, copyFileSync } from "node:fs";
+import { readFileSync, writeFileSync, mkdirSync, rmSync, copyFileSync, cpSync, existsSync } from "node:fs";
 import { join, resolve, dirname } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
@@ -96,6 +98,11 @@ checkDeclarationsMatch(names, declarations);
 rmSync(outDir, { recursive: true, force: true });
 mkdirSync(outDir, { recursive: true });
 copyFileSync(gluePath, join(outDir, "glue.js"));
+if (existsSync(join(bindgenDir, "snippets"))) {
+  cpSync(join(bindgenDir, "snippets"), join(outDir, "snippets"), { recursive: true });
+}
+// JavaScript the crate binds to (src/wasm/apply.js), imported by the glue from snippets/.
+if (existsSync(join(bindgenDir, "snippets"))) cpSync(join(bindgenDir, "snippets"), join(outDir, "snippets"), { recursive: true });
 writeFileSync(join(outDir, "index.js"), entryModule(names, readFileSync(optimizedWasm)));
 writeFileSync(join(outDir, "index.d.ts"), declarations);
 writeFileSync(join(outDir, "package.json"), packageManifest());

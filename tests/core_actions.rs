@@ -1,6 +1,7 @@
 //! SPEC "Actions": send, part (status gate), toolPhase, stop, retry, reset.
 //! `within` and nesting live in core_within.rs; `resumable` in core_resumable.rs.
 
+#![cfg(not(target_arch = "wasm32"))]
 mod common;
 
 use common::*;

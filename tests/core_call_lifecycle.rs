@@ -2,6 +2,7 @@
 //! changes state again; when it leaves them, a streaming sub-agent run behind it ends as
 //! `stop` ends a run; cancelling changes nothing else on the call.
 
+#![cfg(not(target_arch = "wasm32"))]
 mod common;
 
 use std::rc::Rc;

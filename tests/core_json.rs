@@ -1,6 +1,7 @@
 //! The model types read and write exactly the SPEC's JSON: serialize(deserialize(x)) == x,
 //! with optional fields absent (never written as null) or present.
 
+#![cfg(not(target_arch = "wasm32"))]
 use chat_session_reducer::core::model::{SessionAction, SessionState};
 use serde_json::{json, Value};
 

@@ -1,5 +1,6 @@
 //! SPEC "`resumable(messages)`: what Retry sends", the seed's example, and `retry`.
 
+#![cfg(not(target_arch = "wasm32"))]
 mod common;
 
 use std::rc::Rc;
@@ -15,10 +16,6 @@ fn messages(value: Value) -> Vec<Rc<AgentMessage>> {
 
 fn resumable_json(value: Value) -> Value {
     serde_json::to_value(resumable(&messages(value))).unwrap()
-}
-
-fn text(text: &str) -> Value {
-    json!({ "type": "text", "text": text })
 }
 
 #[test]

@@ -1,17 +1,14 @@
 //! SPEC "Purity and identity": when an action changes something, every message, part and
 //! nested run it did not touch is the very same object as before (structural sharing).
 
+#![cfg(not(target_arch = "wasm32"))]
 mod common;
 
 use std::rc::Rc;
 
 use chat_session_reducer::core::model::{AgentMessage, SessionState};
 use common::*;
-use serde_json::{json, Value};
-
-fn text(text: &str) -> Value {
-    json!({ "type": "text", "text": text })
-}
+use serde_json::json;
 
 /// Asserts that the parts of `old` and `new` at these indexes are the same objects.
 fn assert_parts_shared(old: &AgentMessage, new: &AgentMessage, parts: &[usize]) {

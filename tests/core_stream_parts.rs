@@ -1,14 +1,11 @@
 //! SPEC "Stream parts", applied to the top-level run (nested runs: core_within.rs).
 
+#![cfg(not(target_arch = "wasm32"))]
 mod common;
 
 use chat_session_reducer::core::model::{AgentStreamPart, SessionAction};
 use common::*;
-use serde_json::{json, Value};
-
-fn text(text: &str) -> Value {
-    json!({ "type": "text", "text": text })
-}
+use serde_json::json;
 
 // ---- message-start ----
 

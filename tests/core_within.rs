@@ -1,14 +1,11 @@
 //! SPEC "`part` with `within`": parts of a sub-agent's run behind a call, wherever that call
 //! is in the tree; and `toolPhase` reaching nested calls.
 
+#![cfg(not(target_arch = "wasm32"))]
 mod common;
 
 use common::*;
 use serde_json::{json, Value};
-
-fn text(text: &str) -> Value {
-    json!({ "type": "text", "text": text })
-}
 
 fn run(messages: Value, status: &str) -> Value {
     json!({ "messages": messages, "status": status })

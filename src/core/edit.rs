@@ -227,14 +227,11 @@ impl<'a> Editor<'a> {
         Some(())
     }
 
-    /// Cancels every open call below `run`, nested runs included.
+    /// Cancels every open call in `run` and the runs nested in it (never the call that holds
+    /// `run`, which belongs to the run above).
     pub fn cancel_open(&mut self, run: &RunPath) -> Option<()> {
-        while let Some(open) = self
-            .session
-            .open
-            .iter()
-            .find(|call| call.path.starts_with(run))
-        {
+        let below = |call: &&OpenCall| call.path.len() > run.len() && call.path.starts_with(run);
+        while let Some(open) = self.session.open.iter().find(below) {
             let path = open.path.clone();
             self.set_call(&path, ToolState::Cancelled, CallUpdate::Cancel)?;
         }

@@ -45,6 +45,13 @@ impl Text {
     }
 }
 
+/// Reads a present `null` as `Some(Json::Null)`: an optional JSON field keeps the value given.
+fn present_json<'de, D: serde::Deserializer<'de>>(
+    deserializer: D,
+) -> Result<Option<Json>, D::Error> {
+    Json::deserialize(deserializer).map(Some)
+}
+
 impl From<&str> for Text {
     fn from(text: &str) -> Self {
         Text::Owned(text.to_owned())
@@ -152,7 +159,11 @@ pub struct TextPart {
 pub struct ReasoningPart {
     #[cfg_attr(target_arch = "wasm32", tsify(type = "string"))]
     pub text: Text,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "present_json"
+    )]
     #[cfg_attr(target_arch = "wasm32", tsify(type = "JsonValue"))]
     pub metadata: Option<Json>,
 }
@@ -221,7 +232,11 @@ pub struct ToolPart {
     #[cfg_attr(target_arch = "wasm32", tsify(type = "JsonValue"))]
     pub input: Json,
     pub state: ToolState,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "present_json"
+    )]
     #[cfg_attr(target_arch = "wasm32", tsify(type = "JsonValue"))]
     pub output: Option<Json>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -269,7 +284,11 @@ pub enum AgentStreamPart {
         message_id: Option<String>,
         #[cfg_attr(target_arch = "wasm32", tsify(type = "string"))]
         text: Text,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[serde(
+            default,
+            skip_serializing_if = "Option::is_none",
+            deserialize_with = "present_json"
+        )]
         #[cfg_attr(target_arch = "wasm32", tsify(type = "JsonValue"))]
         metadata: Option<Json>,
     },

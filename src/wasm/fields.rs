@@ -53,40 +53,12 @@ extern "C" {
     #[wasm_bindgen(method, structural, catch, getter)]
     pub fn agent(this: &Fields) -> Result<JsValue, JsValue>;
 
-    #[wasm_bindgen(method, structural, setter = "type")]
-    pub fn set_kind(this: &Fields, value: &str);
-    #[wasm_bindgen(method, structural, setter)]
-    pub fn set_id(this: &Fields, value: &JsValue);
-    #[wasm_bindgen(method, structural, setter)]
-    pub fn set_text(this: &Fields, value: &JsValue);
-    #[wasm_bindgen(method, structural, setter)]
-    pub fn set_name(this: &Fields, value: &JsValue);
-    #[wasm_bindgen(method, structural, setter)]
-    pub fn set_input(this: &Fields, value: &JsValue);
-    #[wasm_bindgen(method, structural, setter)]
-    pub fn set_output(this: &Fields, value: &JsValue);
-    #[wasm_bindgen(method, structural, setter)]
-    pub fn set_error(this: &Fields, value: &JsValue);
-    #[wasm_bindgen(method, structural, setter)]
-    pub fn set_code(this: &Fields, value: &JsValue);
-    #[wasm_bindgen(method, structural, setter)]
-    pub fn set_message(this: &Fields, value: &JsValue);
-    #[wasm_bindgen(method, structural, setter)]
-    pub fn set_state(this: &Fields, value: &str);
-    #[wasm_bindgen(method, structural, setter)]
-    pub fn set_prompt(this: &Fields, value: &JsValue);
-    #[wasm_bindgen(method, structural, setter)]
-    pub fn set_metadata(this: &Fields, value: &JsValue);
     #[wasm_bindgen(method, structural, setter)]
     pub fn set_messages(this: &Fields, value: &JsValue);
     #[wasm_bindgen(method, structural, setter)]
     pub fn set_status(this: &Fields, value: &str);
     #[wasm_bindgen(method, structural, setter)]
-    pub fn set_role(this: &Fields, value: &str);
-    #[wasm_bindgen(method, structural, setter)]
     pub fn set_parts(this: &Fields, value: &JsValue);
-    #[wasm_bindgen(method, structural, setter)]
-    pub fn set_agent(this: &Fields, value: &JsValue);
 }
 
 impl Fields {
@@ -98,13 +70,5 @@ impl Fields {
     /// A shallow copy, keeping any extra fields a caller put on the object.
     pub fn copy(&self) -> Fields {
         js_sys::Object::assign(&js_sys::Object::new(), self.unchecked_ref()).unchecked_into()
-    }
-
-    /// Removes an optional field.
-    pub fn remove(&self, key: &str) {
-        let _ = js_sys::Reflect::delete_property(
-            self.unchecked_ref::<js_sys::Object>(),
-            &JsValue::from_str(key),
-        );
     }
 }

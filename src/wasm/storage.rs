@@ -201,13 +201,13 @@ thread_local! {
 pub fn restore_session(key: &str) -> tsify::Ts<SessionState> {
     let state: JsValue = match load_session(key) {
         Ok(Some(state)) => state.js_value(),
-        Ok(None) => write::empty_state().into(),
+        Ok(None) => empty_state(),
         Err(error) => {
             web_sys::console::warn_2(
                 &"chat-session-reducer: starting a new session:".into(),
                 &error,
             );
-            write::empty_state().into()
+            empty_state()
         }
     };
     RESTORED.with(|restored| {
@@ -235,4 +235,12 @@ pub fn persist_session(key: &str, state: tsify::Ts<SessionState>) -> Option<js_s
     save_session(key, state)
         .err()
         .map(|error| error.unchecked_into())
+}
+
+/// `{ messages: [], status: "idle" }`
+fn empty_state() -> JsValue {
+    let state = Fields::new();
+    state.set_messages(&js_sys::Array::new());
+    state.set_status("idle");
+    state.into()
 }

@@ -97,6 +97,11 @@ pub fn user(id: &str, text: &str) -> Value {
     json!({ "id": id, "role": "user", "parts": [{ "type": "text", "text": text }] })
 }
 
+/// A text part `{ type: "text", text }`.
+pub fn text(text: &str) -> Value {
+    json!({ "type": "text", "text": text })
+}
+
 /// An assistant message with these parts.
 pub fn assistant(id: &str, parts: Value) -> Value {
     json!({ "id": id, "role": "assistant", "parts": parts })

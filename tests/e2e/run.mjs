@@ -1,4 +1,5 @@
 // End-to-end tests of the demo in Debian's Chromium: node tests/e2e/run.mjs
+//   node tests/e2e/run.mjs reload    only the scenarios whose name contains "reload"
 // Builds nothing: expects pkg/ (npm run build) and www/dist (npm --prefix www run build).
 // Starts the demo server on a free port, runs every scenario in its own tab, saves screenshots
 // to tests/e2e/screenshots/, prints "N passed, N failed" and exits non-zero on any failure.
@@ -24,6 +25,13 @@ for (const [built, how] of [
   }
 }
 
+const filter = process.argv[2];
+const selected = filter === undefined ? tests : tests.filter((test) => test.name.includes(filter));
+if (selected.length === 0) {
+  console.error(`e2e: no scenario name contains "${filter}"`);
+  process.exit(1);
+}
+
 const slug = (text) => text.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "").slice(0, 60);
 
 await rm(screenshots, { recursive: true, force: true });
@@ -33,11 +41,11 @@ const browser = await launchBrowser().catch(async (error) => {
   await server.stop();
   throw error;
 });
-console.log(`e2e: demo at ${server.url}, ${tests.length} scenarios`);
+console.log(`e2e: demo at ${server.url}, ${selected.length} scenarios`);
 
 let passed = 0;
 let failed = 0;
-for (const [index, test] of tests.entries()) {
+for (const [index, test] of selected.entries()) {
   const page = await browser.context.newPage();
   page.setDefaultTimeout(15_000);
   const pageErrors = [];

@@ -22,7 +22,9 @@ export function App() {
   // restoreSession loads what this tab saved, with stop applied: nothing shows as running.
   const [state, dispatch] = useReducer(sessionReducer, STORAGE_KEY, restoreSession);
   const [storageProblem, setStorageProblem] = useState<string>();
-  useEffect(() => setStorageProblem(persistSession(STORAGE_KEY, state)?.message), [state]);
+  useEffect(() => {
+    setStorageProblem(persistSession(STORAGE_KEY, state)?.message);
+  }, [state]);
   useAgentRun(state, dispatch);
 
   const streaming = state.status === "streaming";
@@ -30,7 +32,9 @@ export function App() {
   const liveDecisions = streaming ? onDecide : null;
 
   const end = useRef<HTMLDivElement>(null);
-  useEffect(() => end.current?.scrollIntoView({ block: "end" }), [state.messages]);
+  useEffect(() => {
+    end.current?.scrollIntoView({ block: "end" });
+  }, [state.messages]);
 
   const error = state.error;
   const errorTitle = error?.code === undefined ? "Something went wrong" : ERROR_TITLES[error.code];

@@ -45,7 +45,8 @@ export const ToolCall = memo(function ToolCall({ call }: { call: ToolPart }) {
 /** The sub-agent's run behind a delegate_to_* call, indented under it. */
 function SubAgentRun({ run }: { run: SessionState }) {
   return (
-    <div className="sub-agent" data-testid="sub-agent" data-status={run.status}>
+    <div className="sub-agent">
+      <p className="sub-agent-label">Sub-agent run</p>
       <Conversation messages={run.messages} />
       {run.status === "error" && <p className="tool-failure">Sub-agent failed: {run.error?.message}</p>}
     </div>
