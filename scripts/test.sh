@@ -26,14 +26,19 @@ bash scripts/build.sh
 # (WASM_BINDGEN_USE_BROWSER; headless unless NO_HEADLESS is set; CHROMEDRIVER picks the driver;
 # WASM_BINDGEN_TEST_WEBDRIVER_JSON the Chromium binary and flags).
 export CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner
+export CHROMEDRIVER=/usr/bin/chromedriver
+export WASM_BINDGEN_TEST_WEBDRIVER_JSON="$root/scripts/chromium-webdriver.json"
 
 suite "Rust binding (wasm) in Node: cargo test --target wasm32-unknown-unknown"
 cargo test --target wasm32-unknown-unknown
 
-suite "Rust binding (wasm) in headless Chromium: cargo test --target wasm32-unknown-unknown"
-WASM_BINDGEN_USE_BROWSER=1 CHROMEDRIVER=/usr/bin/chromedriver \
-  WASM_BINDGEN_TEST_WEBDRIVER_JSON="$root/scripts/chromium-webdriver.json" \
-  cargo test --target wasm32-unknown-unknown
+# The storage tests choose their runtime themselves (Chromium, or Node where there is no
+# window) and ran above; the reducer's tests run again, the same bodies, in Chromium.
+suite "Rust binding (wasm) in headless Chromium: the same reducer tests"
+WASM_BINDGEN_USE_BROWSER=1 cargo test --target wasm32-unknown-unknown --test wasm_reducer --test wasm_fuzz
+
+suite "README examples and the benchmark's baseline against pkg/: node --test"
+node --test tests/js/ bench/baseline.test.mjs
 
 suite "the built package as users install it: tests/consumers/run.mjs"
 node tests/consumers/run.mjs

@@ -27,7 +27,7 @@ fn save(key: &str, state: &JsValue) -> Result<(), JsValue> {
 }
 
 fn load(key: &str) -> Result<Option<JsValue>, JsValue> {
-    load_session(key).map(|state| state.map(JsValue::from))
+    load_session(key).map(|state| (!state.is_null()).then_some(state))
 }
 
 /// A conversation with a running delegate call whose sub-agent run is streaming with a

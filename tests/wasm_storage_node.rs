@@ -9,8 +9,10 @@ use chat_session_reducer::wasm::storage::{
 };
 use tsify::Ts;
 use wasm_bindgen::{JsCast, JsValue};
-use wasm_bindgen_test::wasm_bindgen_test;
+use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
 use wasm_support::*;
+
+wasm_bindgen_test_configure!(run_in_node_experimental);
 
 #[wasm_bindgen_test]
 fn without_a_window_every_function_is_unavailable_and_the_reducer_keeps_working() {

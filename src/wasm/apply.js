@@ -9,14 +9,15 @@ const STATUSES = ["idle", "streaming", "error"];
 const TOOL_STATES = ["running", "awaiting-confirmation", "done", "error", "cancelled"];
 
 export function applyPatches(state, action, ops, assistantId) {
-  // The objects this step made: changed in place rather than copied again.
-  const fresh = new Set();
+  // The objects this step made: changed in place rather than copied again. A step makes
+  // a handful, so a list beats a Set.
+  const fresh = [];
   const made = (object) => {
-    fresh.add(object);
+    fresh.push(object);
     return object;
   };
-  const own = (object) => (fresh.has(object) ? object : made({ ...object }));
-  const ownList = (list) => (fresh.has(list) ? list : made(list.slice()));
+  const own = (object) => (fresh.includes(object) ? object : made({ ...object }));
+  const ownList = (list) => (fresh.includes(list) ? list : made(list.slice()));
   const ownMessages = (run) => (run.messages = ownList(run.messages));
   const ownMessage = (run, index) => {
     const messages = ownMessages(run);

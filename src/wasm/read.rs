@@ -4,6 +4,8 @@
 //! Texts and JSON payloads are not copied: the core gets `Text::Held` and `Json::Null`, and
 //! the values stay in the JavaScript objects (see `write`).
 
+use std::cell::RefCell;
+use std::collections::HashMap;
 use std::rc::Rc;
 
 use wasm_bindgen::prelude::*;
@@ -79,14 +81,36 @@ fn optional_json(value: &JsValue) -> Option<Json> {
     (!value.is_undefined()).then_some(Json::Null)
 }
 
+thread_local! {
+    /// Each table of literals as a JavaScript array, keyed by the table's address, so that a
+    /// literal is found with one `indexOf` and no string crosses into Rust.
+    static LITERALS: RefCell<HashMap<usize, js_sys::Array>> = RefCell::new(HashMap::new());
+}
+
+fn index_of_literal<T>(value: &JsValue, options: &'static [(&'static str, T)]) -> Option<usize> {
+    LITERALS.with(|literals| {
+        let mut literals = literals.borrow_mut();
+        let names = literals
+            .entry(options.as_ptr() as usize)
+            .or_insert_with(|| {
+                options
+                    .iter()
+                    .map(|(name, _)| JsValue::from_str(name))
+                    .collect()
+            });
+        usize::try_from(names.index_of(value, 0)).ok()
+    })
+}
+
 /// One of a set of string literals.
-fn literal<T: Copy>(value: &JsValue, path: &Path, options: &[(&str, T)]) -> Read<T> {
-    let found = value.as_string().and_then(|given| {
-        options
-            .iter()
-            .find(|(name, _)| *name == given)
-            .map(|(_, value)| *value)
-    });
+fn literal<T: Copy>(
+    value: &JsValue,
+    path: &Path,
+    options: &'static [(&'static str, T)],
+) -> Read<T> {
+    let found = index_of_literal(value, options)
+        .and_then(|index| options.get(index))
+        .map(|(_, value)| *value);
     found.ok_or_else(|| {
         let names: Vec<String> = options
             .iter()
@@ -99,7 +123,7 @@ fn literal<T: Copy>(value: &JsValue, path: &Path, options: &[(&str, T)]) -> Read
 fn optional_literal<T: Copy>(
     value: &JsValue,
     path: &Path,
-    options: &[(&str, T)],
+    options: &'static [(&'static str, T)],
 ) -> Read<Option<T>> {
     if value.is_undefined() {
         Ok(None)
@@ -119,6 +143,19 @@ const ERROR_CODES: &[(&str, SessionErrorCode)] = &[
     ("rate_limited", SessionErrorCode::RateLimited),
     ("bad_request", SessionErrorCode::BadRequest),
     ("network", SessionErrorCode::Network),
+];
+
+/// The stream part types this version knows; any other is ignored.
+const PART_TYPES: &[(&str, ())] = &[
+    ("message-start", ()),
+    ("text-delta", ()),
+    ("reasoning", ()),
+    ("tool-call", ()),
+    ("tool-result", ()),
+    ("tool-error", ()),
+    ("step-finish", ()),
+    ("finish", ()),
+    ("error", ()),
 ];
 
 const ROLES: &[(&str, Role)] = &[("user", Role::User), ("assistant", Role::Assistant)];
@@ -213,7 +250,8 @@ fn agent_message(value: &JsValue, path: &Path) -> Read<AgentMessage> {
 fn agent_part(value: &JsValue, path: &Path) -> Read<AgentPart> {
     let part = object(value, path)?;
     let kind_path = path.key("type");
-    let kinds = &[("text", 0), ("reasoning", 1), ("tool", 2)];
+    const KINDS: &[(&str, u8)] = &[("text", 0), ("reasoning", 1), ("tool", 2)];
+    let kinds = KINDS;
     let text_path = path.key("text");
     Ok(
         match literal(&field(part.kind(), &kind_path)?, &kind_path, kinds)? {
@@ -283,7 +321,7 @@ pub fn tool_error(value: &JsValue, path: &Path) -> Read<ToolError> {
 pub fn session_action(value: &JsValue, path: &Path) -> Read<SessionAction> {
     let action = object(value, path)?;
     let kind_path = path.key("type");
-    let kinds = &[
+    const KINDS: &[(&str, u8)] = &[
         ("send", 0),
         ("part", 1),
         ("toolPhase", 2),
@@ -291,6 +329,7 @@ pub fn session_action(value: &JsValue, path: &Path) -> Read<SessionAction> {
         ("retry", 4),
         ("reset", 5),
     ];
+    let kinds = KINDS;
     Ok(
         match literal(&field(action.kind(), &kind_path)?, &kind_path, kinds)? {
             0 => {
@@ -333,7 +372,10 @@ pub fn session_action(value: &JsValue, path: &Path) -> Read<SessionAction> {
 fn stream_part(value: &JsValue, path: &Path) -> Read<AgentStreamPart> {
     let part = object(value, path)?;
     let kind_path = path.key("type");
-    let kind = string(&field(part.kind(), &kind_path)?, &kind_path)?;
+    let kind = field(part.kind(), &kind_path)?;
+    if !kind.is_string() {
+        return Err(InputError::expected(&kind_path, "a string"));
+    }
     let message_id_path = path.key("messageId");
     let message_id = || -> Read<Option<String>> {
         optional_string(
@@ -345,66 +387,75 @@ fn stream_part(value: &JsValue, path: &Path) -> Read<AgentStreamPart> {
     let id = || -> Read<String> { string(&field(part.id(), &id_path)?, &id_path) };
     let text_path = path.key("text");
     let text = || -> Read<Text> { text(&field(part.text(), &text_path)?, &text_path) };
-    Ok(match kind.as_str() {
-        "message-start" => {
-            let message_id = string(
-                &field(part.message_id(), &message_id_path)?,
-                &message_id_path,
-            )?;
-            AgentStreamPart::MessageStart { message_id }
-        }
-        "text-delta" => AgentStreamPart::TextDelta {
-            message_id: message_id()?,
-            text: text()?,
-        },
-        "reasoning" => AgentStreamPart::Reasoning {
-            message_id: message_id()?,
-            text: text()?,
-            metadata: optional_json(&field(part.metadata(), &path.key("metadata"))?),
-        },
-        "tool-call" => {
-            let name_path = path.key("name");
-            let input_path = path.key("input");
-            AgentStreamPart::ToolCall {
+    Ok(
+        match index_of_literal(&kind, PART_TYPES)
+            .and_then(|index| PART_TYPES.get(index))
+            .map(|(name, _)| *name)
+        {
+            Some("message-start") => {
+                let message_id = string(
+                    &field(part.message_id(), &message_id_path)?,
+                    &message_id_path,
+                )?;
+                AgentStreamPart::MessageStart { message_id }
+            }
+            Some("text-delta") => AgentStreamPart::TextDelta {
                 message_id: message_id()?,
-                id: id()?,
-                name: string(&field(part.name(), &name_path)?, &name_path)?,
-                input: json(&field(part.input(), &input_path)?, &input_path)?,
+                text: text()?,
+            },
+            Some("reasoning") => AgentStreamPart::Reasoning {
+                message_id: message_id()?,
+                text: text()?,
+                metadata: optional_json(&field(part.metadata(), &path.key("metadata"))?),
+            },
+            Some("tool-call") => {
+                let name_path = path.key("name");
+                let input_path = path.key("input");
+                AgentStreamPart::ToolCall {
+                    message_id: message_id()?,
+                    id: id()?,
+                    name: string(&field(part.name(), &name_path)?, &name_path)?,
+                    input: json(&field(part.input(), &input_path)?, &input_path)?,
+                }
             }
-        }
-        "tool-result" => {
-            let output_path = path.key("output");
-            AgentStreamPart::ToolResult {
-                id: id()?,
-                output: json(&field(part.output(), &output_path)?, &output_path)?,
+            Some("tool-result") => {
+                let output_path = path.key("output");
+                AgentStreamPart::ToolResult {
+                    id: id()?,
+                    output: json(&field(part.output(), &output_path)?, &output_path)?,
+                }
             }
-        }
-        "tool-error" => {
-            let error_path = path.key("error");
-            AgentStreamPart::ToolError {
-                id: id()?,
-                error: tool_error(&field(part.error(), &error_path)?, &error_path)?,
+            Some("tool-error") => {
+                let error_path = path.key("error");
+                AgentStreamPart::ToolError {
+                    id: id()?,
+                    error: tool_error(&field(part.error(), &error_path)?, &error_path)?,
+                }
             }
-        }
-        "step-finish" => AgentStreamPart::StepFinish,
-        "finish" => {
-            let reason_path = path.key("reason");
-            AgentStreamPart::Finish {
-                reason: optional_literal(
-                    &field(part.reason(), &reason_path)?,
-                    &reason_path,
-                    FINISH_REASONS,
-                )?,
+            Some("step-finish") => AgentStreamPart::StepFinish,
+            Some("finish") => {
+                let reason_path = path.key("reason");
+                AgentStreamPart::Finish {
+                    reason: optional_literal(
+                        &field(part.reason(), &reason_path)?,
+                        &reason_path,
+                        FINISH_REASONS,
+                    )?,
+                }
             }
-        }
-        "error" => {
-            let error_path = path.key("error");
-            let code_path = path.key("code");
-            AgentStreamPart::Error {
-                error: string(&field(part.error(), &error_path)?, &error_path)?,
-                code: optional_literal(&field(part.code(), &code_path)?, &code_path, ERROR_CODES)?,
+            Some("error") => {
+                let error_path = path.key("error");
+                let code_path = path.key("code");
+                AgentStreamPart::Error {
+                    error: string(&field(part.error(), &error_path)?, &error_path)?,
+                    code: optional_literal(
+                        &field(part.code(), &code_path)?,
+                        &code_path,
+                        ERROR_CODES,
+                    )?,
+                }
             }
-        }
-        _ => AgentStreamPart::Unknown,
-    })
+            _ => AgentStreamPart::Unknown,
+        },
+    )
 }

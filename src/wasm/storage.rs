@@ -108,8 +108,12 @@ pub fn save_session(key: &str, state: tsify::Ts<SessionState>) -> Result<(), JsV
 
 /// The session stored under `key` with `stop` applied (no call left running, nothing left
 /// streaming), or `null` when nothing is stored there.
-#[wasm_bindgen(js_name = loadSession)]
-pub fn load_session(key: &str) -> Result<Option<tsify::Ts<SessionState>>, JsValue> {
+#[wasm_bindgen(js_name = loadSession, unchecked_return_type = "SessionState | null")]
+pub fn load_session(key: &str) -> Result<JsValue, JsValue> {
+    Ok(load(key)?.unwrap_or(JsValue::NULL))
+}
+
+fn load(key: &str) -> Result<Option<JsValue>, JsValue> {
     let storage = session_storage()?;
     let stored = storage.get_item(key).map_err(|thrown| {
         failure(
@@ -151,7 +155,7 @@ pub fn load_session(key: &str) -> Result<Option<tsify::Ts<SessionState>>, JsValu
             )),
         };
     recent::put(restored.clone(), session, None);
-    Ok(Some(tsify::Ts::new_unchecked(restored)))
+    Ok(Some(restored))
 }
 
 /// The `state` of a stored envelope of this library and version.
@@ -188,10 +192,19 @@ pub fn clear_session(key: &str) -> Result<(), JsValue> {
     })
 }
 
+/// What `restoreSession` gave for a key, and the stored text it was made from.
+struct Restored {
+    key: String,
+    stored: Option<String>,
+    state: JsValue,
+}
+
 thread_local! {
-    /// The state `restoreSession` gave for each key, so that `persistSession` does not
-    /// overwrite an entry it could not read before the conversation has changed.
-    static RESTORED: RefCell<Vec<(String, JsValue)>> = const { RefCell::new(Vec::new()) };
+    /// So that `restoreSession` called again on an unchanged entry (React Strict Mode calls an
+    /// initializer twice and keeps the first result) gives the same object, and so that
+    /// `persistSession` does not overwrite an entry before the conversation has changed, even
+    /// one it could not read.
+    static RESTORED: RefCell<Vec<Restored>> = const { RefCell::new(Vec::new()) };
 }
 
 /// For `useReducer(sessionReducer, key, restoreSession)`: the stored session with `stop`
@@ -199,8 +212,21 @@ thread_local! {
 /// reported with `console.warn` and leaves the stored entry as it is.
 #[wasm_bindgen(js_name = restoreSession)]
 pub fn restore_session(key: &str) -> tsify::Ts<SessionState> {
-    let state: JsValue = match load_session(key) {
-        Ok(Some(state)) => state.js_value(),
+    let stored = session_storage()
+        .ok()
+        .and_then(|storage| storage.get_item(key).ok().flatten());
+    let again = RESTORED.with(|restored| {
+        let restored = restored.borrow();
+        restored
+            .iter()
+            .find(|entry| entry.key == key && entry.stored == stored)
+            .map(|entry| entry.state.clone())
+    });
+    if let Some(state) = again {
+        return tsify::Ts::new_unchecked(state);
+    }
+    let state: JsValue = match load(key) {
+        Ok(Some(state)) => state,
         Ok(None) => empty_state(),
         Err(error) => {
             web_sys::console::warn_2(
@@ -212,8 +238,12 @@ pub fn restore_session(key: &str) -> tsify::Ts<SessionState> {
     };
     RESTORED.with(|restored| {
         let mut restored = restored.borrow_mut();
-        restored.retain(|(restored_key, _)| restored_key != key);
-        restored.push((key.to_owned(), state.clone()));
+        restored.retain(|entry| entry.key != key);
+        restored.push(Restored {
+            key: key.to_owned(),
+            stored,
+            state: state.clone(),
+        });
     });
     tsify::Ts::new_unchecked(state)
 }
@@ -227,7 +257,7 @@ pub fn persist_session(key: &str, state: tsify::Ts<SessionState>) -> Option<js_s
         restored
             .borrow()
             .iter()
-            .any(|(restored_key, restored)| restored_key == key && *restored == state.js_value())
+            .any(|entry| entry.key == key && entry.state == state.js_value())
     });
     if unchanged {
         return None;

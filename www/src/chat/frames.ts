@@ -30,7 +30,7 @@ export function parseFrame(line: string, lineNumber: number): FrameResult {
     return { ok: false, problem: `${where} is not a "part" or "toolPhase" frame: ${preview(line)}` };
   }
   try {
-    void PROBE; void sessionReducer;
+    sessionReducer(PROBE, frame as SessionAction);
   } catch (error) {
     return { ok: false, problem: `${where}: ${(error as Error).message}` };
   }

@@ -1,0 +1,97 @@
+// The README's examples, run as written against the built package (pkg/): the plain example
+// in Node, and the React example rendered with react-dom in a jsdom window whose
+// sessionStorage the package uses.
+import assert from "node:assert/strict";
+import { mkdtempSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { test } from "node:test";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { transform } from "esbuild";
+
+const root = fileURLToPath(new URL("../../", import.meta.url));
+const readme = readFileSync(join(root, "README.md"), "utf8");
+
+// The fenced blocks of a language, in order.
+function blocks(language) {
+  return [...readme.matchAll(new RegExp("```" + language + "\\n([\\s\\S]*?)```", "g"))].map((match) => match[1]);
+}
+
+// A scratch project where the package resolves by name, as after `npm install`, and React
+// resolves to the very copy this test renders with.
+function project() {
+  const dir = mkdtempSync(join(tmpdir(), "readme-example-"));
+  mkdirSync(join(dir, "node_modules"));
+  symlinkSync(join(root, "pkg"), join(dir, "node_modules", "chat-session-reducer"), "dir");
+  symlinkSync(join(root, "node_modules", "react"), join(dir, "node_modules", "react"), "dir");
+  return dir;
+}
+
+async function importModule(dir, name, source) {
+  const file = join(dir, name);
+  writeFileSync(file, source);
+  return import(pathToFileURL(file).href);
+}
+
+test("the README's example prints what its comments say", async () => {
+  const [example] = blocks("js");
+  const printed = [];
+  const log = console.log;
+  console.log = (...values) => printed.push(values.join(" "));
+  try {
+    await importModule(project(), "example.mjs", example);
+  } finally {
+    console.log = log;
+  }
+  const expected = [...example.matchAll(/console\.log\(.*\); \/\/ (\S+)/g)].map((match) => match[1].replace(/^"|"$/g, "").replace(/:$/, ""));
+  assert.deepEqual(printed, expected.map(String));
+});
+
+test("the README's React example restores, streams and saves a conversation", async () => {
+  const { JSDOM } = await import("jsdom");
+  const dom = new JSDOM("<!doctype html><div id=root></div>", { url: "http://localhost/" });
+  // The package finds sessionStorage through the global `window`, as in a browser.
+  Object.assign(globalThis, { window: dom.window, Window: dom.window.Window, document: dom.window.document, navigator: dom.window.navigator });
+  globalThis.IS_REACT_ACT_ENVIRONMENT = true;
+  const stored = {
+    format: "chat-session-reducer",
+    version: 1,
+    state: {
+      messages: [
+        { id: "u-0", role: "user", parts: [{ type: "text", text: "Earlier question" }] },
+        { id: "a-0", role: "assistant", parts: [{ type: "tool", id: "c-0", name: "search", input: {}, state: "running" }] },
+      ],
+      status: "streaming",
+    },
+  };
+  dom.window.sessionStorage.setItem("support-chat", JSON.stringify(stored));
+
+  const [jsx] = blocks("jsx");
+  const { code } = await transform(jsx, { loader: "jsx", jsx: "automatic", format: "esm" });
+  const { Chat } = await importModule(project(), "chat.mjs", code);
+  const React = await import("react");
+  const { act } = React;
+  const { createRoot } = await import(pathToFileURL(join(root, "node_modules/react-dom/client.js")).href);
+
+  const container = dom.window.document.getElementById("root");
+  const onSend = (dispatch) => {
+    dispatch({ type: "send", id: "u-1", text: "Hello" });
+    dispatch({ type: "part", part: { type: "text-delta", text: "Hi " } });
+    dispatch({ type: "part", part: { type: "text-delta", text: "there" } });
+    dispatch({ type: "part", part: { type: "finish" } });
+  };
+  const reactRoot = createRoot(container);
+  await act(async () => reactRoot.render(React.createElement(React.StrictMode, null, React.createElement(Chat, { onSend }))));
+  const rows = () => [...container.querySelectorAll("p")].map((row) => `${row.dataset.role}: ${row.textContent}`);
+  assert.deepEqual(rows(), ["user: Earlier question", "assistant: "], "restored from sessionStorage");
+  const restored = JSON.parse(dom.window.sessionStorage.getItem("support-chat"));
+  assert.equal(restored.state.messages[1].parts[0].state, "running", "restoring alone does not rewrite what is stored");
+
+  await act(async () => container.querySelector("button").dispatchEvent(new dom.window.MouseEvent("click", { bubbles: true })));
+  assert.deepEqual(rows(), ["user: Earlier question", "assistant: ", "user: Hello", "assistant: Hi there"]);
+  const saved = JSON.parse(dom.window.sessionStorage.getItem("support-chat"));
+  assert.equal(saved.state.status, "idle");
+  assert.equal(saved.state.messages[1].parts[0].state, "cancelled", "the running call was stopped on load");
+  assert.equal(saved.state.messages[3].parts[0].text, "Hi there");
+  await act(async () => reactRoot.unmount());
+});
