@@ -46,7 +46,4 @@ size_line() {
     "$(wc -c <"$file")" "$(gzip -9 -c "$file" | wc -c)"
 }
 size_line "wasm (optimized)" "$staging/optimized.wasm"
-size_line "pkg/index.js (wasm inlined)" "$root/pkg/index.js"
-size_line "pkg/glue.js" "$root/pkg/glue.js"
-find "$root/pkg" -name '*.js' -type f -print0 | sort -z | xargs -0 cat >"$staging/all.js"
-size_line "pkg JS in all (+ snippets)" "$staging/all.js"
+size_line "pkg/index.js (all of it)" "$root/pkg/index.js"

@@ -175,7 +175,12 @@ fn stored_state(key: &str, envelope: &JsValue) -> Result<JsValue, JsValue> {
         Some(version) if version == VERSION => Ok(field("state")),
         Some(version) if version > VERSION => Err(failure(
             "version",
-            &format!("the session under \"{key}\" was stored by a newer version (format {version}); this version reads format {VERSION}"),
+            // JavaScript formats the number: Rust's float formatting would double the module's size.
+            &format!(
+                "the session under \"{key}\" was stored by a newer version (format {}); this version reads format {}",
+                String::from(js_sys::Number::from(version).to_string(10).unwrap_or_default()),
+                VERSION as u32
+            ),
         )),
         _ => Err(not_ours()),
     }
