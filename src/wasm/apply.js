@@ -8,85 +8,109 @@
 const STATUSES = ["idle", "streaming", "error"];
 const TOOL_STATES = ["running", "awaiting-confirmation", "done", "error", "cancelled"];
 
-export function applyPatches(state, action, ops, assistantId) {
-  // The objects this step made: changed in place rather than copied again. A step makes
-  // a handful, so a list beats a Set.
-  const fresh = [];
-  const made = (object) => {
-    fresh.push(object);
-    return object;
-  };
-  const own = (object) => (fresh.includes(object) ? object : made({ ...object }));
-  const ownList = (list) => (fresh.includes(list) ? list : made(list.slice()));
-  const ownMessages = (run) => (run.messages = ownList(run.messages));
-  const ownMessage = (run, index) => {
-    const messages = ownMessages(run);
-    return (messages[index] = own(messages[index]));
-  };
-  const ownParts = (message) => (message.parts = ownList(message.parts));
-  const ownPart = (run, message, index) => {
-    const parts = ownParts(ownMessage(run, message));
-    return (parts[index] = own(parts[index]));
-  };
+// One application: the objects it made (changed in place rather than copied again; a step
+// makes a handful, so a list beats a Set) and its place in the encoded patches.
+class Step {
+  constructor(ops) {
+    this.ops = ops;
+    this.at = 0;
+    this.fresh = [];
+  }
 
-  const part = action.part;
-  let root = own(state);
-  let at = 0;
-  const next = () => ops[at++];
+  next() {
+    return this.ops[this.at++];
+  }
+
+  made(object) {
+    this.fresh.push(object);
+    return object;
+  }
+
+  own(object) {
+    return this.fresh.includes(object) ? object : this.made({ ...object });
+  }
+
+  ownList(list) {
+    return this.fresh.includes(list) ? list : this.made(list.slice());
+  }
+
+  messages(run) {
+    return (run.messages = this.ownList(run.messages));
+  }
+
+  message(run, index) {
+    const messages = this.messages(run);
+    return (messages[index] = this.own(messages[index]));
+  }
+
+  parts(message) {
+    return (message.parts = this.ownList(message.parts));
+  }
+
+  part(run, message, index) {
+    const parts = this.parts(this.message(run, message));
+    return (parts[index] = this.own(parts[index]));
+  }
+
   // A run: its depth, then (message, part) of each call on the way down.
-  const run = (depth = next()) => {
+  run(root, depth = this.next()) {
     let node = root;
     for (let level = 0; level < depth; level++) {
-      const call = ownPart(node, next(), next());
-      node = call.agent = own(call.agent);
+      const call = this.part(node, this.next(), this.next());
+      node = call.agent = this.own(call.agent);
     }
     return node;
-  };
-  // A call: its depth, then (message, part) of each call on the way down, itself last.
-  const call = () => {
-    const depth = next();
-    const holder = run(depth - 1);
-    return ownPart(holder, next(), next());
-  };
+  }
 
-  while (at < ops.length) {
-    switch (next()) {
+  // A call: its depth, then (message, part) of each call on the way down, itself last.
+  call(root) {
+    const holder = this.run(root, this.next() - 1);
+    return this.part(holder, this.next(), this.next());
+  }
+}
+
+export function applyPatches(state, action, ops, assistantId) {
+  const step = new Step(ops);
+  const part = action.part;
+  let root = step.own(state);
+  while (step.at < ops.length) {
+    switch (step.next()) {
       case 1: {
         // PushMessage: run, kind (0 the action's user message, 1 an assistant message, whose id
         // is the part's messageId, or the one the core made up when the part has none).
-        const target = run();
+        const target = step.run(root);
         const message =
-          next() === 0
-            ? { id: action.id, role: "user", parts: made([made({ type: "text", text: action.text })]) }
-            : { id: part.messageId ?? assistantId, role: "assistant", parts: made([]) };
-        ownMessages(target).push(made(message));
+          step.next() === 0
+            ? { id: action.id, role: "user", parts: step.made([step.made({ type: "text", text: action.text })]) }
+            : { id: part.messageId ?? assistantId, role: "assistant", parts: step.made([]) };
+        step.messages(target).push(step.made(message));
         break;
       }
       case 2: {
         // PushPart: run, message, kind (0 text, 1 reasoning, 2 tool), from the action's part.
-        const target = run();
-        const owner = ownMessage(target, next());
-        const kind = next();
+        const target = step.run(root);
+        const owner = step.message(target, step.next());
+        const kind = step.next();
         let added;
         if (kind === 0) added = { type: "text", text: part.text };
         else if (kind === 1) {
           added = { type: "reasoning", text: part.text };
           if (part.metadata !== undefined) added.metadata = part.metadata;
         } else added = { type: "tool", id: part.id, name: part.name, input: part.input, state: "running" };
-        ownParts(owner).push(made(added));
+        step.parts(owner).push(step.made(added));
         break;
       }
       case 3: {
         // AppendText: run, message, part.
-        const target = run();
-        const text = ownPart(target, next(), next());
+        const target = step.run(root);
+        const text = step.part(target, step.next(), step.next());
         text.text += part.text;
         break;
       }
       case 4: {
         // SetStatus: run, status; the error is the action's part's when the status is "error".
-        const target = run();
-        const status = STATUSES[next()];
+        const target = step.run(root);
+        const status = STATUSES[step.next()];
         target.status = status;
         if (status === "error") {
           target.error = part.code === undefined ? { message: part.error } : { message: part.error, code: part.code };
@@ -95,9 +119,9 @@ export function applyPatches(state, action, ops, assistantId) {
       }
       case 5: {
         // SetCall: call, state, change (0 toolPhase's prompt, 1 result, 2 error, 3 cancel).
-        const target = call();
-        target.state = TOOL_STATES[next()];
-        const change = next();
+        const target = step.call(root);
+        target.state = TOOL_STATES[step.next()];
+        const change = step.next();
         if (change === 0) {
           if (action.prompt === undefined) delete target.prompt;
           else target.prompt = action.prompt;
@@ -113,27 +137,27 @@ export function applyPatches(state, action, ops, assistantId) {
       }
       case 6: {
         // StartAgent: call.
-        call().agent = made({ messages: made([]), status: "streaming" });
+        step.call(root).agent = step.made({ messages: step.made([]), status: "streaming" });
         break;
       }
       case 7: {
         // Truncate: the number of messages kept, then 1 + the parts kept of the last one (0: all).
-        const kept = next();
-        const parts = next();
-        root.messages = made(root.messages.slice(0, kept));
+        const kept = step.next();
+        const parts = step.next();
+        root.messages = step.made(root.messages.slice(0, kept));
         if (parts > 0) {
-          const last = ownMessage(root, kept - 1);
-          last.parts = made(last.parts.slice(0, parts - 1));
+          const last = step.message(root, kept - 1);
+          last.parts = step.made(last.parts.slice(0, parts - 1));
         }
         break;
       }
       case 8: {
         // Reset.
-        root = made({ messages: made([]), status: "idle" });
+        root = step.made({ messages: step.made([]), status: "idle" });
         break;
       }
       default:
-        throw new Error(`chat-session-reducer: unknown patch code ${ops[at - 1]}`);
+        throw new Error(`chat-session-reducer: unknown patch code ${ops[step.at - 1]}`);
     }
   }
   return root;

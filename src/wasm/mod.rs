@@ -37,13 +37,22 @@ pub fn session_reducer(
     action: Ts<SessionAction>,
 ) -> Result<Ts<SessionState>, JsValue> {
     let (state, action) = (state.js_value(), action.js_value());
-    if let Some(next) = recent::made(&state, &action) {
+    let found = recent::take(&state, &action);
+    if let recent::Found::Made(next) = found {
         return Ok(Ts::new_unchecked(next));
     }
-    let parsed = read::session_action(&action, &Path::Root("action"))?;
-    let mut session = match recent::take(&state) {
-        Some(session) => session,
-        None => read_session(&state, &Path::Root("state"))?,
+    let parsed = match read::session_action(&action, &Path::Root("action")) {
+        Ok(parsed) => parsed,
+        Err(invalid) => {
+            if let recent::Found::Head(session) = found {
+                recent::put(state, session, None);
+            }
+            return Err(invalid.into());
+        }
+    };
+    let mut session = match found {
+        recent::Found::Head(session) => session,
+        _ => read_session(&state, &Path::Root("state"))?,
     };
     match reduce(&mut session, &parsed) {
         Outcome::Changed(patches) => {

@@ -5,7 +5,6 @@
 //! the values stay in the JavaScript objects (see `write`).
 
 use std::cell::RefCell;
-use std::collections::HashMap;
 use std::rc::Rc;
 
 use wasm_bindgen::prelude::*;
@@ -82,22 +81,29 @@ fn optional_json(value: &JsValue) -> Option<Json> {
 }
 
 thread_local! {
-    /// Each table of literals as a JavaScript array, keyed by the table's address, so that a
+    /// Each table of literals as a JavaScript array, with the table's address, so that a
     /// literal is found with one `indexOf` and no string crosses into Rust.
-    static LITERALS: RefCell<HashMap<usize, js_sys::Array>> = RefCell::new(HashMap::new());
+    static LITERALS: RefCell<Vec<(usize, js_sys::Array)>> = const { RefCell::new(Vec::new()) };
 }
 
 fn index_of_literal<T>(value: &JsValue, options: &'static [(&'static str, T)]) -> Option<usize> {
+    let table = options.as_ptr() as usize;
     LITERALS.with(|literals| {
         let mut literals = literals.borrow_mut();
-        let names = literals
-            .entry(options.as_ptr() as usize)
-            .or_insert_with(|| {
-                options
-                    .iter()
-                    .map(|(name, _)| JsValue::from_str(name))
-                    .collect()
-            });
+        let index = match literals.iter().position(|(address, _)| *address == table) {
+            Some(index) => index,
+            None => {
+                literals.push((
+                    table,
+                    options
+                        .iter()
+                        .map(|(name, _)| JsValue::from_str(name))
+                        .collect(),
+                ));
+                literals.len() - 1
+            }
+        };
+        let (_, names) = literals.get(index)?;
         usize::try_from(names.index_of(value, 0)).ok()
     })
 }
@@ -318,7 +324,49 @@ pub fn tool_error(value: &JsValue, path: &Path) -> Read<ToolError> {
     })
 }
 
+#[wasm_bindgen(module = "/src/wasm/text_delta.js")]
+extern "C" {
+    #[wasm_bindgen(js_name = textDeltaShape)]
+    fn text_delta_shape(action: &JsValue) -> i32;
+}
+
+/// A text delta, recognised in one call; `None` for any other action, which the full reader
+/// then reads.
+fn text_delta(value: &JsValue) -> Option<SessionAction> {
+    let shape = text_delta_shape(value);
+    if shape < 0 {
+        return None;
+    }
+    let action: &Fields = value.unchecked_ref();
+    let message_id = match shape & 2 {
+        0 => None,
+        _ => Some(
+            action
+                .part()
+                .ok()?
+                .unchecked_into::<Fields>()
+                .message_id()
+                .ok()?
+                .as_string()?,
+        ),
+    };
+    let within = match shape & 4 {
+        0 => None,
+        _ => Some(action.within().ok()?.as_string()?),
+    };
+    let text = Text::Held {
+        empty: shape & 1 != 0,
+    };
+    Some(SessionAction::Part {
+        part: AgentStreamPart::TextDelta { message_id, text },
+        within,
+    })
+}
+
 pub fn session_action(value: &JsValue, path: &Path) -> Read<SessionAction> {
+    if let Some(action) = text_delta(value) {
+        return Ok(action);
+    }
     let action = object(value, path)?;
     let kind_path = path.key("type");
     const KINDS: &[(&str, u8)] = &[

@@ -25,25 +25,32 @@ thread_local! {
     static HEADS_BY_AGE: RefCell<Vec<Head>> = const { RefCell::new(Vec::new()) };
 }
 
-/// The state already made from `state` by this very `action`, if it is still a head.
-pub fn made(state: &JsValue, action: &JsValue) -> Option<JsValue> {
-    HEADS_BY_AGE.with(|heads| {
-        let heads = heads.borrow();
-        let head = heads.iter().find(|head| {
-            head.made_from
-                .as_ref()
-                .is_some_and(|(from, by)| from == state && by == action)
-        })?;
-        Some(head.state.clone())
-    })
+/// What is remembered for a call with `state` and `action`.
+pub enum Found {
+    /// The state already made from `state` by this very `action`, still a head.
+    Made(JsValue),
+    /// `state` is a head: its session, taken to be changed in place.
+    Head(Session),
+    Nothing,
 }
 
-/// Takes the session of a head, to change it in place.
-pub fn take(state: &JsValue) -> Option<Session> {
+pub fn take(state: &JsValue, action: &JsValue) -> Found {
     HEADS_BY_AGE.with(|heads| {
         let mut heads = heads.borrow_mut();
-        let index = heads.iter().position(|head| head.state == *state)?;
-        Some(heads.remove(index).session)
+        for index in (0..heads.len()).rev() {
+            let head = &heads[index];
+            if head
+                .made_from
+                .as_ref()
+                .is_some_and(|(from, by)| from == state && by == action)
+            {
+                return Found::Made(head.state.clone());
+            }
+            if head.state == *state {
+                return Found::Head(heads.remove(index).session);
+            }
+        }
+        Found::Nothing
     })
 }
 

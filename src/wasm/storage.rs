@@ -178,7 +178,7 @@ fn stored_state(key: &str, envelope: &JsValue) -> Result<JsValue, JsValue> {
             // JavaScript formats the number: Rust's float formatting would double the module's size.
             &format!(
                 "the session under \"{key}\" was stored by a newer version (format {}); this version reads format {}",
-                String::from(js_sys::Number::from(version).to_string(10).unwrap_or_default()),
+                String::from(js_sys::Number::from(version).to_string_with_radix(10).unwrap_or_default()),
                 VERSION as u32
             ),
         )),
