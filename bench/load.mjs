@@ -2,18 +2,11 @@
 // processes, and in Chromium with a fresh profile per load. Each figure is measured inside the
 // runtime with performance.now, from just before the import to just after the first call.
 import { execFile } from "node:child_process";
-import { readFile, mkdtemp, rm } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import { createServer } from "node:http";
-import { tmpdir } from "node:os";
 import { extname, join, normalize } from "node:path";
 import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
-
-const CHROMIUM = "/usr/bin/chromium";
-const CHROMIUM_ARGS = [
-  "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-  "--disable-background-networking", "--disable-component-update", "--disable-sync",
-];
 
 // The measured code, the same in both runtimes: `specifier` is where the package's entry is.
 const measure = (specifier) => `
@@ -65,22 +58,20 @@ function servePackage(pkgDir) {
 
 // Resolves to { version, times }, or { skipped: reason } when Chromium cannot be driven here.
 export async function chromiumLoadTimes(pkgDir, runs) {
-  let chromium;
   try {
-    ({ chromium } = await import("playwright-core"));
+    await import("playwright-core");
   } catch {
     return { skipped: "playwright-core is not installed" };
   }
+  // Imported only once playwright-core is known to be there, since it imports it statically.
+  const { launchChromium } = await import("../tests/chromium.mjs");
   const server = await servePackage(pkgDir);
   const url = `http://127.0.0.1:${server.address().port}/`;
   const times = [];
   let version;
   try {
     for (let i = 0; i < runs; i++) {
-      const profile = await mkdtemp(join(tmpdir(), "bench-chromium-"));
-      const context = await chromium.launchPersistentContext(profile, {
-        executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS,
-      });
+      const { context, close } = await launchChromium();
       try {
         version = context.browser()?.version() ?? version;
         const page = context.pages()[0] ?? await context.newPage();
@@ -93,8 +84,7 @@ export async function chromiumLoadTimes(pkgDir, runs) {
         version ??= await page.evaluate(() => navigator.userAgent.match(/Chrome\/([\d.]+)/)?.[1]);
         times.push(result.loadMs);
       } finally {
-        await context.close();
-        await rm(profile, { recursive: true, force: true });
+        await close();
       }
     }
   } finally {

@@ -1,10 +1,9 @@
 // Loads a built static app in headless Debian Chromium (driven by playwright-core, never a
 // downloaded browser) from a loopback HTTP server, and returns what the app published.
 import { createServer } from "node:http";
-import { readFile, mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readFile } from "node:fs/promises";
 import { join, normalize, extname } from "node:path";
-import { chromium } from "playwright-core";
+import { launchChromium } from "../chromium.mjs";
 
 const contentTypes = {
   ".html": "text/html; charset=utf-8",
@@ -13,17 +12,6 @@ const contentTypes = {
   ".css": "text/css; charset=utf-8",
   ".wasm": "application/wasm",
 };
-
-// The flags keep Chromium off the network (this machine has none) and out of any user profile.
-const chromiumArgs = [
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
 
 function serve(dir) {
   const server = createServer(async (request, response) => {
@@ -48,14 +36,12 @@ function serve(dir) {
  *  every uncaught page error or console error, so a failure says why. */
 export async function runAppInChromium(dir) {
   const server = await serve(dir);
-  const profile = await mkdtemp(join(tmpdir(), "consumer-chromium-"));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: "/usr/bin/chromium",
-    headless: true,
-    args: chromiumArgs,
+  const browser = await launchChromium().catch((error) => {
+    server.close();
+    throw error;
   });
   try {
-    const page = await context.newPage();
+    const page = await browser.context.newPage();
     const errors = [];
     page.on("pageerror", (error) => errors.push(`pageerror: ${error.message}`));
     page.on("console", (message) => {
@@ -66,8 +52,7 @@ export async function runAppInChromium(dir) {
     const result = await page.evaluate(() => globalThis.consumerResult);
     return { result, errors };
   } finally {
-    await context.close();
-    await rm(profile, { recursive: true, force: true });
+    await browser.close();
     server.close();
   }
 }

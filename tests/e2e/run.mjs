@@ -7,7 +7,7 @@
 import { existsSync } from "node:fs";
 import { mkdir, rm } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
-import { launchBrowser } from "./browser.mjs";
+import { launchChromium } from "../chromium.mjs";
 import { chatPage } from "./chatPage.mjs";
 import { tests } from "./scenarios.mjs";
 import { startServer } from "./server.mjs";
@@ -37,7 +37,7 @@ const slug = (text) => text.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^
 await rm(screenshots, { recursive: true, force: true });
 await mkdir(screenshots, { recursive: true });
 const server = await startServer();
-const browser = await launchBrowser().catch(async (error) => {
+const browser = await launchChromium({ viewport: { width: 900, height: 900 } }).catch(async (error) => {
   await server.stop();
   throw error;
 });
