@@ -50,22 +50,33 @@ pub fn session_reducer(
             return Err(invalid.into());
         }
     };
-    let mut session = match found {
+    let session = match found {
         recent::Found::Head(session) => session,
         _ => read_session(&state, &Path::Root("state"))?,
     };
-    match reduce(&mut session, &parsed) {
+    advance(state, action, &parsed, session).map(Ts::new_unchecked)
+}
+
+/// Applies `parsed` (read from `action`) to `session`, the session of `state`, and keeps the
+/// result as the conversation's head.
+fn advance(
+    state: JsValue,
+    action: JsValue,
+    parsed: &SessionAction,
+    mut session: Session,
+) -> Result<JsValue, JsValue> {
+    match reduce(&mut session, parsed) {
         Outcome::Changed(patches) => {
             let next = write::apply(&state, &action, &patches);
             recent::put(next.clone(), session, Some((state, action)));
-            Ok(Ts::new_unchecked(next))
+            Ok(next)
         }
         Outcome::Unchanged => {
             recent::put(state.clone(), session, None);
-            Ok(Ts::new_unchecked(state))
+            Ok(state)
         }
         Outcome::Broken => Err(error::coded_error(
-            js_sys::Error::new("chat-session-reducer: internal error: the action could not be applied; please report it"),
+            js_sys::Error::new("chat-session-reducer: internal error: an action could not be applied; please report it"),
             "internal",
             None,
         )),

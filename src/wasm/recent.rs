@@ -54,15 +54,9 @@ pub fn take(state: &JsValue, action: &JsValue) -> Found {
     })
 }
 
-/// A shared look at the session of a head (the caller must not keep it across an action).
-pub fn peek(state: &JsValue) -> Option<Session> {
-    HEADS_BY_AGE.with(|heads| {
-        heads
-            .borrow()
-            .iter()
-            .find(|head| head.state == *state)
-            .map(|head| head.session.clone())
-    })
+/// Whether `state` is a head, so its session is already known to be valid.
+pub fn is_head(state: &JsValue) -> bool {
+    HEADS_BY_AGE.with(|heads| heads.borrow().iter().any(|head| head.state == *state))
 }
 
 pub fn put(state: JsValue, session: Session, made_from: Option<(JsValue, JsValue)>) {

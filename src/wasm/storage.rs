@@ -13,9 +13,8 @@ use wasm_bindgen::JsCast;
 
 use super::error::{coded_error, Path};
 use super::fields::Fields;
-use super::{read, read_session, recent, write};
+use super::{advance, read, read_session, recent};
 use crate::core::model::{SessionAction, SessionState};
-use crate::core::{reduce, Outcome};
 
 const FORMAT: &str = "chat-session-reducer";
 const VERSION: f64 = 1.0;
@@ -76,7 +75,7 @@ fn is_quota(thrown: &JsValue) -> bool {
 #[wasm_bindgen(js_name = saveSession)]
 pub fn save_session(key: &str, state: tsify::Ts<SessionState>) -> Result<(), JsValue> {
     let state = state.js_value();
-    if recent::peek(&state).is_none() {
+    if !recent::is_head(&state) {
         read_session(&state, &Path::Root("state"))?;
     }
     let storage = session_storage()?;
@@ -134,7 +133,7 @@ fn load(key: &str) -> Result<Option<JsValue>, JsValue> {
         )
     })?;
     let state = stored_state(key, &envelope)?;
-    let mut session = read_session(&state, &Path::Root("stored.state")).map_err(|invalid| {
+    let session = read_session(&state, &Path::Root("stored.state")).map_err(|invalid| {
         failure(
             "corrupt",
             &format!(
@@ -145,17 +144,7 @@ fn load(key: &str) -> Result<Option<JsValue>, JsValue> {
     })?;
     let stop: JsValue = Fields::new().into();
     let _ = js_sys::Reflect::set(&stop, &"type".into(), &"stop".into());
-    let restored =
-        match reduce(&mut session, &SessionAction::Stop) {
-            Outcome::Changed(patches) => write::apply(&state, &stop, &patches),
-            Outcome::Unchanged => state,
-            Outcome::Broken => return Err(failure(
-                "internal",
-                "chat-session-reducer: internal error: stop could not be applied; please report it",
-            )),
-        };
-    recent::put(restored.clone(), session, None);
-    Ok(Some(restored))
+    advance(state, stop, &SessionAction::Stop, session).map(Some)
 }
 
 /// The `state` of a stored envelope of this library and version.
