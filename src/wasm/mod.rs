@@ -33,8 +33,8 @@ fn read_session(state: &JsValue, path: &Path) -> Result<Session, JsValue> {
 /// of its type; nothing is changed then.
 #[wasm_bindgen(js_name = sessionReducer)]
 pub fn session_reducer(
-    state: Ts<SessionState>,
-    action: Ts<SessionAction>,
+    state: &Ts<SessionState>,
+    action: &Ts<SessionAction>,
 ) -> Result<Ts<SessionState>, JsValue> {
     let (state, action) = (state.js_value(), action.js_value());
     let found = recent::take(&state, &action);

@@ -18,8 +18,8 @@ pub fn text_of(value: &JsValue) -> String {
 
 pub fn reduce(state: &JsValue, action: &JsValue) -> Result<JsValue, JsValue> {
     wasm::session_reducer(
-        Ts::new_unchecked(state.clone()),
-        Ts::new_unchecked(action.clone()),
+        &Ts::new_unchecked(state.clone()),
+        &Ts::new_unchecked(action.clone()),
     )
     .map(JsValue::from)
 }
