@@ -8,6 +8,6 @@ mod reducer;
 mod resumable;
 mod session;
 
-pub use reducer::{reduce, session_reducer, Outcome};
+pub use reducer::{plain_append_target, reduce, session_reducer, Outcome};
 pub use resumable::{resumable, resumable_cut, Cut};
 pub use session::Session;

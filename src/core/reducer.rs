@@ -5,7 +5,7 @@ use std::rc::Rc;
 use super::edit::{reasoning_part, text_part, CallUpdate, Editor};
 use super::model::{
     is_cancelled, AgentMessage, AgentPart, AgentStreamPart, FinishReason, Role, SessionAction,
-    SessionError, SessionState, SessionStatus, ToolPart, ToolState,
+    SessionError, SessionState, SessionStatus, Text, TextPart, ToolPart, ToolState,
 };
 use super::patch::Patch;
 use super::path::{CallPath, RunPath};
@@ -274,5 +274,23 @@ pub fn session_reducer(state: &Rc<SessionState>, action: &SessionAction) -> Rc<S
     match reduce(&mut session, action) {
         Outcome::Changed(_) => session.state,
         Outcome::Unchanged | Outcome::Broken => state.clone(),
+    }
+}
+
+/// Where a `text-delta` with no `messageId` and no `within` goes when all it does is append to
+/// a text part that appending leaves unchanged here (a text the host holds): the root run is
+/// streaming, and the last message is an assistant's ending with such a text part. The host
+/// can then apply such a delta itself, without a step. `None` otherwise.
+pub fn plain_append_target(session: &Session) -> Option<(usize, usize)> {
+    let state = &session.state;
+    let message = state.messages.last()?;
+    if state.status != SessionStatus::Streaming || message.role != Role::Assistant {
+        return None;
+    }
+    match message.parts.last()?.as_ref() {
+        AgentPart::Text(TextPart { text }) if text.unchanged_by(&Text::Held { empty: false }) => {
+            Some((state.messages.len() - 1, message.parts.len() - 1))
+        }
+        _ => None,
     }
 }

@@ -1,6 +1,7 @@
 //! The JavaScript binding: the only code that touches JS values.
 
 mod error;
+mod facts;
 mod fields;
 mod read;
 mod recent;
@@ -13,7 +14,7 @@ use tsify::Ts;
 use wasm_bindgen::prelude::*;
 
 use crate::core::model::{is_cancelled, AgentMessage, SessionAction, SessionState, ToolError};
-use crate::core::{reduce, resumable_cut, Outcome, Session};
+use crate::core::{plain_append_target, reduce, resumable_cut, Outcome, Session};
 use error::Path;
 
 #[wasm_bindgen(typescript_custom_section)]
@@ -37,22 +38,13 @@ pub fn session_reducer(
     action: &Ts<SessionAction>,
 ) -> Result<Ts<SessionState>, JsValue> {
     let (state, action) = (state.js_value(), action.js_value());
-    let found = recent::take(&state, &action);
-    if let recent::Found::Made(next) = found {
+    if let Some(next) = facts::shortcut(&state, &action) {
         return Ok(Ts::new_unchecked(next));
     }
-    let parsed = match read::session_action(&action, &Path::Root("action")) {
-        Ok(parsed) => parsed,
-        Err(invalid) => {
-            if let recent::Found::Head(session) = found {
-                recent::put(state, session, None);
-            }
-            return Err(invalid.into());
-        }
-    };
-    let session = match found {
-        recent::Found::Head(session) => session,
-        _ => read_session(&state, &Path::Root("state"))?,
+    let parsed = read::session_action(&action, &Path::Root("action"))?;
+    let session = match recent::take(facts::session_of(&state)) {
+        Some(session) => session,
+        None => read_session(&state, &Path::Root("state"))?,
     };
     advance(state, action, &parsed, session).map(Ts::new_unchecked)
 }
@@ -65,22 +57,26 @@ fn advance(
     parsed: &SessionAction,
     mut session: Session,
 ) -> Result<JsValue, JsValue> {
-    match reduce(&mut session, parsed) {
-        Outcome::Changed(patches) => {
-            let next = write::apply(&state, &action, &patches);
-            recent::put(next.clone(), session, Some((state, action)));
-            Ok(next)
+    let next = match reduce(&mut session, parsed) {
+        Outcome::Changed(patches) => write::apply(&state, &action, &patches),
+        Outcome::Unchanged => state.clone(),
+        Outcome::Broken => {
+            return Err(error::coded_error(
+                js_sys::Error::new("chat-session-reducer: internal error: an action could not be applied; please report it"),
+                "internal",
+                None,
+            ))
         }
-        Outcome::Unchanged => {
-            recent::put(state.clone(), session, None);
-            Ok(state)
-        }
-        Outcome::Broken => Err(error::coded_error(
-            js_sys::Error::new("chat-session-reducer: internal error: an action could not be applied; please report it"),
-            "internal",
-            None,
-        )),
-    }
+    };
+    let (message, part) = plain_append_target(&session)
+        .map_or((-1, -1), |(message, part)| (index(message), index(part)));
+    let id = recent::put(session);
+    facts::remember(&state, &action, &next, id, message, part);
+    Ok(next)
+}
+
+fn index(value: usize) -> i32 {
+    i32::try_from(value).unwrap_or(-1)
 }
 
 /// What Retry sends: a new array, through the last finished call after the last user

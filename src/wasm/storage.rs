@@ -13,7 +13,7 @@ use wasm_bindgen::JsCast;
 
 use super::error::{coded_error, Path};
 use super::fields::Fields;
-use super::{advance, read, read_session, recent};
+use super::{advance, facts, read, read_session, recent};
 use crate::core::model::{SessionAction, SessionState};
 
 const FORMAT: &str = "chat-session-reducer";
@@ -75,7 +75,7 @@ fn is_quota(thrown: &JsValue) -> bool {
 #[wasm_bindgen(js_name = saveSession)]
 pub fn save_session(key: &str, state: tsify::Ts<SessionState>) -> Result<(), JsValue> {
     let state = state.js_value();
-    if !recent::is_head(&state) {
+    if !recent::contains(facts::session_of(&state)) {
         read_session(&state, &Path::Root("state"))?;
     }
     let storage = session_storage()?;

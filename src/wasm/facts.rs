@@ -1,0 +1,26 @@
+//! What the module knows about the state objects it returned, kept beside them in JavaScript
+//! (`state_facts.js`, which says what each fact is).
+
+use wasm_bindgen::prelude::*;
+
+#[wasm_bindgen(module = "/src/wasm/state_facts.js")]
+extern "C" {
+    /// The next state when it needs no Rust work (the same action again, or a plain text
+    /// delta appended where the core said it goes).
+    pub fn shortcut(state: &JsValue, action: &JsValue) -> Option<JsValue>;
+
+    /// The id of the Rust session behind `state`, or -1.
+    #[wasm_bindgen(js_name = sessionOf)]
+    pub fn session_of(state: &JsValue) -> i32;
+
+    /// Records that `action` made `next` from `state`, the session behind `next`, and where a
+    /// plain text delta appends in `next` (`message` -1: nowhere simple).
+    pub fn remember(
+        state: &JsValue,
+        action: &JsValue,
+        next: &JsValue,
+        session: u32,
+        message: i32,
+        part: i32,
+    );
+}

@@ -1,0 +1,57 @@
+// What this module knows about the last states it returned (a bounded list, newest first: a
+// WeakMap would do, but its entries make every garbage collection slower, and a streaming
+// reply makes a state per delta):
+// - `session`: the id of the Rust session behind the state (src/wasm/recent.rs), or -1;
+// - `appendAt`: where a plain text delta (no messageId, no within, some text) goes when all it
+//   does is append to a text part, [message, part] as the core computed it for this state (null:
+//   not so simple);
+// - `action` and `next`: the last action applied to the state and its result, because React
+//   calls a reducer twice with the same arguments (Strict Mode) and must get the same object.
+// The states are immutable, so these facts stay true; a state no longer listed, or a session id
+// Rust no longer holds, only means the state is read again.
+import { appendText } from "./apply.js";
+import { textDeltaShape } from "./text_delta.js";
+
+const KEPT = 16;
+const known = [];
+
+function factsOf(state) {
+  for (const facts of known) if (facts.state === state) return facts;
+  return undefined;
+}
+
+function keep(facts) {
+  if (known.length === KEPT) known.pop();
+  known.unshift(facts);
+  return facts;
+}
+
+// The next state when it needs no Rust work: the same action again, or a plain text delta
+// appended where the core said it goes. Otherwise undefined.
+export function shortcut(state, action) {
+  const facts = factsOf(state);
+  if (facts === undefined) return undefined;
+  if (facts.action === action) return facts.next;
+  if (facts.appendAt === null || textDeltaShape(action) !== 0) return undefined;
+  const next = appendText(state, facts.appendAt[0], facts.appendAt[1], action.part.text);
+  facts.action = action;
+  facts.next = next;
+  keep({ state: next, session: facts.session, appendAt: facts.appendAt, action: undefined, next: undefined });
+  return next;
+}
+
+export function sessionOf(state) {
+  return factsOf(state)?.session ?? -1;
+}
+
+// Records that `action` made `next` from `state`, and what is known of `next`. `message` is -1
+// when a plain text delta would not simply append.
+export function remember(state, action, next, session, message, part) {
+  const before = factsOf(state) ?? keep({ state, session: -1, appendAt: null });
+  before.action = action;
+  before.next = next;
+  const appendAt = message < 0 ? null : [message, part];
+  const after = next === state ? before : keep({ state: next, action: undefined, next: undefined });
+  after.session = session;
+  after.appendAt = appendAt;
+}
