@@ -277,10 +277,10 @@ pub fn session_reducer(state: &Rc<SessionState>, action: &SessionAction) -> Rc<S
     }
 }
 
-/// Where a `text-delta` with no `messageId` and no `within` goes when all it does is append to
-/// a text part that appending leaves unchanged here (a text the host holds): the root run is
-/// streaming, and the last message is an assistant's ending with such a text part. The host
-/// can then apply such a delta itself, without a step. `None` otherwise.
+/// Where a `text-delta` with no `within`, and no `messageId` or the last message's, goes when
+/// all it does is append to a text part that appending leaves unchanged here (a text the host
+/// holds): the root run is streaming, and the last message is an assistant's ending with such
+/// a text part. The host can then apply such a delta itself, without a step. `None` otherwise.
 pub fn plain_append_target(session: &Session) -> Option<(usize, usize)> {
     let state = &session.state;
     let message = state.messages.last()?;

@@ -2,9 +2,9 @@
 // WeakMap would do, but its entries make every garbage collection slower, and a streaming
 // reply makes a state per delta):
 // - `session`: the id of the Rust session behind the state (src/wasm/recent.rs), or -1;
-// - `appendAt`: where a plain text delta (no messageId, no within, some text) goes when all it
-//   does is append to a text part, [message, part] as the core computed it for this state (null:
-//   not so simple);
+// - `appendAt`: where a plain text delta (some text, no within, no messageId or the last
+//   message's) goes when all it does is append to a text part, [message, part] as the core
+//   computed it for this state (null: not so simple);
 // - `action` and `next`: the last action applied to the state and its result, because React
 //   calls a reducer twice with the same arguments (Strict Mode) and must get the same object.
 // The states are immutable, so these facts stay true; a state no longer listed, or a session id
@@ -32,8 +32,12 @@ export function shortcut(state, action) {
   const facts = factsOf(state);
   if (facts === undefined) return undefined;
   if (facts.action === action) return facts.next;
-  if (facts.appendAt === null || textDeltaShape(action) !== 0) return undefined;
-  const next = appendText(state, facts.appendAt[0], facts.appendAt[1], action.part.text);
+  if (facts.appendAt === null) return undefined;
+  const [message, part] = facts.appendAt;
+  // Some text (flags 0), or some text for that very message (flags 2: a messageId).
+  const shape = textDeltaShape(action);
+  if (shape !== 0 && !(shape === 2 && action.part.messageId === state.messages[message].id)) return undefined;
+  const next = appendText(state, message, part, action.part.text);
   facts.action = action;
   facts.next = next;
   keep({ state: next, session: facts.session, appendAt: facts.appendAt, action: undefined, next: undefined });
