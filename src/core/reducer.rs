@@ -97,7 +97,11 @@ fn apply_action(editor: &mut Editor, action: &SessionAction) -> Option<()> {
             editor.set_status(&[], SessionStatus::Streaming, None)?;
         }
         SessionAction::Reset => {
-            if *editor.state() != SessionState::empty() {
+            let state = editor.state();
+            let empty = state.messages.is_empty()
+                && state.status == SessionStatus::Idle
+                && state.error.is_none();
+            if !empty {
                 editor.reset();
             }
         }
