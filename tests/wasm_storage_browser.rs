@@ -4,9 +4,8 @@
 
 mod wasm_support;
 
-use chat_session_reducer::wasm::storage::{
-    clear_session, load_session, persist_session, restore_session, save_session,
-};
+use chat_session_reducer::wasm::react_helpers::{persist_session, restore_session};
+use chat_session_reducer::wasm::storage::{clear_session, load_session, save_session};
 use tsify::Ts;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};

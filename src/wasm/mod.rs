@@ -3,6 +3,7 @@
 mod error;
 mod facts;
 mod fields;
+pub mod react_helpers;
 mod read;
 mod recent;
 pub mod storage;

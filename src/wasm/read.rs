@@ -189,6 +189,7 @@ const FINISH_REASONS: &[(&str, FinishReason)] = &[
 ];
 
 pub fn session_state(value: &JsValue, path: &Path) -> Read<SessionState> {
+    // Each level of nesting adds five steps to the path: messages, [i], parts, [j], agent.
     if path.depth() > MAX_NESTING * 5 {
         return Err(InputError::new(
             path,
