@@ -1,6 +1,7 @@
 //! Errors that cross to JavaScript: real `Error` objects with machine-readable fields.
 
 use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
 
 /// Where a value sits in the caller's input, e.g. `action.part.id`.
 #[derive(Clone, Copy)]
@@ -90,4 +91,16 @@ pub fn coded_error(error: js_sys::Error, code: &str, path: Option<&str>) -> JsVa
         let _ = js_sys::Reflect::set(object, &"path".into(), &path.into());
     }
     error.into()
+}
+
+/// The name and message of a thrown value, for the message of an error of ours.
+pub fn describe(thrown: &JsValue) -> String {
+    match thrown.dyn_ref::<js_sys::Error>() {
+        Some(error) => format!(
+            "{}: {}",
+            String::from(error.name()),
+            String::from(error.message())
+        ),
+        None => thrown.as_string().unwrap_or_else(|| "unknown error".into()),
+    }
 }

@@ -59,7 +59,13 @@ fn advance(
     mut session: Session,
 ) -> Result<JsValue, JsValue> {
     let next = match reduce(&mut session, parsed) {
-        Outcome::Changed(patches) => write::apply(&state, &action, &patches),
+        Outcome::Changed(patches) => write::apply(&state, &action, &patches).map_err(|thrown| {
+            let message = format!(
+                "state: changed since the reducer made it, or not plain data ({})",
+                error::describe(&thrown)
+            );
+            error::coded_error(js_sys::TypeError::new(&message).into(), "invalid", Some("state"))
+        })?,
         Outcome::Unchanged => state.clone(),
         Outcome::Broken => {
             return Err(error::coded_error(

@@ -9,7 +9,7 @@
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-use super::error::{coded_error, Path};
+use super::error::{coded_error, describe, Path};
 use super::fields::Fields;
 use super::{advance, facts, read, read_session, recent};
 use crate::core::model::{SessionAction, SessionState};
@@ -19,18 +19,6 @@ const VERSION: f64 = 1.0;
 
 fn failure(code: &str, message: &str) -> JsValue {
     coded_error(js_sys::Error::new(message), code, None)
-}
-
-/// The message of a thrown value, for our own error's message.
-fn describe(thrown: &JsValue) -> String {
-    match thrown.dyn_ref::<js_sys::Error>() {
-        Some(error) => format!(
-            "{}: {}",
-            String::from(error.name()),
-            String::from(error.message())
-        ),
-        None => thrown.as_string().unwrap_or_else(|| "unknown error".into()),
-    }
 }
 
 pub(super) fn session_storage() -> Result<web_sys::Storage, JsValue> {

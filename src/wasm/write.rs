@@ -23,17 +23,18 @@ use crate::core::path::CallPos;
 
 #[wasm_bindgen(module = "/src/wasm/apply.js")]
 extern "C" {
-    #[wasm_bindgen(js_name = applyPatches)]
+    #[wasm_bindgen(js_name = applyPatches, catch)]
     fn apply_patches(
         state: &JsValue,
         action: &JsValue,
         ops: &[u32],
         assistant_id: Option<String>,
-    ) -> JsValue;
+    ) -> Result<JsValue, JsValue>;
 }
 
-/// The next state: `state` with `patches` applied. `state` itself is not touched.
-pub fn apply(state: &JsValue, action: &JsValue, patches: &[Patch]) -> JsValue {
+/// The next state: `state` with `patches` applied. `state` itself is not touched. Fails only
+/// when `state` is not what the module made of it (changed in place since, or not plain data).
+pub fn apply(state: &JsValue, action: &JsValue, patches: &[Patch]) -> Result<JsValue, JsValue> {
     let mut ops = Vec::with_capacity(16);
     let mut assistant_id = None;
     for patch in patches {
