@@ -311,7 +311,9 @@ fn calling_again_with_the_same_state_and_action_gives_the_same_state() {
 fn a_state_changed_in_place_after_the_reducer_made_it_is_an_error_not_a_crash() {
     let state = play(&js(EMPTY), &SEED[..3]);
     // Against the rules (states are immutable), the caller drops the assistant's message.
-    get(&state, "messages").unchecked_into::<Array>().set_length(1);
+    get(&state, "messages")
+        .unchecked_into::<Array>()
+        .set_length(1);
     let result = part(r#"{ "type": "tool-result", "id": "call-1", "output": 1 }"#);
     let thrown = reduce(&state, &result).expect_err("the state no longer has the call");
     assert!(thrown.is_instance_of::<js_sys::TypeError>());
@@ -319,5 +321,23 @@ fn a_state_changed_in_place_after_the_reducer_made_it_is_an_error_not_a_crash() 
     assert_eq!(error_field(&thrown, "path"), "state");
     let fresh = play(&js(EMPTY), &SEED[..3]);
     let done = reduce(&fresh, &result).expect("the module keeps working");
-    assert_eq!(get(&done, "messages.1.parts.0.state").as_string().unwrap(), "done");
+    assert_eq!(
+        get(&done, "messages.1.parts.0.state").as_string().unwrap(),
+        "done"
+    );
+}
+
+#[wasm_bindgen_test]
+fn check_action_returns_a_valid_action_and_throws_what_the_reducer_would() {
+    let action = part(r#"{ "type": "text-delta", "text": "hi" }"#);
+    assert!(same(
+        &wasm::check_action(action.clone()).unwrap().into(),
+        &action
+    ));
+    let thrown = wasm::check_action(part(
+        r#"{ "type": "tool-call", "id": "c", "name": 1, "input": {} }"#,
+    ))
+    .unwrap_err();
+    assert_eq!(error_field(&thrown, "code"), "invalid");
+    assert_eq!(error_field(&thrown, "path"), "action.part.name");
 }

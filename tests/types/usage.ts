@@ -8,6 +8,7 @@ import {
   restoreSession,
   persistSession,
   loadSession,
+  checkAction,
   type AgentMessage,
   type AgentPart,
   type SessionAction,
@@ -42,6 +43,14 @@ export function partLabel(part: AgentPart): string {
 
 export function storedSession(key: string): SessionState | null {
   return loadSession(key);
+}
+
+// A frame from the network is `unknown` until checked; then it is an action the reducer takes.
+export function dispatchFrame(line: string, dispatch: (action: SessionAction) => void) {
+  const frame: unknown = JSON.parse(line);
+  dispatch(checkAction(frame));
+  // @ts-expect-error an unchecked frame is not an action
+  dispatch(frame);
 }
 
 export const allToolStates: ToolState[] = ["running", "awaiting-confirmation", "done", "error", "cancelled"];

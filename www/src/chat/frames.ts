@@ -2,20 +2,13 @@
 // clearly why it cannot. Nothing from the network reaches useReducer unchecked: a reducer that
 // throws inside React's render would take the whole page down.
 
-import { sessionReducer } from "chat-session-reducer";
-import type { SessionAction, SessionErrorCode, SessionState } from "chat-session-reducer";
+import { checkAction } from "chat-session-reducer";
+import type { SessionAction, SessionErrorCode } from "chat-session-reducer";
 
 export type FrameResult = { ok: true; action: SessionAction } | { ok: false; problem: string };
 
 /** The agent may only stream parts and tool phases; send, stop, retry and reset are the user's. */
 const AGENT_ACTION_TYPES = new Set(["part", "toolPhase"]);
-
-/**
- * The reducer checks an action's shape before it looks at the state, and throws an Error whose
- * message starts with the offending path ("action.part.id: expected a string"). Applying the
- * frame to this empty session runs exactly that check at no cost and changes nothing.
- */
-const PROBE: SessionState = { messages: [], status: "streaming" };
 
 export function parseFrame(line: string, lineNumber: number): FrameResult {
   const where = `line ${lineNumber}`;
@@ -29,12 +22,13 @@ export function parseFrame(line: string, lineNumber: number): FrameResult {
   if (typeof type !== "string" || !AGENT_ACTION_TYPES.has(type)) {
     return { ok: false, problem: `${where} is not a "part" or "toolPhase" frame: ${preview(line)}` };
   }
+  // The reducer's own check: an Error whose message starts with the offending path
+  // ("action.part.id: expected a string").
   try {
-    sessionReducer(PROBE, frame as SessionAction);
+    return { ok: true, action: checkAction(frame) };
   } catch (error) {
     return { ok: false, problem: `${where}: ${(error as Error).message}` };
   }
-  return { ok: true, action: frame as SessionAction };
 }
 
 /** An error part: the session ends the run in error, cancels its open calls and offers Retry. */
