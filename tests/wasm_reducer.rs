@@ -36,14 +36,14 @@ fn resumable(messages: &JsValue) -> Array {
 #[wasm_bindgen_test]
 fn the_seed_example_fails_and_resumes_through_the_finished_call() {
     let state = play(&js(EMPTY), SEED);
-    assert_eq!(get(&state, "status").as_string().unwrap(), "error");
+    assert_eq!(string_at(&state, "status"), "error");
     assert_eq!(
         text_of(&get(&state, "error")),
         r#"{"message":"Couldn't reach the assistant.","code":"network"}"#
     );
     assert_eq!(resumable(&get(&state, "messages")).length(), 2);
     let retried = reduce(&state, &js(r#"{ "type": "retry" }"#)).unwrap();
-    assert_eq!(get(&retried, "status").as_string().unwrap(), "streaming");
+    assert_eq!(string_at(&retried, "status"), "streaming");
     assert!(get(&retried, "error").is_undefined());
 }
 
@@ -104,17 +104,14 @@ fn untouched_messages_and_parts_keep_their_identity_while_a_reply_streams() {
         &part(r#"{ "type": "text-delta", "text": " you go" }"#),
     )
     .unwrap();
-    assert_eq!(
-        get(&after, "messages.3.parts.1.text").as_string().unwrap(),
-        "Here you go"
-    );
+    assert_eq!(string_at(&after, "messages.3.parts.1.text"), "Here you go");
     assert!(same(&get(&after, "messages.3.parts.0"), &tool));
     assert!(same(
         &get(&after, "messages.3.parts.0.input"),
         &get(&tool, "input")
     ));
     assert_eq!(
-        get(&next, "messages.3.parts.1.text").as_string().unwrap(),
+        string_at(&next, "messages.3.parts.1.text"),
         "Here",
         "the earlier state is unchanged"
     );
@@ -238,10 +235,7 @@ fn bad_input_throws_a_type_error_naming_the_path() {
         &part(r#"{ "type": "text-delta", "text": "still works" }"#),
     )
     .unwrap();
-    assert_eq!(
-        get(&after, "messages.1.parts.0.text").as_string().unwrap(),
-        "still works"
-    );
+    assert_eq!(string_at(&after, "messages.1.parts.0.text"), "still works");
 }
 
 #[wasm_bindgen_test]
@@ -297,14 +291,8 @@ fn calling_again_with_the_same_state_and_action_gives_the_same_state() {
         &part(r#"{ "type": "text-delta", "text": "other" }"#),
     )
     .unwrap();
-    assert_eq!(
-        get(&other, "messages.1.parts.0.text").as_string().unwrap(),
-        "other"
-    );
-    assert_eq!(
-        get(&first, "messages.1.parts.0.text").as_string().unwrap(),
-        "once"
-    );
+    assert_eq!(string_at(&other, "messages.1.parts.0.text"), "other");
+    assert_eq!(string_at(&first, "messages.1.parts.0.text"), "once");
 }
 
 #[wasm_bindgen_test]
@@ -321,10 +309,7 @@ fn a_state_changed_in_place_after_the_reducer_made_it_is_an_error_not_a_crash() 
     assert_eq!(error_field(&thrown, "path"), "state");
     let fresh = play(&js(EMPTY), &SEED[..3]);
     let done = reduce(&fresh, &result).expect("the module keeps working");
-    assert_eq!(
-        get(&done, "messages.1.parts.0.state").as_string().unwrap(),
-        "done"
-    );
+    assert_eq!(string_at(&done, "messages.1.parts.0.state"), "done");
 }
 
 #[wasm_bindgen_test]

@@ -50,32 +50,21 @@ fn a_saved_session_loads_with_stop_applied_to_nested_calls() {
     let state = nested_conversation();
     save(key, &state).unwrap();
     let loaded = load(key).unwrap().expect("stored");
-    assert_eq!(get(&loaded, "status").as_string().unwrap(), "idle");
+    assert_eq!(string_at(&loaded, "status"), "idle");
+    assert_eq!(string_at(&loaded, "messages.1.parts.1.state"), "cancelled");
     assert_eq!(
-        get(&loaded, "messages.1.parts.1.state")
-            .as_string()
-            .unwrap(),
-        "cancelled"
-    );
-    assert_eq!(
-        get(&loaded, "messages.1.parts.1.agent.status")
-            .as_string()
-            .unwrap(),
+        string_at(&loaded, "messages.1.parts.1.agent.status"),
         "idle"
     );
     assert_eq!(
-        get(&loaded, "messages.1.parts.1.agent.messages.0.parts.0.state")
-            .as_string()
-            .unwrap(),
+        string_at(&loaded, "messages.1.parts.1.agent.messages.0.parts.0.state"),
         "cancelled"
     );
     assert_eq!(
-        get(
+        string_at(
             &loaded,
             "messages.1.parts.1.agent.messages.0.parts.0.prompt"
-        )
-        .as_string()
-        .unwrap(),
+        ),
         "Book it?"
     );
     assert_eq!(
@@ -83,7 +72,7 @@ fn a_saved_session_loads_with_stop_applied_to_nested_calls() {
         r#"{"city":"Lyon"}"#
     );
     assert_eq!(
-        get(&state, "messages.1.parts.1.state").as_string().unwrap(),
+        string_at(&state, "messages.1.parts.1.state"),
         "running",
         "the saved state is unchanged"
     );
@@ -92,7 +81,7 @@ fn a_saved_session_loads_with_stop_applied_to_nested_calls() {
         &js(r#"{ "type": "send", "id": "u2", "text": "Again" }"#),
     )
     .unwrap();
-    assert_eq!(get(&again, "status").as_string().unwrap(), "streaming");
+    assert_eq!(string_at(&again, "status"), "streaming");
     clear_session(key).unwrap();
     assert!(load(key).unwrap().is_none());
 }
@@ -181,9 +170,7 @@ fn a_full_storage_refuses_the_save_and_keeps_everything() {
         .unwrap()
         .expect("the earlier save is intact");
     assert_eq!(
-        get(&earlier, "messages.0.parts.0.text")
-            .as_string()
-            .unwrap(),
+        string_at(&earlier, "messages.0.parts.0.text"),
         "Plan my trip"
     );
     assert!(load("big").unwrap().is_none());
@@ -211,10 +198,7 @@ fn restore_then_persist_does_not_overwrite_what_could_not_be_read() {
     .unwrap();
     assert!(persist_session(key, Ts::new_unchecked(changed)).is_none());
     let loaded = load(key).unwrap().unwrap();
-    assert_eq!(
-        get(&loaded, "messages.0.parts.0.text").as_string().unwrap(),
-        "new start"
-    );
+    assert_eq!(string_at(&loaded, "messages.0.parts.0.text"), "new start");
 }
 
 #[wasm_bindgen_test]

@@ -45,8 +45,5 @@ fn without_a_window_every_function_is_unavailable_and_the_reducer_keeps_working(
         &part(r#"{ "type": "text-delta", "text": "still here" }"#),
     )
     .unwrap();
-    assert_eq!(
-        get(&next, "messages.1.parts.0.text").as_string().unwrap(),
-        "still here"
-    );
+    assert_eq!(string_at(&next, "messages.1.parts.0.text"), "still here");
 }

@@ -36,6 +36,13 @@ pub fn get(value: &JsValue, path: &str) -> JsValue {
         })
 }
 
+/// The string at `path`, e.g. `messages.1.parts.0.text`.
+pub fn string_at(value: &JsValue, path: &str) -> String {
+    get(value, path)
+        .as_string()
+        .unwrap_or_else(|| panic!("{path} is not a string"))
+}
+
 pub fn same(a: &JsValue, b: &JsValue) -> bool {
     Object::is(a, b)
 }
