@@ -66,9 +66,11 @@ impl<'a> Editor<'a> {
                 id: message.id.clone(),
             },
         };
+        let id = message.id.clone();
         let messages = &mut self.run_mut(run)?.messages;
         messages.push(Rc::new(message));
         let index = messages.len() - 1;
+        self.session.messages.record(run, &id, index);
         self.patches.push(Patch::PushMessage {
             run: run.to_vec(),
             message: new,

@@ -86,3 +86,27 @@ pub fn visit_calls(
         }
     }
 }
+
+/// Every run below `run` (itself first), in document order.
+pub fn visit_runs(
+    run: &SessionState,
+    prefix: &mut Vec<CallPos>,
+    visit: &mut dyn FnMut(&RunPath, &SessionState),
+) {
+    visit(prefix, run);
+    for (message_index, message) in run.messages.iter().enumerate() {
+        for (part_index, part) in message.parts.iter().enumerate() {
+            if let AgentPart::Tool(ToolPart {
+                agent: Some(agent), ..
+            }) = part.as_ref()
+            {
+                prefix.push(CallPos {
+                    message: message_index,
+                    part: part_index,
+                });
+                visit_runs(agent, prefix, visit);
+                prefix.pop();
+            }
+        }
+    }
+}

@@ -132,7 +132,7 @@ fn apply_part(editor: &mut Editor, run: &RunPath, part: &AgentStreamPart) -> Opt
     }
     match part {
         AgentStreamPart::MessageStart { message_id } => {
-            if find_message(editor.run(run)?, message_id).is_none() {
+            if find_message(editor, run, message_id)?.is_none() {
                 let message = AgentMessage {
                     id: message_id.clone(),
                     role: Role::Assistant,
@@ -224,9 +224,9 @@ fn apply_part(editor: &mut Editor, run: &RunPath, part: &AgentStreamPart) -> Opt
     Some(())
 }
 
-/// The newest message of the run with this id.
-fn find_message(run: &SessionState, id: &str) -> Option<usize> {
-    run.messages.iter().rposition(|message| message.id == id)
+/// The newest message of the run with this id: `Some(None)` when there is none.
+fn find_message(editor: &Editor, run: &RunPath, id: &str) -> Option<Option<usize>> {
+    Some(editor.session.messages.find(run, editor.run(run)?, id))
 }
 
 /// The message a `text-delta`, `reasoning` or `tool-call` part goes to, appending it when
@@ -238,7 +238,7 @@ fn target_message(
 ) -> Option<Option<usize>> {
     let messages = &editor.run(run)?.messages;
     let id = match message_id {
-        Some(id) => match find_message(editor.run(run)?, id) {
+        Some(id) => match find_message(editor, run, id)? {
             Some(index) if messages.get(index)?.role == Role::Assistant => {
                 return Some(Some(index))
             }

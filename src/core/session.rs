@@ -1,12 +1,13 @@
 //! A state together with the indexes that keep each action's work independent of the size
-//! of the conversation: the open calls, and where each call id lives.
+//! of the conversation: the open calls, where each call id lives, and where each message id
+//! lives in its run.
 
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
 
 use super::model::SessionState;
-use super::path::{call_at, visit_calls, CallPath};
+use super::path::{call_at, visit_calls, visit_runs, CallPath, CallPos, RunPath};
 
 /// An open call (`running` or `awaiting-confirmation`).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -23,11 +24,18 @@ pub struct Session {
     /// The open calls of the whole tree, in document order.
     pub open: Rc<Vec<OpenCall>>,
     pub calls: CallIndex,
+    pub messages: MessageIndex,
 }
 
 impl Session {
-    /// Indexes a state: one walk over its calls.
+    /// Indexes a state: one walk over its messages and calls.
     pub fn new(state: Rc<SessionState>) -> Self {
+        let messages = MessageIndex(Rc::new(RefCell::new(HashMap::new())));
+        visit_runs(&state, &mut Vec::new(), &mut |path, run| {
+            for (index, message) in run.messages.iter().enumerate() {
+                messages.record(path, &message.id, index);
+            }
+        });
         let mut open = Vec::new();
         let mut located = HashMap::new();
         visit_calls(&state, &mut Vec::new(), &mut |path, call| {
@@ -46,6 +54,7 @@ impl Session {
             state,
             open: Rc::new(open),
             calls: CallIndex(Rc::new(RefCell::new(located))),
+            messages,
         }
     }
 }
@@ -83,5 +92,56 @@ impl CallIndex {
 
     pub fn record(&self, id: &str, path: &CallPath) {
         self.0.borrow_mut().insert(id.to_owned(), path.clone());
+    }
+}
+
+/// Where each message id was last seen: the path of its run, then the message's position
+/// (its `part` unused). Keyed by id alone, like `CallIndex` (the same map type, so no second
+/// copy of its code in the wasm): an id seen in two runs keeps the last, and the other run's
+/// lookups fall back to a scan. Shared and checked like `CallIndex`.
+#[derive(Clone, Debug)]
+pub struct MessageIndex(Rc<RefCell<HashMap<String, CallPath>>>);
+
+impl MessageIndex {
+    /// The newest message with this id in `run`, the run at `path`.
+    pub fn find(&self, path: &RunPath, run: &SessionState, id: &str) -> Option<usize> {
+        // The message being streamed is the usual one.
+        if run.messages.last().is_some_and(|last| last.id == id) {
+            return Some(run.messages.len() - 1);
+        }
+        let hint = self
+            .0
+            .borrow()
+            .get(id)
+            .and_then(|seen| match seen.split_last() {
+                Some((last, seen_run)) if seen_run == path => Some(last.message),
+                _ => None,
+            });
+        if let Some(index) = hint {
+            if run
+                .messages
+                .get(index)
+                .is_some_and(|message| message.id == id)
+            {
+                return Some(index);
+            }
+        }
+        if hint.is_none() && !self.0.borrow().contains_key(id) {
+            return None;
+        }
+        let found = run.messages.iter().rposition(|message| message.id == id);
+        if let Some(index) = found {
+            self.record(path, id, index);
+        }
+        found
+    }
+
+    pub fn record(&self, path: &RunPath, id: &str, index: usize) {
+        let mut seen = path.to_vec();
+        seen.push(CallPos {
+            message: index,
+            part: 0,
+        });
+        self.0.borrow_mut().insert(id.to_owned(), seen);
     }
 }
