@@ -20,17 +20,9 @@ const SEED: &[&str] = &[
 ];
 
 fn resumable(messages: &JsValue) -> Array {
-    let list: Vec<Ts<_>> = messages
-        .clone()
-        .unchecked_into::<Array>()
-        .iter()
-        .map(Ts::new_unchecked)
-        .collect();
-    wasm::resumable(list)
+    wasm::resumable(messages)
         .expect("resumable")
-        .into_iter()
-        .map(JsValue::from)
-        .collect()
+        .unchecked_into()
 }
 
 #[wasm_bindgen_test]
@@ -275,6 +267,8 @@ fn resumable_returns_a_new_array_sharing_the_kept_messages() {
     let kept = resumable(&messages);
     assert!(!same(&kept.clone().into(), &messages));
     assert!(same(&kept.get(0), &get(&messages, "0")));
+    let thrown = wasm::resumable(&js(r#"{ "messages": [] }"#)).expect_err("not an array");
+    assert_eq!(error_field(&thrown, "path"), "messages");
     let no_user = js(r#"[{ "id": "a", "role": "assistant", "parts": [] }]"#);
     assert_eq!(text_of(&resumable(&no_user).into()), text_of(&no_user));
 }

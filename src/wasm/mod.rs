@@ -14,7 +14,7 @@ use std::rc::Rc;
 use tsify::Ts;
 use wasm_bindgen::prelude::*;
 
-use crate::core::model::{is_cancelled, AgentMessage, SessionAction, SessionState, ToolError};
+use crate::core::model::{is_cancelled, SessionAction, SessionState, ToolError};
 use crate::core::{plain_append_target, reduce, resumable_cut, Outcome, Session};
 use error::Path;
 
@@ -75,15 +75,20 @@ fn advance(
             ))
         }
     };
-    let (message, part) = plain_append_target(&session)
-        .map_or((-1, -1), |(message, part)| (index(message), index(part)));
+    let (message, part) = plain_append_target(&session).map_or((-1, -1), |(message, part)| {
+        (position(message), position(part))
+    });
     let id = recent::put(session);
     facts::remember(&state, &action, &next, id, message, part);
     Ok(next)
 }
 
-fn index(value: usize) -> i32 {
+fn position(value: usize) -> i32 {
     i32::try_from(value).unwrap_or(-1)
+}
+
+fn index(value: usize) -> u32 {
+    u32::try_from(value).unwrap_or(u32::MAX)
 }
 
 /// Checks that a value (a frame from the network, say) is a `SessionAction` before it is
@@ -99,24 +104,26 @@ pub fn check_action(
 
 /// What Retry sends: a new array, through the last finished call after the last user
 /// message, else through that user message; `messages` unchanged when there is none.
-#[wasm_bindgen]
-pub fn resumable(messages: Vec<Ts<AgentMessage>>) -> Result<Vec<Ts<AgentMessage>>, JsValue> {
-    let list: js_sys::Array = messages.into_iter().map(JsValue::from).collect();
-    let parsed = read::messages(&list, &Path::Root("messages"))?;
-    let mut kept: Vec<JsValue> = list.iter().collect();
-    if let Some(cut) = resumable_cut(&parsed) {
-        kept.truncate(cut.messages);
-        if let (Some(parts), Some(last)) = (cut.parts, kept.last_mut()) {
-            let message: &fields::Fields = last.unchecked_ref();
-            let all: js_sys::Array = message.parts().unwrap_or_default().unchecked_into();
-            if (parts as u32) < all.length() {
-                let copy = message.copy();
-                copy.set_parts(&all.slice(0, parts as u32));
-                *last = copy.into();
-            }
+#[wasm_bindgen(unchecked_return_type = "AgentMessage[]")]
+pub fn resumable(
+    #[wasm_bindgen(unchecked_param_type = "AgentMessage[]")] messages: &JsValue,
+) -> Result<JsValue, JsValue> {
+    let parsed = read::messages(messages, &Path::Root("messages"))?;
+    let list: &js_sys::Array = messages.unchecked_ref();
+    let Some(cut) = resumable_cut(&parsed) else {
+        return Ok(list.slice(0, list.length()).into());
+    };
+    let kept = list.slice(0, index(cut.messages));
+    if let (Some(parts), Some(last)) = (cut.parts, cut.messages.checked_sub(1)) {
+        let message: fields::Fields = kept.get(index(last)).unchecked_into();
+        let all: js_sys::Array = message.parts().unwrap_or_default().unchecked_into();
+        if index(parts) < all.length() {
+            let copy = message.copy();
+            copy.set_parts(&all.slice(0, index(parts)));
+            kept.set(index(last), copy.into());
         }
     }
-    Ok(kept.into_iter().map(Ts::new_unchecked).collect())
+    Ok(kept.into())
 }
 
 /// Whether a tool error means the user cancelled the call (`code === "cancelled"`).
