@@ -226,7 +226,12 @@ fn apply_part(editor: &mut Editor, run: &RunPath, part: &AgentStreamPart) -> Opt
 
 /// The newest message of the run with this id: `Some(None)` when there is none.
 fn find_message(editor: &Editor, run: &RunPath, id: &str) -> Option<Option<usize>> {
-    Some(editor.session.messages.find(run, editor.run(run)?, id))
+    Some(
+        editor
+            .session
+            .messages
+            .find(editor.state(), run, editor.run(run)?, id),
+    )
 }
 
 /// The message a `text-delta`, `reasoning` or `tool-call` part goes to, appending it when

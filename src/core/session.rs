@@ -28,14 +28,8 @@ pub struct Session {
 }
 
 impl Session {
-    /// Indexes a state: one walk over its messages and calls.
+    /// Indexes a state: one walk over its calls.
     pub fn new(state: Rc<SessionState>) -> Self {
-        let messages = MessageIndex(Rc::new(RefCell::new(HashMap::new())));
-        visit_runs(&state, &mut Vec::new(), &mut |path, run| {
-            for (index, message) in run.messages.iter().enumerate() {
-                messages.record(path, &message.id, index);
-            }
-        });
         let mut open = Vec::new();
         let mut located = HashMap::new();
         visit_calls(&state, &mut Vec::new(), &mut |path, call| {
@@ -54,7 +48,7 @@ impl Session {
             state,
             open: Rc::new(open),
             calls: CallIndex(Rc::new(RefCell::new(located))),
-            messages,
+            messages: MessageIndex::default(),
         }
     }
 }
@@ -98,36 +92,42 @@ impl CallIndex {
 /// Where each message id was last seen: the path of its run, then the message's position
 /// (its `part` unused). Keyed by id alone, like `CallIndex` (the same map type, so no second
 /// copy of its code in the wasm): an id seen in two runs keeps the last, and the other run's
-/// lookups fall back to a scan. Shared and checked like `CallIndex`.
-#[derive(Clone, Debug)]
-pub struct MessageIndex(Rc<RefCell<HashMap<String, CallPath>>>);
+/// lookups fall back to a scan. Built from the state on first use, since most actions never
+/// look a message up by id; then kept up to date, and checked like `CallIndex`.
+#[derive(Clone, Debug, Default)]
+pub struct MessageIndex(Rc<RefCell<Option<HashMap<String, CallPath>>>>);
 
 impl MessageIndex {
-    /// The newest message with this id in `run`, the run at `path`.
-    pub fn find(&self, path: &RunPath, run: &SessionState, id: &str) -> Option<usize> {
+    /// The newest message with this id in `run`, the run at `path` below `root`.
+    pub fn find(
+        &self,
+        root: &SessionState,
+        path: &RunPath,
+        run: &SessionState,
+        id: &str,
+    ) -> Option<usize> {
         // The message being streamed is the usual one.
         if run.messages.last().is_some_and(|last| last.id == id) {
             return Some(run.messages.len() - 1);
         }
-        let hint = self
+        if self.0.borrow().is_none() {
+            self.build(root);
+        }
+        // Absent from the index: in no run at all.
+        let seen = self
             .0
             .borrow()
-            .get(id)
-            .and_then(|seen| match seen.split_last() {
-                Some((last, seen_run)) if seen_run == path => Some(last.message),
-                _ => None,
-            });
-        if let Some(index) = hint {
-            if run
-                .messages
-                .get(index)
-                .is_some_and(|message| message.id == id)
+            .as_ref()
+            .and_then(|located| located.get(id).cloned())?;
+        if let Some((last, seen_run)) = seen.split_last() {
+            if seen_run == path
+                && run
+                    .messages
+                    .get(last.message)
+                    .is_some_and(|message| message.id == id)
             {
-                return Some(index);
+                return Some(last.message);
             }
-        }
-        if hint.is_none() && !self.0.borrow().contains_key(id) {
-            return None;
         }
         let found = run.messages.iter().rposition(|message| message.id == id);
         if let Some(index) = found {
@@ -136,12 +136,24 @@ impl MessageIndex {
         found
     }
 
-    pub fn record(&self, path: &RunPath, id: &str, index: usize) {
-        let mut seen = path.to_vec();
-        seen.push(CallPos {
-            message: index,
-            part: 0,
+    fn build(&self, root: &SessionState) {
+        *self.0.borrow_mut() = Some(HashMap::new());
+        visit_runs(root, &mut Vec::new(), &mut |path, run| {
+            for (index, message) in run.messages.iter().enumerate() {
+                self.record(path, &message.id, index);
+            }
         });
-        self.0.borrow_mut().insert(id.to_owned(), seen);
+    }
+
+    /// Notes where a message is; before the first lookup there is nothing to keep up to date.
+    pub fn record(&self, path: &RunPath, id: &str, index: usize) {
+        if let Some(located) = self.0.borrow_mut().as_mut() {
+            let mut seen = path.to_vec();
+            seen.push(CallPos {
+                message: index,
+                part: 0,
+            });
+            located.insert(id.to_owned(), seen);
+        }
     }
 }
