@@ -5,7 +5,7 @@ use std::rc::Rc;
 use super::model::{AgentMessage, AgentPart, Role};
 
 /// Where Retry cuts the conversation: the first `messages` messages, and of the last one
-/// kept only the first `parts` parts when set.
+/// kept only the first `parts` parts when set (set only when that drops some).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Cut {
     pub messages: usize,
@@ -47,9 +47,11 @@ pub fn resumable_cut(messages: &[Rc<AgentMessage>]) -> Option<Cut> {
             _ => false,
         });
         if let Some(part) = finished {
+            // Only a message that loses parts is cut: one that ends with the call stays as it is.
+            let parts = (part + 1 < message.parts.len()).then_some(part + 1);
             return Some(Cut {
                 messages: index + 1,
-                parts: Some(part + 1),
+                parts,
             });
         }
     }

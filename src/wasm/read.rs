@@ -43,10 +43,43 @@ pub fn array(value: &JsValue, path: &Path) -> Read<js_sys::Array> {
     }
 }
 
+/// Starts the Rust form of a string that is not well-formed UTF-16, or that starts with it.
+const ESCAPE: &str = "\u{FFFF}";
+/// What converting a string to Rust puts in place of a lone surrogate.
+const REPLACEMENT: &str = "\u{FFFD}";
+
+/// A string as Rust compares it (ids, names, prompts), kept exact: converting to Rust replaces a
+/// lone surrogate with U+FFFD, so a string that comes back holding one is checked, and one that
+/// was not well formed (or that starts with `ESCAPE`) becomes `ESCAPE` and its UTF-16 code units
+/// in hex, distinct from every other string. (Bytes are compared, not chars: the char searcher
+/// would double the module's size.)
+fn exact_string(value: &JsValue) -> Option<String> {
+    let converted = value.as_string()?;
+    let bytes = converted.as_bytes();
+    let escaped_start = bytes.starts_with(ESCAPE.as_bytes());
+    if !escaped_start
+        && !bytes
+            .windows(REPLACEMENT.len())
+            .any(|window| window == REPLACEMENT.as_bytes())
+    {
+        return Some(converted);
+    }
+    let units: Vec<u16> = value.unchecked_ref::<js_sys::JsString>().iter().collect();
+    if !escaped_start && char::decode_utf16(units.iter().copied()).all(|char| char.is_ok()) {
+        return Some(converted);
+    }
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    let mut escaped = String::from(ESCAPE);
+    for unit in units {
+        for shift in [12, 8, 4, 0] {
+            escaped.push(char::from(HEX[usize::from((unit >> shift) & 15)]));
+        }
+    }
+    Some(escaped)
+}
+
 fn string(value: &JsValue, path: &Path) -> Read<String> {
-    value
-        .as_string()
-        .ok_or_else(|| InputError::expected(path, "a string"))
+    exact_string(value).ok_or_else(|| InputError::expected(path, "a string"))
 }
 
 fn optional_string(value: &JsValue, path: &Path) -> Read<Option<String>> {
@@ -347,13 +380,13 @@ fn text_delta(value: &JsValue) -> Option<SessionAction> {
                 .ok()?
                 .unchecked_into::<Fields>()
                 .message_id()
-                .ok()?
-                .as_string()?,
+                .ok()
+                .and_then(|id| exact_string(&id))?,
         ),
     };
     let within = match shape & 4 {
         0 => None,
-        _ => Some(action.within().ok()?.as_string()?),
+        _ => Some(exact_string(&action.within().ok()?)?),
     };
     let text = Text::Held {
         empty: shape & 1 != 0,

@@ -15,9 +15,13 @@ import { textDeltaShape } from "./text_delta.js";
 const KEPT = 16;
 const known = [];
 
+// The facts of a state, moved to the front: the states in use are the last to be forgotten.
 function factsOf(state) {
-  for (const facts of known) if (facts.state === state) return facts;
-  return undefined;
+  const index = known.findIndex((facts) => facts.state === state);
+  if (index <= 0) return known[index];
+  const [facts] = known.splice(index, 1);
+  known.unshift(facts);
+  return facts;
 }
 
 function keep(facts) {
@@ -34,10 +38,16 @@ export function shortcut(state, action) {
   if (facts.action === action) return facts.next;
   if (facts.appendAt === null) return undefined;
   const [message, part] = facts.appendAt;
-  // Some text (flags 0), or some text for that very message (flags 2: a messageId).
-  const shape = textDeltaShape(action);
-  if (shape !== 0 && !(shape === 2 && action.part.messageId === state.messages[message].id)) return undefined;
-  const next = appendText(state, message, part, action.part.text);
+  let next;
+  try {
+    // Some text (flags 0), or some text for that very message (flags 2: a messageId).
+    const shape = textDeltaShape(action);
+    if (shape !== 0 && !(shape === 2 && action.part.messageId === state.messages[message].id)) return undefined;
+    next = appendText(state, message, part, action.part.text);
+  } catch {
+    // The state was changed in place since it was made: the module's own path says so.
+    return undefined;
+  }
   facts.action = action;
   facts.next = next;
   keep({ state: next, session: facts.session, appendAt: facts.appendAt, action: undefined, next: undefined });
