@@ -10,6 +10,7 @@ use super::model::{
 };
 use super::patch::{CallChange, NewMessage, NewPart, Patch};
 use super::path::{call_at, call_at_mut, run_at, run_at_mut, CallPath, CallPos, RunPath};
+use super::resumable::Cut;
 use super::session::{OpenCall, Session};
 
 pub struct Editor<'a> {
@@ -267,25 +268,15 @@ impl<'a> Editor<'a> {
         call_at(&self.session.state, path)
     }
 
-    /// Keeps the first `messages` messages of the root run, and `parts` parts of the last one.
-    pub fn truncate(&mut self, messages: usize, parts: Option<usize>) -> Option<()> {
-        let state = self.root_mut();
-        state.messages.truncate(messages);
-        if let Some(parts) = parts {
-            Rc::make_mut(state.messages.last_mut()?)
-                .parts
-                .truncate(parts);
-        }
-        let kept = |path: &CallPath| {
-            path.first().is_some_and(|first| {
-                first.message + 1 < messages
-                    || (first.message + 1 == messages
-                        && parts.is_none_or(|parts| first.part < parts))
-            })
-        };
-        self.open_mut().retain(|call| kept(&call.path));
-        self.patches.push(Patch::Truncate { messages, parts });
-        Some(())
+    /// Cuts the root run where Retry cuts it.
+    pub fn truncate(&mut self, cut: Cut) {
+        cut.apply_to(&mut self.root_mut().messages);
+        self.open_mut()
+            .retain(|call| call.path.first().is_some_and(|&pos| cut.keeps(pos)));
+        self.patches.push(Patch::Truncate {
+            messages: cut.messages,
+            parts: cut.parts,
+        });
     }
 
     pub fn reset(&mut self) {

@@ -92,7 +92,7 @@ fn apply_action(editor: &mut Editor, action: &SessionAction) -> Option<()> {
                 return Some(());
             };
             if cut.changes(&editor.state().messages) {
-                editor.truncate(cut.messages, cut.parts)?;
+                editor.truncate(cut);
             }
             editor.set_status(&[], SessionStatus::Streaming, None)?;
         }

@@ -3,6 +3,7 @@
 use std::rc::Rc;
 
 use super::model::{AgentMessage, AgentPart, Role};
+use super::path::CallPos;
 
 /// Where Retry cuts the conversation: the first `messages` messages, and of the last one
 /// kept only the first `parts` parts when set (set only when that drops some).
@@ -23,13 +24,25 @@ impl Cut {
             })
     }
 
-    pub fn apply(&self, messages: &[Rc<AgentMessage>]) -> Vec<Rc<AgentMessage>> {
-        let mut kept: Vec<_> = messages.iter().take(self.messages).cloned().collect();
-        if let (Some(parts), Some(last)) = (self.parts, kept.last_mut()) {
+    /// Cuts `messages` in place, copying the last message kept only when it loses parts.
+    pub fn apply_to(&self, messages: &mut Vec<Rc<AgentMessage>>) {
+        messages.truncate(self.messages);
+        if let (Some(parts), Some(last)) = (self.parts, messages.last_mut()) {
             if parts < last.parts.len() {
                 Rc::make_mut(last).parts.truncate(parts);
             }
         }
+    }
+
+    /// Whether the part at `pos` (a position in the root run) is kept.
+    pub fn keeps(&self, pos: CallPos) -> bool {
+        pos.message + 1 < self.messages
+            || (pos.message + 1 == self.messages && self.parts.is_none_or(|parts| pos.part < parts))
+    }
+
+    pub fn apply(&self, messages: &[Rc<AgentMessage>]) -> Vec<Rc<AgentMessage>> {
+        let mut kept = messages[..self.messages.min(messages.len())].to_vec();
+        self.apply_to(&mut kept);
         kept
     }
 }

@@ -171,7 +171,7 @@ fn optional_literal<T: Copy>(
     }
 }
 
-const STATUSES: &[(&str, SessionStatus)] = &[
+pub(super) const STATUSES: &[(&str, SessionStatus)] = &[
     ("idle", SessionStatus::Idle),
     ("streaming", SessionStatus::Streaming),
     ("error", SessionStatus::Error),
@@ -199,7 +199,7 @@ const PART_TYPES: &[(&str, ())] = &[
 
 const ROLES: &[(&str, Role)] = &[("user", Role::User), ("assistant", Role::Assistant)];
 
-const TOOL_STATES: &[(&str, ToolState)] = &[
+pub(super) const TOOL_STATES: &[(&str, ToolState)] = &[
     ("running", ToolState::Running),
     ("awaiting-confirmation", ToolState::AwaitingConfirmation),
     ("done", ToolState::Done),

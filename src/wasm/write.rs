@@ -7,8 +7,8 @@
 //! | 1 | PushMessage | run, kind (0 user, 1 assistant) |
 //! | 2 | PushPart | run, message, kind (0 text, 1 reasoning, 2 tool) |
 //! | 3 | AppendText | run, message, part |
-//! | 4 | SetStatus | run, status (index in `STATUSES`) |
-//! | 5 | SetCall | call, state (index in `TOOL_STATES`), change (0 phase, 1 result, 2 error, 3 cancel) |
+//! | 4 | SetStatus | run, status (its index in `read::STATUSES`) |
+//! | 5 | SetCall | call, state (its index in `read::TOOL_STATES`), change (0 phase, 1 result, 2 error, 3 cancel) |
 //! | 6 | StartAgent | call |
 //! | 7 | Truncate | messages, 1 + parts (0: all parts) |
 //! | 8 | Reset | |
@@ -17,7 +17,7 @@
 
 use wasm_bindgen::prelude::*;
 
-use crate::core::model::{SessionStatus, ToolState};
+use super::read::{STATUSES, TOOL_STATES};
 use crate::core::patch::{CallChange, NewMessage, NewPart, Patch};
 use crate::core::path::CallPos;
 
@@ -63,7 +63,7 @@ pub fn apply(state: &JsValue, action: &JsValue, patches: &[Patch]) -> Result<JsV
             Patch::SetStatus { run, status } => {
                 ops.push(4);
                 path(&mut ops, run);
-                ops.push(status_code(*status));
+                ops.push(literal_code(STATUSES, *status));
             }
             Patch::SetCall {
                 call,
@@ -72,7 +72,7 @@ pub fn apply(state: &JsValue, action: &JsValue, patches: &[Patch]) -> Result<JsV
             } => {
                 ops.push(5);
                 path(&mut ops, call);
-                ops.extend([tool_state_code(*state), change_code(*change)]);
+                ops.extend([literal_code(TOOL_STATES, *state), change_code(*change)]);
             }
             Patch::StartAgent { call } => {
                 ops.push(6);
@@ -110,22 +110,14 @@ fn part_kind(part: NewPart) -> u32 {
     }
 }
 
-fn status_code(status: SessionStatus) -> u32 {
-    match status {
-        SessionStatus::Idle => 0,
-        SessionStatus::Streaming => 1,
-        SessionStatus::Error => 2,
-    }
-}
-
-fn tool_state_code(state: ToolState) -> u32 {
-    match state {
-        ToolState::Running => 0,
-        ToolState::AwaitingConfirmation => 1,
-        ToolState::Done => 2,
-        ToolState::Error => 3,
-        ToolState::Cancelled => 4,
-    }
+/// A literal's code: its place in the reader's table, which apply.js lists in the same order.
+fn literal_code<T: PartialEq>(table: &[(&str, T)], value: T) -> u32 {
+    index(
+        table
+            .iter()
+            .position(|(_, known)| *known == value)
+            .unwrap_or(usize::MAX),
+    )
 }
 
 fn change_code(change: CallChange) -> u32 {
