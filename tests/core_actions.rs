@@ -50,16 +50,19 @@ fn send_while_streaming_appends_and_keeps_streaming() {
     );
 }
 
-// ---- part: only while streaming ----
+// ---- part: only while streaming, answers excepted (core_answers.rs) ----
 
+/// Every part type but the answers (`tool-result`, `tool-error`, `tool-approval-response`).
 fn late_parts() -> Vec<serde_json::Value> {
     vec![
         json!({ "type": "message-start", "messageId": "a-9" }),
         json!({ "type": "text-delta", "text": "late" }),
         json!({ "type": "reasoning", "text": "late" }),
+        json!({ "type": "reasoning-delta", "text": "late" }),
         json!({ "type": "tool-call", "id": "c-9", "name": "search", "input": {} }),
-        json!({ "type": "tool-result", "id": "c-1", "output": "late" }),
-        json!({ "type": "tool-error", "id": "c-1", "error": { "message": "late" } }),
+        json!({ "type": "tool-input-delta", "id": "c-9", "name": "search", "text": "{" }),
+        json!({ "type": "tool-input-end", "id": "c-1" }),
+        json!({ "type": "tool-approval-request", "id": "c-1", "prompt": "Late?" }),
         json!({ "type": "step-finish" }),
         json!({ "type": "finish", "reason": "aborted" }),
         json!({ "type": "error", "error": "late", "code": "network" }),

@@ -261,7 +261,7 @@ fn a_nested_error_fails_only_the_nested_run() {
 }
 
 #[test]
-fn a_nested_run_that_has_ended_ignores_further_parts() {
+fn a_nested_run_that_has_ended_ignores_further_parts_but_answers() {
     let ended = [
         run(
             json!([assistant("n-1", json!([tool("n-c", "search", "running")]))]),
@@ -275,9 +275,10 @@ fn a_nested_run_that_has_ended_ignores_further_parts() {
             json!({ "type": "message-start", "messageId": "n-2" }),
             json!({ "type": "text-delta", "text": "late" }),
             json!({ "type": "reasoning", "text": "late" }),
+            json!({ "type": "reasoning-delta", "text": "late" }),
             json!({ "type": "tool-call", "id": "n-d", "name": "search", "input": {} }),
-            json!({ "type": "tool-result", "id": "n-c", "output": 1 }),
-            json!({ "type": "tool-error", "id": "n-c", "error": { "message": "late" } }),
+            json!({ "type": "tool-input-delta", "id": "n-d", "name": "search", "text": "{" }),
+            json!({ "type": "tool-approval-request", "id": "n-c" }),
             json!({ "type": "finish", "reason": "aborted" }),
             json!({ "type": "error", "error": "late" }),
         ] {

@@ -5,35 +5,64 @@
 use std::rc::Rc;
 
 use super::model::{
-    AgentMessage, AgentPart, ReasoningPart, Role, SessionError, SessionState, SessionStatus, Text,
-    TextPart, ToolError, ToolPart, ToolState,
+    AgentMessage, AgentPart, Approval, Json, ReasoningPart, Role, SessionError, SessionState,
+    SessionStatus, Text, TextPart, ToolError, ToolPart, ToolState, DENIED, INVALID_INPUT,
 };
 use super::patch::{CallChange, NewMessage, NewPart, Patch};
 use super::path::{call_at, call_at_mut, run_at, run_at_mut, CallPath, CallPos, RunPath};
 use super::resumable::Cut;
 use super::session::{OpenCall, Session};
 
+/// Parses a call's streamed input at `tool-input-end` as JavaScript's `JSON.parse` does, blank
+/// text as `{}`: the input, or `None` when the text is not JSON. It gets the call, its text as
+/// the core holds it, and the step's patches so far: a host that holds the texts in its own
+/// objects (`Text::Held`) reads the text there, with those patches applied.
+pub type ParseInput<'a> = dyn FnMut(&CallPath, &Text, &[Patch]) -> Option<Json> + 'a;
+
+/// The core's own `ParseInput`, for texts it holds.
+pub fn parse_owned_input(_call: &CallPath, text: &Text, _patches: &[Patch]) -> Option<Json> {
+    let Text::Owned(text) = text else { return None };
+    // JSON's white space: what `JSON.parse` skips around a value.
+    if text.trim_matches([' ', '\t', '\n', '\r']).is_empty() {
+        return Some(Json::Object(serde_json::Map::new()));
+    }
+    serde_json::from_str(text).ok()
+}
+
 pub struct Editor<'a> {
     pub session: &'a mut Session,
     pub patches: Vec<Patch>,
     /// Whether the session was touched: with no patches, it must not have been.
     pub touched: bool,
+    parse_input: &'a mut ParseInput<'a>,
 }
 
 /// What a `SetCall` edit writes besides the state.
 pub enum CallUpdate<'a> {
     Phase { prompt: Option<&'a str> },
-    Result { output: &'a serde_json::Value },
+    Result { output: &'a Json },
+    Progress { output: &'a Json },
     Error { error: &'a ToolError },
     Cancel,
+    Called { name: &'a str, input: &'a Json },
+    InputParsed { input: Json },
+    InputInvalid,
+    ApprovalAsked { prompt: Option<&'a str>, approval: Approval },
+    Approved {
+        approval: Approval,
+        input: Option<&'a Json>,
+        output: Option<&'a Json>,
+    },
+    Denied { approval: Approval },
 }
 
 impl<'a> Editor<'a> {
-    pub fn new(session: &'a mut Session) -> Self {
+    pub fn new(session: &'a mut Session, parse_input: &'a mut ParseInput<'a>) -> Self {
         Editor {
             session,
             patches: Vec::new(),
             touched: false,
+            parse_input,
         }
     }
 
@@ -84,6 +113,9 @@ impl<'a> Editor<'a> {
         let new = match &part {
             AgentPart::Text(_) => NewPart::Text,
             AgentPart::Reasoning(_) => NewPart::Reasoning,
+            AgentPart::Tool(call) if call.state == ToolState::InputStreaming => {
+                NewPart::StreamingTool
+            }
             AgentPart::Tool(_) => NewPart::Tool,
         };
         let opened = match &part {
@@ -137,20 +169,21 @@ impl<'a> Editor<'a> {
         // A text the host holds is only known to be non-empty: appending to it changes
         // nothing here, so nothing is copied (the patch still tells the host to append).
         let current = self.run(run)?.messages.get(message)?.parts.get(part)?;
-        if let AgentPart::Text(TextPart { text: current }) = current.as_ref() {
-            if current.unchanged_by(text) {
-                self.patches.push(Patch::AppendText {
-                    run: run.to_vec(),
-                    message,
-                    part,
-                });
-                return Some(());
-            }
+        if streamed_text(current)?.unchanged_by(text) {
+            self.patches.push(Patch::AppendText {
+                run: run.to_vec(),
+                message,
+                part,
+            });
+            return Some(());
         }
         let message_node = Rc::make_mut(self.run_mut(run)?.messages.get_mut(message)?);
         match Rc::make_mut(message_node.parts.get_mut(part)?) {
-            AgentPart::Text(TextPart { text: accumulated }) => accumulated.push(text),
-            _ => return None,
+            AgentPart::Text(TextPart { text: accumulated })
+            | AgentPart::Reasoning(ReasoningPart {
+                text: accumulated, ..
+            }) => accumulated.push(text),
+            AgentPart::Tool(_) => return None,
         }
         self.patches.push(Patch::AppendText {
             run: run.to_vec(),
@@ -158,6 +191,37 @@ impl<'a> Editor<'a> {
             part,
         });
         Some(())
+    }
+
+    /// Appends to a call's `inputText` (an absent one is empty). Appending nothing changes
+    /// nothing; appending to a text the host holds changes nothing here (see `append_text`).
+    pub fn append_input(&mut self, path: &CallPath, text: &Text) -> Option<()> {
+        let current = self.call(path)?.input_text.as_ref();
+        if text.is_empty() {
+            return Some(());
+        }
+        if !current.is_some_and(|current| current.unchanged_by(text)) {
+            call_at_mut(self.root_mut(), path)?
+                .input_text
+                .get_or_insert_with(|| Text::from(""))
+                .push(text);
+        }
+        self.patches.push(Patch::AppendInput { call: path.clone() });
+        Some(())
+    }
+
+    /// Ends a call's streamed input: `running` with the parsed input, or `error` with code
+    /// `invalid_input` when the text is not JSON.
+    pub fn end_input(&mut self, path: &CallPath) -> Option<()> {
+        let text = self
+            .call(path)?
+            .input_text
+            .clone()
+            .unwrap_or_else(|| Text::from(""));
+        match (self.parse_input)(path, &text, &self.patches) {
+            Some(input) => self.set_call(path, ToolState::Running, CallUpdate::InputParsed { input }),
+            None => self.set_call(path, ToolState::Error, CallUpdate::InputInvalid),
+        }
     }
 
     /// Sets a run's status (and its error, which exists exactly in status `error`).
@@ -192,6 +256,7 @@ impl<'a> Editor<'a> {
     ) -> Option<()> {
         let call = call_at_mut(self.root_mut(), path)?;
         call.state = state;
+        let mut renamed = None;
         let change = match update {
             CallUpdate::Phase { prompt } => {
                 call.prompt = prompt.map(str::to_owned);
@@ -202,18 +267,74 @@ impl<'a> Editor<'a> {
                 call.prompt = None;
                 CallChange::Result
             }
+            CallUpdate::Progress { output } => {
+                call.output = Some(output.clone());
+                CallChange::Progress
+            }
             CallUpdate::Error { error } => {
                 call.error = Some(error.clone());
                 call.prompt = None;
                 CallChange::Error
             }
             CallUpdate::Cancel => CallChange::Cancel,
+            CallUpdate::Called { name, input } => {
+                call.name = name.to_owned();
+                call.input = input.clone();
+                renamed = Some(call.name.clone());
+                CallChange::Called
+            }
+            CallUpdate::InputParsed { input } => {
+                call.input = input;
+                CallChange::InputParsed
+            }
+            CallUpdate::InputInvalid => {
+                call.error = Some(ToolError {
+                    message: INVALID_INPUT.to_owned(),
+                    code: Some("invalid_input".to_owned()),
+                });
+                CallChange::InputInvalid
+            }
+            CallUpdate::ApprovalAsked { prompt, approval } => {
+                call.prompt = prompt.map(str::to_owned);
+                call.approval = Some(approval);
+                CallChange::ApprovalAsked
+            }
+            CallUpdate::Approved {
+                approval,
+                input,
+                output,
+            } => {
+                call.approval = Some(approval);
+                call.prompt = None;
+                if let Some(input) = input {
+                    call.input = input.clone();
+                }
+                if let Some(output) = output {
+                    call.output = Some(output.clone());
+                }
+                CallChange::Approved
+            }
+            CallUpdate::Denied { approval } => {
+                call.error = Some(ToolError {
+                    message: approval.reason.as_deref().unwrap_or(DENIED).to_owned(),
+                    code: Some("denied".to_owned()),
+                });
+                call.approval = Some(approval);
+                call.prompt = None;
+                CallChange::Denied
+            }
         };
         self.patches.push(Patch::SetCall {
             call: path.clone(),
             state,
             change,
         });
+        if let Some(name) = renamed {
+            let open = self.open_mut();
+            if let Some(entry) = open.iter_mut().find(|call| call.path == *path) {
+                entry.name = name;
+            }
+        }
         if !state.is_open() {
             let open = self.open_mut();
             open.retain(|call| call.path != *path);
@@ -283,6 +404,16 @@ impl<'a> Editor<'a> {
         self.touched = true;
         *self.session = Session::new(Rc::new(SessionState::empty()));
         self.patches.push(Patch::Reset);
+    }
+}
+
+/// The text of a part a delta appends to (text or reasoning); `None` for a tool part.
+fn streamed_text(part: &AgentPart) -> Option<&Text> {
+    match part {
+        AgentPart::Text(TextPart { text }) | AgentPart::Reasoning(ReasoningPart { text, .. }) => {
+            Some(text)
+        }
+        AgentPart::Tool(_) => None,
     }
 }
 

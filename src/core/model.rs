@@ -168,12 +168,14 @@ pub struct ReasoningPart {
     pub metadata: Option<Json>,
 }
 
-/// `running` and `awaiting-confirmation` are open; `done` and `error` are finished;
-/// `cancelled` is neither.
+/// `input-streaming`, `running` and `awaiting-confirmation` are open; `done` and `error` are
+/// finished; `cancelled` is neither.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(target_arch = "wasm32", derive(Tsify))]
 #[serde(rename_all = "kebab-case")]
 pub enum ToolState {
+    /// Its input is still arriving (`tool-input-delta`).
+    InputStreaming,
     Running,
     AwaitingConfirmation,
     Done,
@@ -183,11 +185,27 @@ pub enum ToolState {
 
 impl ToolState {
     pub fn is_open(self) -> bool {
-        matches!(self, ToolState::Running | ToolState::AwaitingConfirmation)
+        matches!(
+            self,
+            ToolState::InputStreaming | ToolState::Running | ToolState::AwaitingConfirmation
+        )
     }
 
     pub fn is_finished(self) -> bool {
         matches!(self, ToolState::Done | ToolState::Error)
+    }
+}
+
+impl AgentStreamPart {
+    /// Whether the part answers a call (a client-side tool, an approval): such a part applies
+    /// in any status, since the call waits on the client after its run has finished.
+    pub fn is_answer(&self) -> bool {
+        matches!(
+            self,
+            AgentStreamPart::ToolResult { .. }
+                | AgentStreamPart::ToolError { .. }
+                | AgentStreamPart::ToolApprovalResponse { .. }
+        )
     }
 }
 
@@ -218,6 +236,11 @@ pub struct ToolError {
     pub code: Option<String>,
 }
 
+/// The error of a call whose streamed input is not JSON (`tool-input-end`).
+pub const INVALID_INPUT: &str = "The tool input is not valid JSON";
+/// The error message of a refused approval that gives no reason.
+pub const DENIED: &str = "Denied by the user";
+
 /// `isCancelled(error)`: the call was cancelled by the user.
 pub fn is_cancelled(error: &ToolError) -> bool {
     error.code.as_deref() == Some("cancelled")
@@ -229,8 +252,17 @@ pub struct ToolPart {
     /// The call id, unique in the whole conversation.
     pub id: String,
     pub name: String,
+    /// `null` while the input is streaming.
     #[cfg_attr(target_arch = "wasm32", tsify(type = "JsonValue"))]
     pub input: Json,
+    /// The input as it was streamed (`tool-input-delta`), kept once complete.
+    #[serde(
+        default,
+        rename = "inputText",
+        skip_serializing_if = "Option::is_none"
+    )]
+    #[cfg_attr(target_arch = "wasm32", tsify(type = "string"))]
+    pub input_text: Option<Text>,
     pub state: ToolState,
     #[serde(
         default,
@@ -241,12 +273,38 @@ pub struct ToolPart {
     pub output: Option<Json>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<ToolError>,
-    /// The confirmation question, set by `toolPhase`.
+    /// The confirmation question, set by `toolPhase` and `tool-approval-request`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub prompt: Option<String>,
+    /// The approval asked for (`tool-approval-request`) and its answer.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub approval: Option<Approval>,
     /// A sub-agent's run behind this call.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub agent: Option<Rc<SessionState>>,
+}
+
+/// An approval asked for a call, and the answer once given.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(Tsify))]
+pub struct Approval {
+    /// The protocol's approval or interrupt id; the call id when it has none.
+    pub id: String,
+    /// Decided by a policy, not the user: shown, with no buttons.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub automatic: Option<bool>,
+    /// Opaque: the protocol's descriptor of what is asked.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "present_json"
+    )]
+    #[cfg_attr(target_arch = "wasm32", tsify(type = "JsonValue"))]
+    pub details: Option<Json>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub approved: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -304,6 +362,9 @@ pub enum AgentStreamPart {
         id: String,
         #[cfg_attr(target_arch = "wasm32", tsify(type = "JsonValue"))]
         output: Json,
+        /// A streaming tool's progress: `output` is set and the call stays as it is.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        preliminary: Option<bool>,
     },
     ToolError {
         id: String,
@@ -318,6 +379,94 @@ pub enum AgentStreamPart {
         error: String,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         code: Option<SessionErrorCode>,
+    },
+    /// Appends to the target's last part when it is a reasoning part, else adds one.
+    ReasoningDelta {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        message_id: Option<String>,
+        #[cfg_attr(target_arch = "wasm32", tsify(type = "string"))]
+        text: Text,
+        #[serde(
+            default,
+            skip_serializing_if = "Option::is_none",
+            deserialize_with = "present_json"
+        )]
+        #[cfg_attr(target_arch = "wasm32", tsify(type = "JsonValue"))]
+        metadata: Option<Json>,
+    },
+    /// A piece of a call's input; with `name`, the first one adds the call.
+    ToolInputDelta {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        message_id: Option<String>,
+        id: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        name: Option<String>,
+        #[cfg_attr(target_arch = "wasm32", tsify(type = "string"))]
+        text: Text,
+        #[serde(
+            default,
+            skip_serializing_if = "Option::is_none",
+            deserialize_with = "present_json"
+        )]
+        #[cfg_attr(target_arch = "wasm32", tsify(type = "JsonValue"))]
+        metadata: Option<Json>,
+    },
+    /// The call's input is complete: it is parsed, once, here.
+    ToolInputEnd {
+        id: String,
+        #[serde(
+            default,
+            skip_serializing_if = "Option::is_none",
+            deserialize_with = "present_json"
+        )]
+        #[cfg_attr(target_arch = "wasm32", tsify(type = "JsonValue"))]
+        metadata: Option<Json>,
+    },
+    /// The agent asks for approval of a call, by call `id` or, without one, by tool `name`.
+    ToolApprovalRequest {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        id: Option<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        name: Option<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        approval_id: Option<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        prompt: Option<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        automatic: Option<bool>,
+        #[serde(
+            default,
+            skip_serializing_if = "Option::is_none",
+            deserialize_with = "present_json"
+        )]
+        #[cfg_attr(target_arch = "wasm32", tsify(type = "JsonValue"))]
+        details: Option<Json>,
+    },
+    /// The answer to an approval, by call `id` or by `approvalId`.
+    ToolApprovalResponse {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        id: Option<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        approval_id: Option<String>,
+        approved: bool,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        reason: Option<String>,
+        /// Approved with edits: replaces the call's input.
+        #[serde(
+            default,
+            skip_serializing_if = "Option::is_none",
+            deserialize_with = "present_json"
+        )]
+        #[cfg_attr(target_arch = "wasm32", tsify(type = "JsonValue"))]
+        input: Option<Json>,
+        /// The user's answer is the result: the call becomes `done` with it.
+        #[serde(
+            default,
+            skip_serializing_if = "Option::is_none",
+            deserialize_with = "present_json"
+        )]
+        #[cfg_attr(target_arch = "wasm32", tsify(type = "JsonValue"))]
+        output: Option<Json>,
     },
     /// A part type this version does not know (a newer adapter): ignored.
     #[serde(skip)]
@@ -348,4 +497,6 @@ pub enum SessionAction {
     Stop,
     Retry,
     Reset,
+    /// The agent goes on without a new user message.
+    Continue,
 }

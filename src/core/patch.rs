@@ -19,12 +19,15 @@ pub enum Patch {
         message: usize,
         part: NewPart,
     },
-    /// Append the action's text to the text part at `messages[message].parts[part]`.
+    /// Append the action's text to the text or reasoning part at
+    /// `messages[message].parts[part]`.
     AppendText {
         run: Vec<CallPos>,
         message: usize,
         part: usize,
     },
+    /// Append the action's text to the call's `inputText`.
+    AppendInput { call: CallPath },
     /// Set the run's status; the error is the action's (`error` part) when the status is
     /// `error`, and removed otherwise.
     SetStatus {
@@ -62,7 +65,10 @@ pub enum NewMessage {
 pub enum NewPart {
     Text,
     Reasoning,
+    /// A `running` call (`tool-call`).
     Tool,
+    /// An `input-streaming` call (`tool-input-delta`): `input` null, `inputText` the text.
+    StreamingTool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -75,4 +81,20 @@ pub enum CallChange {
     Error,
     /// Cancelled by `stop`, `finish` (aborted) or `error`: nothing else changes.
     Cancel,
+    /// `tool-result` with `preliminary`: `output` from the part; nothing else changes.
+    Progress,
+    /// `tool-call` completing a streamed input: `name` and `input` from the part.
+    Called,
+    /// `tool-input-end`: `input` is the next of the inputs the host parsed in this step.
+    InputParsed,
+    /// `tool-input-end` on text that is not JSON: `error` is `INVALID_INPUT`.
+    InputInvalid,
+    /// `tool-approval-request`: `prompt` from the part (or removed), `approval` made from it.
+    ApprovalAsked,
+    /// `tool-approval-response`, approved: `approval` answered, `prompt` removed, `input` and
+    /// `output` from the part when it has them.
+    Approved,
+    /// `tool-approval-response`, refused: `approval` answered, `prompt` removed, `error` with
+    /// code `denied`.
+    Denied,
 }

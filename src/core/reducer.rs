@@ -2,10 +2,10 @@
 
 use std::rc::Rc;
 
-use super::edit::{reasoning_part, text_part, CallUpdate, Editor};
+use super::edit::{parse_owned_input, reasoning_part, text_part, CallUpdate, Editor, ParseInput};
 use super::model::{
-    is_cancelled, AgentMessage, AgentPart, AgentStreamPart, FinishReason, Role, SessionAction,
-    SessionError, SessionState, SessionStatus, Text, TextPart, ToolPart, ToolState,
+    is_cancelled, AgentMessage, AgentPart, AgentStreamPart, Approval, FinishReason, Json, Role,
+    SessionAction, SessionError, SessionState, SessionStatus, Text, TextPart, ToolPart, ToolState,
 };
 use super::patch::Patch;
 use super::path::{CallPath, RunPath};
@@ -25,9 +25,19 @@ pub enum Outcome {
 }
 
 /// Applies one action to a session in place, copying only the nodes on each changed path
-/// that it shares with other states.
+/// that it shares with other states. Streamed tool inputs are parsed from the texts the
+/// session holds.
 pub fn reduce(session: &mut Session, action: &SessionAction) -> Outcome {
-    let mut editor = Editor::new(session);
+    reduce_with(session, action, &mut parse_owned_input)
+}
+
+/// `reduce` for a host that holds the texts itself and parses a streamed tool input there.
+pub fn reduce_with<'a>(
+    session: &'a mut Session,
+    action: &SessionAction,
+    parse_input: &'a mut ParseInput<'a>,
+) -> Outcome {
+    let mut editor = Editor::new(session, parse_input);
     let applied = apply_action(&mut editor, action);
     match (applied, editor.patches.is_empty(), editor.touched) {
         (Some(()), false, _) => Outcome::Changed(editor.patches),
@@ -39,6 +49,11 @@ pub fn reduce(session: &mut Session, action: &SessionAction) -> Outcome {
 fn apply_action(editor: &mut Editor, action: &SessionAction) -> Option<()> {
     match action {
         SessionAction::Send { id, text } => {
+            // The user moved on: no call is left waiting for ever. (While streaming, the
+            // agent may take a queued message, and its calls go on.)
+            if editor.state().status != SessionStatus::Streaming {
+                editor.cancel_open(&[])?;
+            }
             let message = AgentMessage {
                 id: id.clone(),
                 role: Role::User,
@@ -48,7 +63,7 @@ fn apply_action(editor: &mut Editor, action: &SessionAction) -> Option<()> {
             editor.set_status(&[], SessionStatus::Streaming, None)?;
         }
         SessionAction::Part { part, within } => {
-            if editor.state().status != SessionStatus::Streaming {
+            if editor.state().status != SessionStatus::Streaming && !part.is_answer() {
                 return Some(());
             }
             match within {
@@ -61,16 +76,9 @@ fn apply_action(editor: &mut Editor, action: &SessionAction) -> Option<()> {
             state,
             prompt,
         } => {
-            let Some(call) = editor
-                .session
-                .open
-                .iter()
-                .rev()
-                .find(|call| call.name == *name)
-            else {
+            let Some(path) = newest_named(editor, &[], name) else {
                 return Some(());
             };
-            let path = call.path.clone();
             let current = editor.call(&path)?;
             let state = ToolState::from(*state);
             if current.state != state || current.prompt != *prompt {
@@ -94,6 +102,9 @@ fn apply_action(editor: &mut Editor, action: &SessionAction) -> Option<()> {
             if cut.changes(&editor.state().messages) {
                 editor.truncate(cut);
             }
+            editor.set_status(&[], SessionStatus::Streaming, None)?;
+        }
+        SessionAction::Continue => {
             editor.set_status(&[], SessionStatus::Streaming, None)?;
         }
         SessionAction::Reset => {
@@ -127,7 +138,7 @@ fn apply_within(editor: &mut Editor, id: &str, part: &AgentStreamPart) -> Option
 
 /// Applies a stream part to one run (the root, or a sub-agent run).
 fn apply_part(editor: &mut Editor, run: &RunPath, part: &AgentStreamPart) -> Option<()> {
-    if editor.run(run)?.status != SessionStatus::Streaming {
+    if editor.run(run)?.status != SessionStatus::Streaming && !part.is_answer() {
         return Some(());
     }
     match part {
@@ -142,19 +153,15 @@ fn apply_part(editor: &mut Editor, run: &RunPath, part: &AgentStreamPart) -> Opt
             }
         }
         AgentStreamPart::TextDelta { message_id, text } => {
-            if text.is_empty() {
-                return Some(());
-            }
-            let Some(message) = target_message(editor, run, message_id.as_deref())? else {
-                return Some(());
-            };
-            let parts = &editor.run(run)?.messages.get(message)?.parts;
-            match parts.last().map(|part| part.as_ref()) {
-                Some(AgentPart::Text(_)) => {
-                    editor.append_text(run, message, parts.len() - 1, text)?
-                }
-                _ => editor.push_part(run, message, text_part(text))?,
-            }
+            append_or_add(editor, run, message_id.as_deref(), text, text_part(text))?;
+        }
+        AgentStreamPart::ReasoningDelta {
+            message_id,
+            text,
+            metadata,
+        } => {
+            let part = reasoning_part(text, metadata.as_ref());
+            append_or_add(editor, run, message_id.as_deref(), text, part)?;
         }
         AgentStreamPart::Reasoning {
             message_id,
@@ -172,27 +179,149 @@ fn apply_part(editor: &mut Editor, run: &RunPath, part: &AgentStreamPart) -> Opt
             name,
             input,
         } => {
+            if let Some(path) = input_streaming_below(editor, run, id) {
+                let update = CallUpdate::Called { name, input };
+                return editor.set_call(&path, ToolState::Running, update);
+            }
             if editor.session.calls.contains(editor.state(), id) {
                 return Some(());
             }
             let Some(message) = target_message(editor, run, message_id.as_deref())? else {
                 return Some(());
             };
-            let call = ToolPart {
-                id: id.clone(),
-                name: name.clone(),
-                input: input.clone(),
-                state: ToolState::Running,
-                output: None,
-                error: None,
-                prompt: None,
-                agent: None,
-            };
+            let call = new_call(id, name, input.clone(), None);
             editor.push_part(run, message, AgentPart::Tool(call))?;
         }
-        AgentStreamPart::ToolResult { id, output } => {
-            if let Some(path) = open_call_below(editor, run, id) {
+        AgentStreamPart::ToolInputDelta {
+            message_id,
+            id,
+            name,
+            text,
+            metadata: _,
+        } => {
+            if let Some(path) = input_streaming_below(editor, run, id) {
+                return editor.append_input(&path, text);
+            }
+            let Some(name) = name else { return Some(()) };
+            if editor.session.calls.contains(editor.state(), id) {
+                return Some(());
+            }
+            let Some(message) = target_message(editor, run, message_id.as_deref())? else {
+                return Some(());
+            };
+            let call = new_call(id, name, Json::Null, Some(text.clone()));
+            editor.push_part(run, message, AgentPart::Tool(call))?;
+        }
+        AgentStreamPart::ToolInputEnd { id, metadata: _ } => {
+            if let Some(path) = input_streaming_below(editor, run, id) {
+                editor.end_input(&path)?;
+            }
+        }
+        AgentStreamPart::ToolResult {
+            id,
+            output,
+            preliminary,
+        } => {
+            let Some(path) = open_call_below(editor, run, id) else {
+                return Some(());
+            };
+            if *preliminary == Some(true) {
+                let state = editor.call(&path)?.state;
+                editor.set_call(&path, state, CallUpdate::Progress { output })?;
+            } else {
                 editor.set_call(&path, ToolState::Done, CallUpdate::Result { output })?;
+            }
+        }
+        AgentStreamPart::ToolApprovalRequest {
+            id,
+            name,
+            approval_id,
+            prompt,
+            automatic,
+            details,
+        } => {
+            let path = match (id, name) {
+                (Some(id), _) => open_call_below(editor, run, id).filter(|path| {
+                    editor
+                        .call(path)
+                        .is_some_and(|call| call.state != ToolState::InputStreaming)
+                }),
+                (None, Some(name)) => newest_named(editor, run, name),
+                (None, None) => None,
+            };
+            let Some(path) = path else { return Some(()) };
+            let call = editor.call(&path)?;
+            let approval = Approval {
+                id: approval_id.clone().unwrap_or_else(|| call.id.clone()),
+                automatic: *automatic,
+                details: details.clone(),
+                approved: None,
+                reason: None,
+            };
+            // Details are opaque (held by a host, perhaps): given ones always count as a change.
+            let unchanged = call.state == ToolState::AwaitingConfirmation
+                && call.prompt == *prompt
+                && details.is_none()
+                && call.approval.as_ref() == Some(&approval);
+            if !unchanged {
+                let update = CallUpdate::ApprovalAsked {
+                    prompt: prompt.as_deref(),
+                    approval,
+                };
+                editor.set_call(&path, ToolState::AwaitingConfirmation, update)?;
+            }
+        }
+        AgentStreamPart::ToolApprovalResponse {
+            id,
+            approval_id,
+            approved,
+            reason,
+            input,
+            output,
+        } => {
+            let path = match (id, approval_id) {
+                (Some(id), _) => open_call_below(editor, run, id),
+                (None, Some(approval_id)) => open_below(editor, run)
+                    .find(|call| {
+                        editor
+                            .call(&call.path)
+                            .and_then(|call| call.approval.as_ref())
+                            .is_some_and(|approval| approval.id == *approval_id)
+                    })
+                    .map(|call| call.path.clone()),
+                (None, None) => None,
+            };
+            let Some(path) = path else { return Some(()) };
+            let call = editor.call(&path)?;
+            let mut approval = call.approval.clone().unwrap_or_else(|| Approval {
+                id: call.id.clone(),
+                automatic: None,
+                details: None,
+                approved: None,
+                reason: None,
+            });
+            approval.approved = Some(*approved);
+            approval.reason = reason.clone();
+            if !*approved {
+                return editor.set_call(&path, ToolState::Error, CallUpdate::Denied { approval });
+            }
+            let state = match output {
+                Some(_) => ToolState::Done,
+                None => ToolState::Running,
+            };
+            // Input and output are opaque: given ones always count as a change.
+            let unchanged = call.state == state
+                && call.prompt.is_none()
+                && input.is_none()
+                && output.is_none()
+                && call.approval.as_ref() == Some(&approval);
+            if !unchanged {
+                let update = CallUpdate::Approved {
+                    approval,
+                    input: input.as_ref(),
+                    output: output.as_ref(),
+                };
+                editor.set_call(&path, state, update)?;
             }
         }
         AgentStreamPart::ToolError { id, error } => {
@@ -222,6 +351,49 @@ fn apply_part(editor: &mut Editor, run: &RunPath, part: &AgentStreamPart) -> Opt
         AgentStreamPart::StepFinish | AgentStreamPart::Unknown => {}
     }
     Some(())
+}
+
+/// Appends a delta's text to the target's last part when it is of the kind of `part`, else
+/// adds `part`. An empty text changes nothing.
+fn append_or_add(
+    editor: &mut Editor,
+    run: &RunPath,
+    message_id: Option<&str>,
+    text: &Text,
+    part: AgentPart,
+) -> Option<()> {
+    if text.is_empty() {
+        return Some(());
+    }
+    let Some(message) = target_message(editor, run, message_id)? else {
+        return Some(());
+    };
+    let parts = &editor.run(run)?.messages.get(message)?.parts;
+    match parts.last() {
+        Some(last) if std::mem::discriminant(last.as_ref()) == std::mem::discriminant(&part) => {
+            editor.append_text(run, message, parts.len() - 1, text)
+        }
+        _ => editor.push_part(run, message, part),
+    }
+}
+
+fn new_call(id: &str, name: &str, input: Json, input_text: Option<Text>) -> ToolPart {
+    let state = match input_text {
+        Some(_) => ToolState::InputStreaming,
+        None => ToolState::Running,
+    };
+    ToolPart {
+        id: id.to_owned(),
+        name: name.to_owned(),
+        input,
+        input_text,
+        state,
+        output: None,
+        error: None,
+        prompt: None,
+        approval: None,
+        agent: None,
+    }
 }
 
 /// The newest message of the run with this id: `Some(None)` when there is none.
@@ -263,16 +435,42 @@ fn target_message(
     editor.push_message(run, message).map(Some)
 }
 
-/// The open call with this id in the run or the runs nested in it.
-fn open_call_below(editor: &Editor, run: &RunPath, id: &str) -> Option<CallPath> {
-    let below = |call: &&OpenCall| {
-        call.id == id && call.path.len() > run.len() && call.path.starts_with(run)
-    };
+/// The open calls in the run and the runs nested in it, in document order.
+fn open_below<'e>(
+    editor: &'e Editor,
+    run: &'e RunPath,
+) -> impl DoubleEndedIterator<Item = &'e OpenCall> + 'e {
     editor
         .session
         .open
         .iter()
-        .find(below)
+        .filter(move |call| call.path.len() > run.len() && call.path.starts_with(run))
+}
+
+/// The open call with this id in the run or the runs nested in it.
+fn open_call_below(editor: &Editor, run: &RunPath, id: &str) -> Option<CallPath> {
+    open_below(editor, run)
+        .find(|call| call.id == id)
+        .map(|call| call.path.clone())
+}
+
+/// The `input-streaming` call with this id in the run or the runs nested in it.
+fn input_streaming_below(editor: &Editor, run: &RunPath, id: &str) -> Option<CallPath> {
+    open_call_below(editor, run, id)
+        .filter(|path| editor.call(path).is_some_and(|call| call.state == ToolState::InputStreaming))
+}
+
+/// The newest open call of this tool name in the run or the runs nested in it whose input is
+/// complete (`toolPhase` and `tool-approval-request` never pick an `input-streaming` call).
+fn newest_named(editor: &Editor, run: &RunPath, name: &str) -> Option<CallPath> {
+    open_below(editor, run)
+        .rev()
+        .find(|call| {
+            call.name == name
+                && editor
+                    .call(&call.path)
+                    .is_some_and(|call| call.state != ToolState::InputStreaming)
+        })
         .map(|call| call.path.clone())
 }
 
