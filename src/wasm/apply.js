@@ -6,7 +6,10 @@
 // the action, so they arrive exactly as given.
 
 const STATUSES = ["idle", "streaming", "error"];
-const TOOL_STATES = ["running", "awaiting-confirmation", "done", "error", "cancelled"];
+const TOOL_STATES = ["running", "awaiting-confirmation", "done", "error", "cancelled", "input-streaming"];
+// The errors the package itself sets: the core's INVALID_INPUT and DENIED (src/core/model.rs).
+const INVALID_INPUT = { message: "The tool input is not valid JSON", code: "invalid_input" };
+const DENIED = "Denied by the user";
 
 // One application: the objects it made (changed in place rather than copied again; a step
 // makes a handful, so a list beats a Set) and its place in the encoded patches.
@@ -80,9 +83,32 @@ export function appendText(state, message, part, text) {
   return { ...state, messages };
 }
 
-export function applyPatches(state, action, ops, assistantId) {
+// The call at an encoded path (as `Step.call` reads one) in a state, without copying.
+function callAt(state, path) {
+  let node = state;
+  let at = 1;
+  for (let level = 1; level < path[0]; level++, at += 2) node = node.messages[path[at]].parts[path[at + 1]].agent;
+  return node.messages[path[at]].parts[path[at + 1]];
+}
+
+// The streamed input of the call at `path` once `ops` are applied, parsed as JSON.parse parses
+// it, blank text (JSON's white space only) as {}: undefined when it is not JSON. It is parsed
+// here, once, at tool-input-end: the text never crosses into the module.
+export function parseInput(state, action, ops, assistantId, inputs, path) {
+  const root = ops.length === 0 ? state : applyPatches(state, action, ops, assistantId, inputs);
+  const text = callAt(root, path).inputText ?? "";
+  if (/^[ \t\n\r]*$/.test(text)) return {};
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+export function applyPatches(state, action, ops, assistantId, inputs) {
   const step = new Step(ops);
   const part = action.part;
+  let parsed = 0;
   let root = step.own(state);
   while (step.at < ops.length) {
     switch (step.next()) {
@@ -98,7 +124,8 @@ export function applyPatches(state, action, ops, assistantId) {
         break;
       }
       case 2: {
-        // PushPart: run, message, kind (0 text, 1 reasoning, 2 tool), from the action's part.
+        // PushPart: run, message, kind (0 text, 1 reasoning, 2 tool, 3 input-streaming tool),
+        // from the action's part.
         const target = step.run(root);
         const owner = step.message(target, step.next());
         const kind = step.next();
@@ -107,7 +134,8 @@ export function applyPatches(state, action, ops, assistantId) {
         else if (kind === 1) {
           added = { type: "reasoning", text: part.text };
           if (part.metadata !== undefined) added.metadata = part.metadata;
-        } else added = { type: "tool", id: part.id, name: part.name, input: part.input, state: "running" };
+        } else if (kind === 2) added = { type: "tool", id: part.id, name: part.name, input: part.input, state: "running" };
+        else added = { type: "tool", id: part.id, name: part.name, input: null, inputText: part.text, state: "input-streaming" };
         step.parts(owner).push(step.made(added));
         break;
       }
@@ -129,21 +157,13 @@ export function applyPatches(state, action, ops, assistantId) {
         break;
       }
       case 5: {
-        // SetCall: call, state, change (0 toolPhase's prompt, 1 result, 2 error, 3 cancel).
+        // SetCall: call, state, change (write.rs lists them), from the action and its part.
         const target = step.call(root);
         target.state = TOOL_STATES[step.next()];
         const change = step.next();
-        if (change === 0) {
-          if (action.prompt === undefined) delete target.prompt;
-          else target.prompt = action.prompt;
-        } else if (change === 1) {
-          target.output = part.output;
-          delete target.prompt;
-        } else if (change === 2) {
-          const { message, code } = part.error;
-          target.error = code === undefined ? { message } : { message, code };
-          delete target.prompt;
-        }
+        // 6: tool-input-end, the input parseInput parsed (in the order of the patches).
+        if (change === 6) target.input = inputs[parsed++];
+        else setCall(target, change, action, part);
         break;
       }
       case 6: {
@@ -167,9 +187,81 @@ export function applyPatches(state, action, ops, assistantId) {
         root = step.made({ messages: step.made([]), status: "idle" });
         break;
       }
+      case 9: {
+        // AppendInput: call.
+        const target = step.call(root);
+        target.inputText = (target.inputText ?? "") + part.text;
+        break;
+      }
       default:
         throw new Error(`chat-session-reducer: unknown patch code ${ops[step.at - 1]}`);
     }
   }
   return root;
+}
+
+// The fields a SetCall change writes besides the state, on a call the step owns.
+function setCall(target, change, action, part) {
+  switch (change) {
+    case 0: // toolPhase: its prompt, or none.
+      setOptional(target, "prompt", action.prompt);
+      break;
+    case 1: // tool-result.
+      target.output = part.output;
+      delete target.prompt;
+      break;
+    case 2: {
+      // tool-error.
+      const { message, code } = part.error;
+      target.error = code === undefined ? { message } : { message, code };
+      delete target.prompt;
+      break;
+    }
+    case 3: // cancelled: nothing else changes.
+      break;
+    case 4: // a preliminary tool-result.
+      target.output = part.output;
+      break;
+    case 5: // tool-call completing a streamed input.
+      target.name = part.name;
+      target.input = part.input;
+      break;
+    case 7: // tool-input-end on text that is not JSON.
+      target.error = { ...INVALID_INPUT };
+      break;
+    case 8: {
+      // tool-approval-request.
+      setOptional(target, "prompt", part.prompt);
+      const approval = { id: part.approvalId ?? target.id };
+      setOptional(approval, "automatic", part.automatic);
+      setOptional(approval, "details", part.details);
+      target.approval = approval;
+      break;
+    }
+    case 9: // tool-approval-response, approved.
+      answer(target, part, true);
+      if (part.input !== undefined) target.input = part.input;
+      if (part.output !== undefined) target.output = part.output;
+      break;
+    case 10: // tool-approval-response, refused.
+      answer(target, part, false);
+      target.error = { message: part.reason ?? DENIED, code: "denied" };
+      break;
+    default:
+      throw new Error(`chat-session-reducer: unknown call change ${change}`);
+  }
+}
+
+// The call's approval (made as { id: the call id } when it has none) gets the answer; the
+// question goes.
+function answer(target, part, approved) {
+  const approval = { ...(target.approval ?? { id: target.id }), approved };
+  setOptional(approval, "reason", part.reason);
+  target.approval = approval;
+  delete target.prompt;
+}
+
+function setOptional(object, key, value) {
+  if (value === undefined) delete object[key];
+  else object[key] = value;
 }

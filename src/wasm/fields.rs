@@ -52,6 +52,20 @@ extern "C" {
     pub fn parts(this: &Fields) -> Result<JsValue, JsValue>;
     #[wasm_bindgen(method, structural, catch, getter)]
     pub fn agent(this: &Fields) -> Result<JsValue, JsValue>;
+    #[wasm_bindgen(method, structural, catch, getter = "inputText")]
+    pub fn input_text(this: &Fields) -> Result<JsValue, JsValue>;
+    #[wasm_bindgen(method, structural, catch, getter)]
+    pub fn approval(this: &Fields) -> Result<JsValue, JsValue>;
+    #[wasm_bindgen(method, structural, catch, getter = "approvalId")]
+    pub fn approval_id(this: &Fields) -> Result<JsValue, JsValue>;
+    #[wasm_bindgen(method, structural, catch, getter)]
+    pub fn automatic(this: &Fields) -> Result<JsValue, JsValue>;
+    #[wasm_bindgen(method, structural, catch, getter)]
+    pub fn details(this: &Fields) -> Result<JsValue, JsValue>;
+    #[wasm_bindgen(method, structural, catch, getter)]
+    pub fn approved(this: &Fields) -> Result<JsValue, JsValue>;
+    #[wasm_bindgen(method, structural, catch, getter)]
+    pub fn preliminary(this: &Fields) -> Result<JsValue, JsValue>;
 
     #[wasm_bindgen(method, structural, setter)]
     pub fn set_messages(this: &Fields, value: &JsValue);

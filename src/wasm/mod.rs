@@ -14,8 +14,10 @@ use std::rc::Rc;
 use tsify::Ts;
 use wasm_bindgen::prelude::*;
 
-use crate::core::model::{is_cancelled, SessionAction, SessionState, ToolError};
-use crate::core::{plain_append_target, reduce, resumable_cut, Outcome, Session};
+use crate::core::model::{is_cancelled, Json, SessionAction, SessionState, Text, ToolError};
+use crate::core::patch::Patch;
+use crate::core::path::CallPath;
+use crate::core::{plain_append_target, reduce_with, resumable_cut, Outcome, Session};
 use error::Path;
 
 #[wasm_bindgen(typescript_custom_section)]
@@ -58,14 +60,40 @@ fn advance(
     parsed: &SessionAction,
     mut session: Session,
 ) -> Result<JsValue, JsValue> {
-    let next = match reduce(&mut session, parsed) {
-        Outcome::Changed(patches) => write::apply(&state, &action, &patches).map_err(|thrown| {
-            let message = format!(
-                "state: changed since the reducer made it, or not plain data ({})",
-                error::describe(&thrown)
-            );
-            error::coded_error(js_sys::TypeError::new(&message).into(), "invalid", Some("state"))
-        })?,
+    let changed_state = |thrown: JsValue| {
+        let message = format!(
+            "state: changed since the reducer made it, or not plain data ({})",
+            error::describe(&thrown)
+        );
+        error::coded_error(js_sys::TypeError::new(&message).into(), "invalid", Some("state"))
+    };
+    // A streamed tool input is parsed in JavaScript, where its text is: the core learns only
+    // whether it is JSON, and the parsed inputs go along with the patches.
+    let inputs = js_sys::Array::new();
+    let mut unreadable = None;
+    let outcome = {
+        let mut parse_input = |call: &CallPath, _: &Text, patches: &[Patch]| -> Option<Json> {
+            match write::parse_input(&state, &action, patches, &inputs, call) {
+                Ok(Some(input)) => {
+                    inputs.push(&input);
+                    Some(Json::Null)
+                }
+                Ok(None) => None,
+                Err(thrown) => {
+                    unreadable.get_or_insert(thrown);
+                    None
+                }
+            }
+        };
+        reduce_with(&mut session, parsed, &mut parse_input)
+    };
+    if let Some(thrown) = unreadable {
+        return Err(changed_state(thrown));
+    }
+    let next = match outcome {
+        Outcome::Changed(patches) => {
+            write::apply(&state, &action, &patches, &inputs).map_err(changed_state)?
+        }
         Outcome::Unchanged => state.clone(),
         Outcome::Broken => {
             return Err(error::coded_error(

@@ -13,9 +13,9 @@ use wasm_bindgen::JsCast;
 use super::error::{InputError, Path};
 use super::fields::Fields;
 use crate::core::model::{
-    AgentMessage, AgentPart, AgentStreamPart, FinishReason, Json, OpenToolState, ReasoningPart,
-    Role, SessionAction, SessionError, SessionErrorCode, SessionState, SessionStatus, Text,
-    TextPart, ToolError, ToolPart, ToolState,
+    AgentMessage, AgentPart, AgentStreamPart, Approval, FinishReason, Json, OpenToolState,
+    ReasoningPart, Role, SessionAction, SessionError, SessionErrorCode, SessionState,
+    SessionStatus, Text, TextPart, ToolError, ToolPart, ToolState,
 };
 
 /// Sub-agent runs nested deeper than this are refused rather than risk the stack.
@@ -90,6 +90,20 @@ fn optional_string(value: &JsValue, path: &Path) -> Read<Option<String>> {
     }
 }
 
+fn boolean(value: &JsValue, path: &Path) -> Read<bool> {
+    value
+        .as_bool()
+        .ok_or_else(|| InputError::expected(path, "a boolean"))
+}
+
+fn optional_boolean(value: &JsValue, path: &Path) -> Read<Option<bool>> {
+    if value.is_undefined() {
+        Ok(None)
+    } else {
+        boolean(value, path).map(Some)
+    }
+}
+
 /// A text, kept in JavaScript: only whether it is empty crosses over.
 fn text(value: &JsValue, path: &Path) -> Read<Text> {
     match value.dyn_ref::<js_sys::JsString>() {
@@ -97,6 +111,14 @@ fn text(value: &JsValue, path: &Path) -> Read<Text> {
             empty: text.length() == 0,
         }),
         None => Err(InputError::expected(path, "a string")),
+    }
+}
+
+fn optional_text(value: &JsValue, path: &Path) -> Read<Option<Text>> {
+    if value.is_undefined() {
+        Ok(None)
+    } else {
+        text(value, path).map(Some)
     }
 }
 
@@ -195,6 +217,11 @@ const PART_TYPES: &[(&str, ())] = &[
     ("step-finish", ()),
     ("finish", ()),
     ("error", ()),
+    ("reasoning-delta", ()),
+    ("tool-input-delta", ()),
+    ("tool-input-end", ()),
+    ("tool-approval-request", ()),
+    ("tool-approval-response", ()),
 ];
 
 const ROLES: &[(&str, Role)] = &[("user", Role::User), ("assistant", Role::Assistant)];
@@ -205,6 +232,7 @@ pub(super) const TOOL_STATES: &[(&str, ToolState)] = &[
     ("done", ToolState::Done),
     ("error", ToolState::Error),
     ("cancelled", ToolState::Cancelled),
+    ("input-streaming", ToolState::InputStreaming),
 ];
 
 const OPEN_TOOL_STATES: &[(&str, OpenToolState)] = &[
@@ -316,12 +344,16 @@ fn tool_part(part: &Fields, path: &Path) -> Read<ToolPart> {
     let error_path = path.key("error");
     let prompt_path = path.key("prompt");
     let agent_path = path.key("agent");
+    let input_text_path = path.key("inputText");
+    let approval_path = path.key("approval");
     let error = field(part.error(), &error_path)?;
     let agent = field(part.agent(), &agent_path)?;
+    let approval = field(part.approval(), &approval_path)?;
     Ok(ToolPart {
         id: string(&field(part.id(), &id_path)?, &id_path)?,
         name: string(&field(part.name(), &name_path)?, &name_path)?,
         input: json(&field(part.input(), &input_path)?, &input_path)?,
+        input_text: optional_text(&field(part.input_text(), &input_text_path)?, &input_text_path)?,
         state: literal(&field(part.state(), &state_path)?, &state_path, TOOL_STATES)?,
         output: optional_json(&field(part.output(), &output_path)?),
         error: if error.is_undefined() {
@@ -330,11 +362,37 @@ fn tool_part(part: &Fields, path: &Path) -> Read<ToolPart> {
             Some(tool_error(&error, &error_path)?)
         },
         prompt: optional_string(&field(part.prompt(), &prompt_path)?, &prompt_path)?,
+        approval: if approval.is_undefined() {
+            None
+        } else {
+            Some(read_approval(&approval, &approval_path)?)
+        },
         agent: if agent.is_undefined() {
             None
         } else {
             Some(Rc::new(session_state(&agent, &agent_path)?))
         },
+    })
+}
+
+fn read_approval(value: &JsValue, path: &Path) -> Read<Approval> {
+    let approval = object(value, path)?;
+    let id_path = path.key("id");
+    let automatic_path = path.key("automatic");
+    let approved_path = path.key("approved");
+    let reason_path = path.key("reason");
+    Ok(Approval {
+        id: string(&field(approval.id(), &id_path)?, &id_path)?,
+        automatic: optional_boolean(
+            &field(approval.automatic(), &automatic_path)?,
+            &automatic_path,
+        )?,
+        details: optional_json(&field(approval.details(), &path.key("details"))?),
+        approved: optional_boolean(
+            &field(approval.approved(), &approved_path)?,
+            &approved_path,
+        )?,
+        reason: optional_string(&field(approval.reason(), &reason_path)?, &reason_path)?,
     })
 }
 
@@ -410,6 +468,7 @@ pub fn session_action(value: &JsValue, path: &Path) -> Read<SessionAction> {
         ("stop", 3),
         ("retry", 4),
         ("reset", 5),
+        ("continue", 6),
     ];
     let kinds = KINDS;
     Ok(
@@ -446,7 +505,8 @@ pub fn session_action(value: &JsValue, path: &Path) -> Read<SessionAction> {
             }
             3 => SessionAction::Stop,
             4 => SessionAction::Retry,
-            _ => SessionAction::Reset,
+            5 => SessionAction::Reset,
+            _ => SessionAction::Continue,
         },
     )
 }
@@ -469,6 +529,19 @@ fn stream_part(value: &JsValue, path: &Path) -> Read<AgentStreamPart> {
     let id = || -> Read<String> { string(&field(part.id(), &id_path)?, &id_path) };
     let text_path = path.key("text");
     let text = || -> Read<Text> { text(&field(part.text(), &text_path)?, &text_path) };
+    let optional_id = || -> Read<Option<String>> {
+        optional_string(&field(part.id(), &id_path)?, &id_path)
+    };
+    let name_path = path.key("name");
+    let optional_name = || -> Read<Option<String>> {
+        optional_string(&field(part.name(), &name_path)?, &name_path)
+    };
+    let metadata = || -> Read<Option<Json>> {
+        Ok(optional_json(&field(part.metadata(), &path.key("metadata"))?))
+    };
+    let input_path = path.key("input");
+    let output_path = path.key("output");
+    let reason_path = path.key("reason");
     Ok(
         match index_of_literal(&kind, PART_TYPES)
             .and_then(|index| PART_TYPES.get(index))
@@ -488,11 +561,71 @@ fn stream_part(value: &JsValue, path: &Path) -> Read<AgentStreamPart> {
             Some("reasoning") => AgentStreamPart::Reasoning {
                 message_id: message_id()?,
                 text: text()?,
-                metadata: optional_json(&field(part.metadata(), &path.key("metadata"))?),
+                metadata: metadata()?,
             },
+            Some("reasoning-delta") => AgentStreamPart::ReasoningDelta {
+                message_id: message_id()?,
+                text: text()?,
+                metadata: metadata()?,
+            },
+            Some("tool-input-delta") => AgentStreamPart::ToolInputDelta {
+                message_id: message_id()?,
+                id: id()?,
+                name: optional_name()?,
+                text: text()?,
+                metadata: metadata()?,
+            },
+            Some("tool-input-end") => AgentStreamPart::ToolInputEnd {
+                id: id()?,
+                metadata: metadata()?,
+            },
+            Some("tool-approval-request") => {
+                let (id, name) = (optional_id()?, optional_name()?);
+                if id.is_none() && name.is_none() {
+                    return Err(InputError::new(&id_path, "required when there is no name"));
+                }
+                let approval_id_path = path.key("approvalId");
+                let prompt_path = path.key("prompt");
+                let automatic_path = path.key("automatic");
+                AgentStreamPart::ToolApprovalRequest {
+                    id,
+                    name,
+                    approval_id: optional_string(
+                        &field(part.approval_id(), &approval_id_path)?,
+                        &approval_id_path,
+                    )?,
+                    prompt: optional_string(&field(part.prompt(), &prompt_path)?, &prompt_path)?,
+                    automatic: optional_boolean(
+                        &field(part.automatic(), &automatic_path)?,
+                        &automatic_path,
+                    )?,
+                    details: optional_json(&field(part.details(), &path.key("details"))?),
+                }
+            }
+            Some("tool-approval-response") => {
+                let approval_id_path = path.key("approvalId");
+                let id = optional_id()?;
+                let approval_id = optional_string(
+                    &field(part.approval_id(), &approval_id_path)?,
+                    &approval_id_path,
+                )?;
+                if id.is_none() && approval_id.is_none() {
+                    return Err(InputError::new(
+                        &id_path,
+                        "required when there is no approvalId",
+                    ));
+                }
+                let approved_path = path.key("approved");
+                AgentStreamPart::ToolApprovalResponse {
+                    id,
+                    approval_id,
+                    approved: boolean(&field(part.approved(), &approved_path)?, &approved_path)?,
+                    reason: optional_string(&field(part.reason(), &reason_path)?, &reason_path)?,
+                    input: optional_json(&field(part.input(), &input_path)?),
+                    output: optional_json(&field(part.output(), &output_path)?),
+                }
+            }
             Some("tool-call") => {
-                let name_path = path.key("name");
-                let input_path = path.key("input");
                 AgentStreamPart::ToolCall {
                     message_id: message_id()?,
                     id: id()?,
@@ -501,10 +634,14 @@ fn stream_part(value: &JsValue, path: &Path) -> Read<AgentStreamPart> {
                 }
             }
             Some("tool-result") => {
-                let output_path = path.key("output");
+                let preliminary_path = path.key("preliminary");
                 AgentStreamPart::ToolResult {
                     id: id()?,
                     output: json(&field(part.output(), &output_path)?, &output_path)?,
+                    preliminary: optional_boolean(
+                        &field(part.preliminary(), &preliminary_path)?,
+                        &preliminary_path,
+                    )?,
                 }
             }
             Some("tool-error") => {
@@ -516,7 +653,6 @@ fn stream_part(value: &JsValue, path: &Path) -> Read<AgentStreamPart> {
             }
             Some("step-finish") => AgentStreamPart::StepFinish,
             Some("finish") => {
-                let reason_path = path.key("reason");
                 AgentStreamPart::Finish {
                     reason: optional_literal(
                         &field(part.reason(), &reason_path)?,

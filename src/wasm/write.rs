@@ -5,15 +5,18 @@
 //! | code | patch | fields |
 //! |---|---|---|
 //! | 1 | PushMessage | run, kind (0 user, 1 assistant) |
-//! | 2 | PushPart | run, message, kind (0 text, 1 reasoning, 2 tool) |
+//! | 2 | PushPart | run, message, kind (0 text, 1 reasoning, 2 tool, 3 input-streaming tool) |
 //! | 3 | AppendText | run, message, part |
 //! | 4 | SetStatus | run, status (its index in `read::STATUSES`) |
-//! | 5 | SetCall | call, state (its index in `read::TOOL_STATES`), change (0 phase, 1 result, 2 error, 3 cancel) |
+//! | 5 | SetCall | call, state (its index in `read::TOOL_STATES`), change (0 phase, 1 result, 2 error, 3 cancel, 4 progress, 5 called, 6 input parsed, 7 input invalid, 8 approval asked, 9 approved, 10 denied) |
 //! | 6 | StartAgent | call |
 //! | 7 | Truncate | messages, 1 + parts (0: all parts) |
 //! | 8 | Reset | |
+//! | 9 | AppendInput | call |
 //!
 //! A run or a call is its depth followed by (message, part) for each call on the way down.
+//! The inputs parsed at `tool-input-end` (`parse_input`) go along, in the order of the
+//! patches that set them.
 
 use wasm_bindgen::prelude::*;
 
@@ -29,12 +32,53 @@ extern "C" {
         action: &JsValue,
         ops: &[u32],
         assistant_id: Option<String>,
+        inputs: &js_sys::Array,
+    ) -> Result<JsValue, JsValue>;
+
+    #[wasm_bindgen(js_name = parseInput, catch)]
+    fn parse_input_js(
+        state: &JsValue,
+        action: &JsValue,
+        ops: &[u32],
+        assistant_id: Option<String>,
+        inputs: &js_sys::Array,
+        call: &[u32],
     ) -> Result<JsValue, JsValue>;
 }
 
-/// The next state: `state` with `patches` applied. `state` itself is not touched. Fails only
-/// when `state` is not what the module made of it (changed in place since, or not plain data).
-pub fn apply(state: &JsValue, action: &JsValue, patches: &[Patch]) -> Result<JsValue, JsValue> {
+/// The next state: `state` with `patches` applied, `inputs` the inputs `parse_input` parsed
+/// for them. `state` itself is not touched. Fails only when `state` is not what the module
+/// made of it (changed in place since, or not plain data).
+pub fn apply(
+    state: &JsValue,
+    action: &JsValue,
+    patches: &[Patch],
+    inputs: &js_sys::Array,
+) -> Result<JsValue, JsValue> {
+    let (ops, assistant_id) = encode(patches);
+    apply_patches(state, action, &ops, assistant_id, inputs)
+}
+
+/// The streamed input of the call at `call`, in `state` with `patches` applied, parsed as
+/// `JSON.parse` parses it (blank text as `{}`): `Ok(Some(input))`, or `Ok(None)` when it is
+/// not JSON. The text is read and parsed in JavaScript, where it is held; only the outcome
+/// crosses. Fails as `apply` fails.
+pub fn parse_input(
+    state: &JsValue,
+    action: &JsValue,
+    patches: &[Patch],
+    inputs: &js_sys::Array,
+    call: &[CallPos],
+) -> Result<Option<JsValue>, JsValue> {
+    let (ops, assistant_id) = encode(patches);
+    let mut at = Vec::with_capacity(1 + 2 * call.len());
+    path(&mut at, call);
+    let input = parse_input_js(state, action, &ops, assistant_id, inputs, &at)?;
+    Ok((!input.is_undefined()).then_some(input))
+}
+
+/// The patches as numbers, and the id of the assistant message they add, if any.
+fn encode(patches: &[Patch]) -> (Vec<u32>, Option<String>) {
     let mut ops = Vec::with_capacity(16);
     let mut assistant_id = None;
     for patch in patches {
@@ -86,9 +130,13 @@ pub fn apply(state: &JsValue, action: &JsValue, patches: &[Patch]) -> Result<JsV
                 ]);
             }
             Patch::Reset => ops.push(8),
+            Patch::AppendInput { call } => {
+                ops.push(9);
+                path(&mut ops, call);
+            }
         }
     }
-    apply_patches(state, action, &ops, assistant_id)
+    (ops, assistant_id)
 }
 
 fn index(value: usize) -> u32 {
@@ -107,6 +155,7 @@ fn part_kind(part: NewPart) -> u32 {
         NewPart::Text => 0,
         NewPart::Reasoning => 1,
         NewPart::Tool => 2,
+        NewPart::StreamingTool => 3,
     }
 }
 
@@ -126,5 +175,12 @@ fn change_code(change: CallChange) -> u32 {
         CallChange::Result => 1,
         CallChange::Error => 2,
         CallChange::Cancel => 3,
+        CallChange::Progress => 4,
+        CallChange::Called => 5,
+        CallChange::InputParsed => 6,
+        CallChange::InputInvalid => 7,
+        CallChange::ApprovalAsked => 8,
+        CallChange::Approved => 9,
+        CallChange::Denied => 10,
     }
 }
