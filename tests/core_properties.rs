@@ -10,7 +10,7 @@ use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 
 use chat_session_reducer::core::model::{
-    AgentPart, AgentStreamPart, SessionAction, SessionState, SessionStatus, ToolPart,
+    AgentPart, AgentStreamPart, SessionAction, SessionState, SessionStatus, ToolPart, ToolState,
 };
 use chat_session_reducer::core::{reduce, resumable, session_reducer, Outcome, Session};
 use common::to_json;
@@ -89,6 +89,91 @@ fn stream_part() -> impl Strategy<Value = AgentStreamPart> {
             from_json(part)
         }),
         Just(AgentStreamPart::Unknown),
+        (message_id(), select(&["", "r"][..])).prop_map(|(message, text)| {
+            from_json(with_message_id(json!({ "type": "reasoning-delta", "text": text }), message))
+        }),
+        call_id().prop_map(|id| {
+            from_json(json!({ "type": "tool-result", "id": id, "output": "partial", "preliminary": true }))
+        }),
+        streamed_input_part(),
+        approval_part(),
+    ]
+}
+
+/// `tool-input-delta` (with and without a name) and `tool-input-end`; the pieces make valid
+/// JSON, invalid JSON and blank text.
+fn streamed_input_part() -> impl Strategy<Value = AgentStreamPart> {
+    let message_id = || proptest::option::of(select(&MESSAGE_IDS[..]));
+    let call_id = || select(&CALL_IDS[..]);
+    prop_oneof![
+        (
+            message_id(),
+            call_id(),
+            proptest::option::of(select(&TOOL_NAMES[..])),
+            select(&["", " ", "{", "}", "[1", "]", "\"a\"", ":", ","][..]),
+        )
+            .prop_map(|(message, id, name, text)| {
+                let mut part = json!({ "type": "tool-input-delta", "id": id, "text": text });
+                if let Some(name) = name {
+                    part["name"] = json!(name);
+                }
+                from_json(with_message_id(part, message))
+            }),
+        call_id().prop_map(|id| from_json(json!({ "type": "tool-input-end", "id": id }))),
+    ]
+}
+
+/// `tool-approval-request` by id or by name, and `tool-approval-response` by id or approval id.
+fn approval_part() -> impl Strategy<Value = AgentStreamPart> {
+    let approval_id = || proptest::option::of(select(&["ap1", "ap2"][..]));
+    prop_oneof![
+        (
+            proptest::option::of(select(&CALL_IDS[..])),
+            select(&TOOL_NAMES[..]),
+            approval_id(),
+            proptest::option::of(select(&["OK?", "Sure?"][..])),
+            any::<bool>(),
+        )
+            .prop_map(|(id, name, approval_id, prompt, automatic)| {
+                let mut part = json!({ "type": "tool-approval-request", "name": name });
+                if let Some(id) = id {
+                    part["id"] = json!(id);
+                }
+                if let Some(approval_id) = approval_id {
+                    part["approvalId"] = json!(approval_id);
+                }
+                if let Some(prompt) = prompt {
+                    part["prompt"] = json!(prompt);
+                }
+                if automatic {
+                    part["automatic"] = json!(true);
+                }
+                from_json(part)
+            }),
+        (
+            select(&CALL_IDS[..]),
+            approval_id(),
+            any::<bool>(),
+            proptest::option::of(select(&["No.", "Yes."][..])),
+            any::<(bool, bool)>(),
+        )
+            .prop_map(|(id, approval_id, approved, reason, (edits, answer))| {
+                let mut part = json!({ "type": "tool-approval-response", "approved": approved });
+                match approval_id {
+                    Some(approval_id) => part["approvalId"] = json!(approval_id),
+                    None => part["id"] = json!(id),
+                }
+                if let Some(reason) = reason {
+                    part["reason"] = json!(reason);
+                }
+                if edits {
+                    part["input"] = json!({ "edited": id });
+                }
+                if answer {
+                    part["output"] = json!("answered");
+                }
+                from_json(part)
+            }),
     ]
 }
 
@@ -115,6 +200,7 @@ fn session_action() -> impl Strategy<Value = SessionAction> {
         1 => Just(SessionAction::Stop),
         1 => Just(SessionAction::Retry),
         1 => Just(SessionAction::Reset),
+        1 => Just(SessionAction::Continue),
     ]
 }
 
@@ -159,6 +245,9 @@ fn check_tree(
                     "call id {} appears twice",
                     call.id
                 );
+                if call.state == ToolState::InputStreaming {
+                    prop_assert!(call.input.is_null() && call.input_text.is_some(), "{:?}", call);
+                }
                 if let Some(agent) = &call.agent {
                     check_tree(agent, Some(call.state.is_open()), ids)?;
                 }
@@ -182,7 +271,9 @@ fn check_closed_calls_kept(old: &SessionState, new: &SessionState) -> Result<(),
                     now.state,
                     &now.output,
                     &now.error,
-                    &now.prompt
+                    &now.prompt,
+                    &now.input_text,
+                    &now.approval
                 ),
                 (
                     &was.name,
@@ -190,7 +281,9 @@ fn check_closed_calls_kept(old: &SessionState, new: &SessionState) -> Result<(),
                     was.state,
                     &was.output,
                     &was.error,
-                    &was.prompt
+                    &was.prompt,
+                    &was.input_text,
+                    &was.approval
                 ),
                 "closed call {} changed",
                 id
@@ -226,8 +319,26 @@ fn check_effect(
             prop_assert_eq!(&new.messages, &resumable(&old.messages));
         }
         SessionAction::Reset => prop_assert_eq!(new, &SessionState::empty()),
-        SessionAction::Part { .. } if old.status != SessionStatus::Streaming => {
-            prop_assert_eq!(new, old, "a part changed a run that is not streaming")
+        SessionAction::Part { part, .. } if old.status != SessionStatus::Streaming => {
+            if part.is_answer() {
+                // An answer changes calls, never the run's status or its list of messages.
+                prop_assert_eq!(new.status, old.status);
+                prop_assert_eq!(new.messages.len(), old.messages.len());
+            } else {
+                prop_assert_eq!(new, old, "a part changed a run that is not streaming")
+            }
+        }
+        SessionAction::Send { .. } if old.status != SessionStatus::Streaming => {
+            let mut calls = HashMap::new();
+            calls_by_id(new, &mut calls);
+            prop_assert!(
+                calls.values().all(|call| !call.state.is_open()),
+                "send after the run left an open call"
+            );
+        }
+        SessionAction::Continue => {
+            prop_assert_eq!(new.status, SessionStatus::Streaming);
+            prop_assert_eq!(&new.messages, &old.messages);
         }
         _ => {}
     }
