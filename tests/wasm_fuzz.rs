@@ -38,7 +38,7 @@ impl Cases {
         let ids = ["c1", "c2", "c3", "c4"];
         let messages = ["m1", "m2", "u1"];
         let names = ["search", "delegate_to_a", "confirm"];
-        let mut part = match self.below(11) {
+        let mut part = match self.below(17) {
             0 => json!({ "type": "message-start", "messageId": self.pick(&messages) }),
             1 | 2 => json!({ "type": "text-delta", "text": self.pick(&["a", "bc", ""]) }),
             3 => json!({ "type": "reasoning", "text": "r", "metadata": { "k": [1, 2] } }),
@@ -53,10 +53,56 @@ impl Cases {
             }
             8 => json!({ "type": "finish", "reason": self.pick(&["stop", "aborted"]) }),
             9 => json!({ "type": "error", "error": "lost", "code": "network" }),
+            10 => json!({ "type": "reasoning-delta", "text": self.pick(&["r", ""]) }),
+            11 | 12 => {
+                // Pieces that make JSON, text that is not, and blank text. (No number with a
+                // fraction or exponent: the native core's parser writes 1.0 where JSON.parse
+                // gives 1.)
+                let text = self.pick(&["{", "}", "\"a\"", ":", "[1", "]", " ", ""]);
+                let mut part = json!({ "type": "tool-input-delta", "id": self.pick(&ids), "text": text });
+                if self.below(2) == 0 {
+                    part["name"] = json!(self.pick(&names));
+                }
+                part
+            }
+            13 => json!({ "type": "tool-input-end", "id": self.pick(&ids) }),
+            14 => {
+                json!({ "type": "tool-result", "id": self.pick(&ids), "output": "partial", "preliminary": self.below(2) == 0 })
+            }
+            15 => {
+                let mut part = json!({ "type": "tool-approval-request", "name": self.pick(&names), "prompt": "ok?" });
+                if self.below(2) == 0 {
+                    part["id"] = json!(self.pick(&ids));
+                }
+                if self.below(2) == 0 {
+                    part["approvalId"] = json!(self.pick(&["ap1", "ap2"]));
+                }
+                if self.below(2) == 0 {
+                    part["details"] = json!({ "d": [1] });
+                }
+                part
+            }
+            16 => {
+                let mut part = json!({ "type": "tool-approval-response", "approved": self.below(2) == 0 });
+                match self.below(3) {
+                    0 => part["approvalId"] = json!(self.pick(&["ap1", "ap2"])),
+                    _ => part["id"] = json!(self.pick(&ids)),
+                }
+                if self.below(2) == 0 {
+                    part["reason"] = json!("because");
+                }
+                match self.below(3) {
+                    0 => part["input"] = json!({ "edited": true }),
+                    1 => part["output"] = json!("answered"),
+                    _ => {}
+                }
+                part
+            }
             _ => json!({ "type": "step-finish" }),
         };
         if self.below(3) == 0 && part.get("text").is_some()
-            || part["type"] == "tool-call" && self.below(2) == 0
+            || (part["type"] == "tool-call" || part["type"] == "tool-input-delta")
+                && self.below(2) == 0
         {
             part["messageId"] = json!(self.pick(&messages));
         }
@@ -66,7 +112,7 @@ impl Cases {
                 json!({ "type": "toolPhase", "name": self.pick(&names), "state": self.pick(&["running", "awaiting-confirmation"]), "prompt": "ok?" })
             }
             2 => json!({ "type": "toolPhase", "name": self.pick(&names), "state": "running" }),
-            3 => json!({ "type": self.pick(&["stop", "retry", "reset"]) }),
+            3 => json!({ "type": self.pick(&["stop", "retry", "reset", "continue"]) }),
             4..=7 => json!({ "type": "part", "part": part, "within": self.pick(&ids) }),
             _ => json!({ "type": "part", "part": part }),
         }

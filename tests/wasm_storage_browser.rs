@@ -254,3 +254,26 @@ fn storage_that_throws_on_access_is_unavailable() {
         "idle"
     );
 }
+
+#[wasm_bindgen_test]
+fn the_v2_call_fields_round_trip_and_a_streaming_input_is_cancelled_on_load() {
+    let key = "v2-calls";
+    let state = play(
+        &js(EMPTY),
+        &[
+            r#"{ "type": "send", "id": "u1", "text": "Buy" }"#,
+            r#"{ "type": "part", "part": { "type": "tool-input-delta", "id": "c1", "name": "checkout", "text": "{}" } }"#,
+            r#"{ "type": "part", "part": { "type": "tool-input-end", "id": "c1" } }"#,
+            r#"{ "type": "part", "part": { "type": "tool-approval-request", "id": "c1", "approvalId": "ap1", "automatic": false, "details": { "d": 1 } } }"#,
+            r#"{ "type": "part", "part": { "type": "tool-approval-response", "id": "c1", "approved": true, "reason": "ok" } }"#,
+            r#"{ "type": "part", "part": { "type": "tool-input-delta", "id": "c2", "name": "search", "text": "{\"q\"" } }"#,
+        ],
+    );
+    save(key, &state).unwrap();
+    let loaded = load(key).unwrap().expect("stored");
+    assert_eq!(
+        text_of(&get(&loaded, "messages.1.parts")),
+        r#"[{"type":"tool","id":"c1","name":"checkout","input":{},"inputText":"{}","state":"cancelled","approval":{"id":"ap1","automatic":false,"details":{"d":1},"approved":true,"reason":"ok"}},{"type":"tool","id":"c2","name":"search","input":null,"inputText":"{\"q\"","state":"cancelled"}]"#
+    );
+    clear_session(key).unwrap();
+}
