@@ -262,7 +262,7 @@ fn apply_part(editor: &mut Editor, run: &RunPath, part: &AgentStreamPart) -> Opt
             let unchanged = call.state == ToolState::AwaitingConfirmation
                 && call.prompt == *prompt
                 && details.is_none()
-                && call.approval.as_ref() == Some(&approval);
+                && approval_is(call, &approval);
             if !unchanged {
                 let update = CallUpdate::ApprovalAsked {
                     prompt: prompt.as_deref(),
@@ -314,7 +314,7 @@ fn apply_part(editor: &mut Editor, run: &RunPath, part: &AgentStreamPart) -> Opt
                 && call.prompt.is_none()
                 && input.is_none()
                 && output.is_none()
-                && call.approval.as_ref() == Some(&approval);
+                && approval_is(call, &approval);
             if !unchanged {
                 let update = CallUpdate::Approved {
                     approval,
@@ -375,6 +375,18 @@ fn append_or_add(
         }
         _ => editor.push_part(run, message, part),
     }
+}
+
+/// Whether the call's approval is `approval`, whose details are absent or the call's own:
+/// details are opaque and never compared (nor is the code to compare JSON built in).
+fn approval_is(call: &ToolPart, approval: &Approval) -> bool {
+    call.approval.as_ref().is_some_and(|held| {
+        held.id == approval.id
+            && held.automatic == approval.automatic
+            && held.approved == approval.approved
+            && held.reason == approval.reason
+            && held.details.is_some() == approval.details.is_some()
+    })
 }
 
 fn new_call(id: &str, name: &str, input: Json, input_text: Option<Text>) -> ToolPart {
