@@ -11,6 +11,8 @@ import {
   checkAction,
   type AgentMessage,
   type AgentPart,
+  type AgentStreamPart,
+  type Approval,
   type SessionAction,
   type SessionState,
   type ToolState,
@@ -53,7 +55,32 @@ export function dispatchFrame(line: string, dispatch: (action: SessionAction) =>
   dispatch(frame);
 }
 
-export const allToolStates: ToolState[] = ["running", "awaiting-confirmation", "done", "error", "cancelled"];
+export const allToolStates: ToolState[] = ["input-streaming", "running", "awaiting-confirmation", "done", "error", "cancelled"];
+
+// An approval card: its question, the policy's own decisions shown without buttons, the answer
+// dispatched by approval id, then the agent goes on.
+export function answerApproval(part: AgentPart, approved: boolean, dispatch: (action: SessionAction) => void) {
+  if (part.type !== "tool" || part.approval === undefined) return;
+  const approval: Approval = part.approval;
+  if (approval.automatic === true || approval.approved !== undefined) return;
+  dispatch({ type: "part", part: { type: "tool-approval-response", approvalId: approval.id, approved } });
+  dispatch({ type: "continue" });
+}
+
+export function streamedInput(part: AgentPart): string | undefined {
+  return part.type === "tool" && part.state === "input-streaming" ? part.inputText : undefined;
+}
+
+export const v2Parts: AgentStreamPart[] = [
+  { type: "reasoning-delta", text: "Thinking" },
+  { type: "tool-input-delta", id: "call-2", name: "search", text: "{\"q\":" },
+  { type: "tool-input-end", id: "call-2" },
+  { type: "tool-approval-request", name: "search", approvalId: "ap-1", details: { signature: "s" } },
+  { type: "tool-result", id: "call-2", output: { hits: 1 }, preliminary: true },
+];
+
+// @ts-expect-error an approval response needs its answer
+export const unanswered: AgentStreamPart = { type: "tool-approval-response", id: "call-2" };
 
 export const streamed: SessionState = asReactReducer(empty, {
   type: "part",
