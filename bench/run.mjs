@@ -10,7 +10,7 @@ import { gzipSync } from "node:zlib";
 
 import * as baseline from "./baseline.mjs";
 import { chromiumLoadTimes, nodeLoadTimes } from "./load.mjs";
-import { replay, reply, tools } from "./workloads.mjs";
+import { replay, reply, toolInput, tools } from "./workloads.mjs";
 
 const PKG_DIR = fileURLToPath(new URL("../pkg/", import.meta.url));
 const PKG_ENTRY = `${PKG_DIR}index.js`;
@@ -73,6 +73,26 @@ const [reply20k, , reply80k] = [...results.values()];
 console.log();
 console.log(`scale (reply, 80,000 / 20,000 deltas; linear is 4, quadratic 16): package ${
   (reply80k.package / reply20k.package).toFixed(2)}, baseline ${(reply80k.baseline / reply20k.baseline).toFixed(2)}`);
+
+// A call's streamed input: the package alone (the baseline has no v2 parts), at two sizes, so
+// the ratio shows whether a delta's cost grows with the input streamed so far.
+function timePackage(workload) {
+  const times = [];
+  for (let run = 0; run < WARM_UP_RUNS + RUNS; run++) {
+    const initial = workload.initial();
+    globalThis.gc?.();
+    const start = performance.now();
+    replay(pkg.sessionReducer, initial, workload.actions);
+    if (run >= WARM_UP_RUNS) times.push(performance.now() - start);
+  }
+  return median(times);
+}
+console.log();
+const input4k = timePackage(toolInput());
+const input16k = timePackage(toolInput({ deltas: 16_000 }));
+console.log(row([toolInput().name, ms(input4k)], widths));
+console.log(row([toolInput({ deltas: 16_000 }).name, ms(input16k)], widths));
+console.log(`scale (tool input, 16,000 / 4,000 deltas; linear is 4, quadratic 16): package ${(input16k / input4k).toFixed(2)}`);
 
 console.log();
 const nodeLoads = await nodeLoadTimes(PKG_ENTRY, LOAD_RUNS);

@@ -65,6 +65,21 @@ export function tools({ turns = 2_000, rounds = 300 } = {}) {
   return { name: `tools (${turns} turns, ${rounds} rounds)`, initial: () => conversation(turns), actions };
 }
 
+// A call whose input streams as `deltas` one-character deltas (a JSON array of zeros, padded
+// with a space), then is parsed once at its end, after a new question.
+export function toolInput({ turns = 200, deltas = 4_000 } = {}) {
+  const id = "live-call";
+  const input = `[${Array(Math.floor((deltas - 1) / 2)).fill(0).join(",")}]`.padEnd(deltas, " ");
+  const actions = [
+    { type: "send", id: "u-live", text: "Write it all down." },
+    part({ type: "message-start", messageId: "a-live" }),
+    ...[...input].map((text, index) => part({ type: "tool-input-delta", id, text, ...(index === 0 && { name: "write" }) })),
+    part({ type: "tool-input-end", id }),
+    part({ type: "finish", reason: "tool-calls" }),
+  ];
+  return { name: `tool input (${turns} turns, ${deltas} deltas)`, initial: () => conversation(turns), actions };
+}
+
 // Replays `actions` from `initial` through `reducer`. After each action it reads what a chat view
 // renders (the status and the last part of the last message, text included), so a reducer cannot
 // win by handing back state it has not built.
