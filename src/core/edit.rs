@@ -296,7 +296,7 @@ impl<'a> Editor<'a> {
             }
             CallUpdate::ApprovalAsked { prompt, approval } => {
                 call.prompt = prompt.map(str::to_owned);
-                call.approval = Some(approval);
+                call.approval = Some(Box::new(approval));
                 CallChange::ApprovalAsked
             }
             CallUpdate::Approved {
@@ -304,7 +304,7 @@ impl<'a> Editor<'a> {
                 input,
                 output,
             } => {
-                call.approval = Some(approval);
+                call.approval = Some(Box::new(approval));
                 call.prompt = None;
                 if let Some(input) = input {
                     call.input = input.clone();
@@ -319,7 +319,7 @@ impl<'a> Editor<'a> {
                     message: approval.reason.as_deref().unwrap_or(DENIED).to_owned(),
                     code: Some("denied".to_owned()),
                 });
-                call.approval = Some(approval);
+                call.approval = Some(Box::new(approval));
                 call.prompt = None;
                 CallChange::Denied
             }

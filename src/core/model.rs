@@ -276,9 +276,10 @@ pub struct ToolPart {
     /// The confirmation question, set by `toolPhase` and `tool-approval-request`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub prompt: Option<String>,
-    /// The approval asked for (`tool-approval-request`) and its answer.
+    /// The approval asked for (`tool-approval-request`) and its answer. (Boxed: most calls
+    /// have none, and every part is as large as the largest kind.)
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub approval: Option<Approval>,
+    pub approval: Option<Box<Approval>>,
     /// A sub-agent's run behind this call.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub agent: Option<Rc<SessionState>>,

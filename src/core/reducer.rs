@@ -293,7 +293,7 @@ fn apply_part(editor: &mut Editor, run: &RunPath, part: &AgentStreamPart) -> Opt
             };
             let Some(path) = path else { return Some(()) };
             let call = editor.call(&path)?;
-            let mut approval = call.approval.clone().unwrap_or_else(|| Approval {
+            let mut approval = call.approval.as_deref().cloned().unwrap_or_else(|| Approval {
                 id: call.id.clone(),
                 automatic: None,
                 details: None,

@@ -365,7 +365,7 @@ fn tool_part(part: &Fields, path: &Path) -> Read<ToolPart> {
         approval: if approval.is_undefined() {
             None
         } else {
-            Some(read_approval(&approval, &approval_path)?)
+            Some(Box::new(read_approval(&approval, &approval_path)?))
         },
         agent: if agent.is_undefined() {
             None
