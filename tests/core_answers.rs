@@ -33,18 +33,36 @@ fn an_answer_after_finish_lands() {
     assert_eq!(to_json(&finished)["status"], json!("idle"));
     for answer in answers("c-1") {
         let after = apply(&finished, answer.clone());
-        assert!(!std::rc::Rc::ptr_eq(&after, &finished), "{answer} should land");
-        assert_eq!(to_json(&after)["status"], json!("idle"), "an answer does not start a run");
+        assert!(
+            !std::rc::Rc::ptr_eq(&after, &finished),
+            "{answer} should land"
+        );
+        assert_eq!(
+            to_json(&after)["status"],
+            json!("idle"),
+            "an answer does not start a run"
+        );
     }
-    let after = apply(&finished, part(json!({ "type": "tool-result", "id": "c-1", "output": { "city": "Lyon" } })));
+    let after = apply(
+        &finished,
+        part(json!({ "type": "tool-result", "id": "c-1", "output": { "city": "Lyon" } })),
+    );
     assert_eq!(call(&after, 1, 0).state, ToolState::Done);
 }
 
 #[test]
 fn an_answer_after_stop_or_error_changes_nothing() {
-    for end in [json!({ "type": "stop" }), part(json!({ "type": "error", "error": "boom" })), part(json!({ "type": "finish", "reason": "aborted" }))] {
+    for end in [
+        json!({ "type": "stop" }),
+        part(json!({ "type": "error", "error": "boom" })),
+        part(json!({ "type": "finish", "reason": "aborted" })),
+    ] {
         let ended = run_with_open_call(end.clone());
-        assert_eq!(call(&ended, 1, 0).state, ToolState::Cancelled, "after {end}");
+        assert_eq!(
+            call(&ended, 1, 0).state,
+            ToolState::Cancelled,
+            "after {end}"
+        );
         for answer in answers("c-1") {
             assert_same_back(&ended, &action(answer));
         }
@@ -60,8 +78,13 @@ fn an_answer_in_an_error_status_lands_on_a_call_still_open() {
         "error": { "message": "boom" }
     });
     let mut expected = failed.clone();
-    expected["messages"][1]["parts"][0] = tool_with("c-1", "search", "done", json!({ "output": 1 }));
-    assert_becomes(failed, part(json!({ "type": "tool-result", "id": "c-1", "output": 1 })), expected);
+    expected["messages"][1]["parts"][0] =
+        tool_with("c-1", "search", "done", json!({ "output": 1 }));
+    assert_becomes(
+        failed,
+        part(json!({ "type": "tool-result", "id": "c-1", "output": 1 })),
+        expected,
+    );
 }
 
 #[test]
@@ -77,11 +100,18 @@ fn an_answer_within_a_finished_nested_run_lands() {
         tool_with("n-c", "ask", "done", json!({ "output": "yes" }));
     assert_becomes(
         conversation.clone(),
-        part_within("c-1", json!({ "type": "tool-result", "id": "n-c", "output": "yes" })),
+        part_within(
+            "c-1",
+            json!({ "type": "tool-result", "id": "n-c", "output": "yes" }),
+        ),
         expected.clone(),
     );
     // From the root too: the nested call is in a run below it.
-    assert_becomes(conversation, part(json!({ "type": "tool-result", "id": "n-c", "output": "yes" })), expected);
+    assert_becomes(
+        conversation,
+        part(json!({ "type": "tool-result", "id": "n-c", "output": "yes" })),
+        expected,
+    );
 }
 
 #[test]
@@ -92,7 +122,13 @@ fn an_answer_within_a_call_that_is_not_open_is_ignored() {
         }))]))],
         "status": "idle"
     });
-    assert_unchanged(conversation, part_within("c-1", json!({ "type": "tool-result", "id": "n-c", "output": 1 })));
+    assert_unchanged(
+        conversation,
+        part_within(
+            "c-1",
+            json!({ "type": "tool-result", "id": "n-c", "output": 1 }),
+        ),
+    );
 }
 
 // ---- send ----
@@ -100,7 +136,10 @@ fn an_answer_within_a_call_that_is_not_open_is_ignored() {
 #[test]
 fn send_while_a_call_waits_cancels_it_first() {
     let finished = run_with_open_call(part(json!({ "type": "finish" })));
-    let after = apply(&finished, json!({ "type": "send", "id": "u-2", "text": "Never mind" }));
+    let after = apply(
+        &finished,
+        json!({ "type": "send", "id": "u-2", "text": "Never mind" }),
+    );
     assert_eq!(
         to_json(&after),
         json!({
@@ -123,7 +162,10 @@ fn send_when_not_streaming_cancels_nested_open_calls_too() {
         "status": "error",
         "error": { "message": "boom" }
     });
-    let after = apply(&state(conversation), json!({ "type": "send", "id": "u-2", "text": "Again" }));
+    let after = apply(
+        &state(conversation),
+        json!({ "type": "send", "id": "u-2", "text": "Again" }),
+    );
     let holder = call(&after, 0, 0);
     assert_eq!(holder.state, ToolState::Cancelled);
     let agent = holder.agent.clone().expect("the nested run");
@@ -134,9 +176,16 @@ fn send_when_not_streaming_cancels_nested_open_calls_too() {
 #[test]
 fn send_while_streaming_cancels_nothing() {
     assert_becomes(
-        streaming(json!([user("u-1", "Hi"), assistant("a-1", json!([tool("c-1", "search", "running")]))])),
+        streaming(json!([
+            user("u-1", "Hi"),
+            assistant("a-1", json!([tool("c-1", "search", "running")]))
+        ])),
         json!({ "type": "send", "id": "u-2", "text": "And also…" }),
-        streaming(json!([user("u-1", "Hi"), assistant("a-1", json!([tool("c-1", "search", "running")])), user("u-2", "And also…")])),
+        streaming(json!([
+            user("u-1", "Hi"),
+            assistant("a-1", json!([tool("c-1", "search", "running")])),
+            user("u-2", "And also…")
+        ])),
     );
 }
 
@@ -144,7 +193,10 @@ fn send_while_streaming_cancels_nothing() {
 
 #[test]
 fn continue_streams_again_without_a_new_message() {
-    let messages = json!([user("u-1", "Hi"), assistant("a-1", json!([tool("c-1", "search", "done")]))]);
+    let messages = json!([
+        user("u-1", "Hi"),
+        assistant("a-1", json!([tool("c-1", "search", "done")]))
+    ]);
     assert_becomes(
         json!({ "messages": messages, "status": "idle" }),
         json!({ "type": "continue" }),
@@ -155,13 +207,22 @@ fn continue_streams_again_without_a_new_message() {
         json!({ "type": "continue" }),
         json!({ "messages": messages, "status": "streaming" }),
     );
-    assert_unchanged(json!({ "messages": messages, "status": "streaming" }), json!({ "type": "continue" }));
+    assert_unchanged(
+        json!({ "messages": messages, "status": "streaming" }),
+        json!({ "type": "continue" }),
+    );
 }
 
 #[test]
 fn continue_keeps_the_calls_that_wait() {
     let finished = run_with_open_call(part(json!({ "type": "finish" })));
     let continued = apply(&finished, json!({ "type": "continue" }));
-    assert_eq!(call(&continued, 1, 0).state, ToolState::AwaitingConfirmation);
-    assert!(std::rc::Rc::ptr_eq(&finished.messages[1], &continued.messages[1]));
+    assert_eq!(
+        call(&continued, 1, 0).state,
+        ToolState::AwaitingConfirmation
+    );
+    assert!(std::rc::Rc::ptr_eq(
+        &finished.messages[1],
+        &continued.messages[1]
+    ));
 }

@@ -12,13 +12,17 @@ use serde_json::{json, Value};
 
 fn request(fields: Value) -> Value {
     let mut part = json!({ "type": "tool-approval-request" });
-    part.as_object_mut().unwrap().extend(fields.as_object().unwrap().clone());
+    part.as_object_mut()
+        .unwrap()
+        .extend(fields.as_object().unwrap().clone());
     json!({ "type": "part", "part": part })
 }
 
 fn response(fields: Value) -> Value {
     let mut part = json!({ "type": "tool-approval-response" });
-    part.as_object_mut().unwrap().extend(fields.as_object().unwrap().clone());
+    part.as_object_mut()
+        .unwrap()
+        .extend(fields.as_object().unwrap().clone());
     json!({ "type": "part", "part": part })
 }
 
@@ -37,23 +41,38 @@ fn a_request_by_id_asks_for_confirmation_with_an_approval() {
     assert_becomes(
         calls(json!([tool("c-1", "checkout", "running")])),
         request(json!({ "id": "c-1", "prompt": "Pay 12 EUR?" })),
-        calls(json!([tool_with("c-1", "checkout", "awaiting-confirmation", json!({
-            "prompt": "Pay 12 EUR?", "approval": { "id": "c-1" }
-        }))])),
+        calls(json!([tool_with(
+            "c-1",
+            "checkout",
+            "awaiting-confirmation",
+            json!({
+                "prompt": "Pay 12 EUR?", "approval": { "id": "c-1" }
+            })
+        )])),
     );
 }
 
 #[test]
 fn a_request_keeps_its_approval_id_policy_and_details() {
     assert_becomes(
-        calls(json!([tool_with("c-1", "checkout", "awaiting-confirmation", json!({ "prompt": "Old?" }))])),
+        calls(json!([tool_with(
+            "c-1",
+            "checkout",
+            "awaiting-confirmation",
+            json!({ "prompt": "Old?" })
+        )])),
         request(json!({
             "id": "c-1", "name": "ignored", "approvalId": "ap-1", "automatic": true,
             "details": { "signature": "x", "toolCall": { "id": "c-1" } }
         })),
-        calls(json!([tool_with("c-1", "checkout", "awaiting-confirmation", json!({
-            "approval": { "id": "ap-1", "automatic": true, "details": { "signature": "x", "toolCall": { "id": "c-1" } } }
-        }))])),
+        calls(json!([tool_with(
+            "c-1",
+            "checkout",
+            "awaiting-confirmation",
+            json!({
+                "approval": { "id": "ap-1", "automatic": true, "details": { "signature": "x", "toolCall": { "id": "c-1" } } }
+            })
+        )])),
     );
 }
 
@@ -79,10 +98,22 @@ fn a_request_by_name_picks_the_newest_open_call_whose_input_is_complete() {
 #[test]
 fn a_request_for_no_such_call_is_ignored() {
     let streaming_input = json!({ "type": "tool", "id": "c-1", "name": "checkout", "input": null, "inputText": "{", "state": "input-streaming" });
-    assert_unchanged(calls(json!([streaming_input])), request(json!({ "id": "c-1" })));
-    assert_unchanged(calls(json!([tool("c-1", "checkout", "done")])), request(json!({ "id": "c-1" })));
-    assert_unchanged(calls(json!([tool("c-1", "checkout", "running")])), request(json!({ "id": "c-9" })));
-    assert_unchanged(calls(json!([tool("c-1", "checkout", "running")])), request(json!({ "name": "refund" })));
+    assert_unchanged(
+        calls(json!([streaming_input])),
+        request(json!({ "id": "c-1" })),
+    );
+    assert_unchanged(
+        calls(json!([tool("c-1", "checkout", "done")])),
+        request(json!({ "id": "c-1" })),
+    );
+    assert_unchanged(
+        calls(json!([tool("c-1", "checkout", "running")])),
+        request(json!({ "id": "c-9" })),
+    );
+    assert_unchanged(
+        calls(json!([tool("c-1", "checkout", "running")])),
+        request(json!({ "name": "refund" })),
+    );
 }
 
 #[test]
@@ -91,12 +122,20 @@ fn the_same_request_again_changes_nothing() {
         &state(calls(json!([tool("c-1", "checkout", "running")]))),
         request(json!({ "id": "c-1", "approvalId": "ap-1", "prompt": "Pay?" })),
     );
-    assert_same_back(&asked, &action(request(json!({ "id": "c-1", "approvalId": "ap-1", "prompt": "Pay?" }))));
+    assert_same_back(
+        &asked,
+        &action(request(
+            json!({ "id": "c-1", "approvalId": "ap-1", "prompt": "Pay?" }),
+        )),
+    );
 }
 
 #[test]
 fn a_request_is_ignored_unless_the_run_streams() {
-    assert_unchanged(idle(json!([tool("c-1", "checkout", "running")])), request(json!({ "id": "c-1" })));
+    assert_unchanged(
+        idle(json!([tool("c-1", "checkout", "running")])),
+        request(json!({ "id": "c-1" })),
+    );
 }
 
 // ---- tool-approval-response ----
@@ -104,20 +143,35 @@ fn a_request_is_ignored_unless_the_run_streams() {
 #[test]
 fn approved_the_call_runs_and_the_question_goes() {
     assert_becomes(
-        calls(json!([tool_with("c-1", "checkout", "awaiting-confirmation", json!({
-            "prompt": "Pay?", "approval": { "id": "ap-1", "details": { "k": 1 } }
-        }))])),
+        calls(json!([tool_with(
+            "c-1",
+            "checkout",
+            "awaiting-confirmation",
+            json!({
+                "prompt": "Pay?", "approval": { "id": "ap-1", "details": { "k": 1 } }
+            })
+        )])),
         response(json!({ "id": "c-1", "approved": true, "reason": "Fine" })),
-        calls(json!([tool_with("c-1", "checkout", "running", json!({
-            "approval": { "id": "ap-1", "details": { "k": 1 }, "approved": true, "reason": "Fine" }
-        }))])),
+        calls(json!([tool_with(
+            "c-1",
+            "checkout",
+            "running",
+            json!({
+                "approval": { "id": "ap-1", "details": { "k": 1 }, "approved": true, "reason": "Fine" }
+            })
+        )])),
     );
 }
 
 #[test]
 fn approved_with_edits_replaces_the_input_and_with_an_output_is_done() {
     assert_becomes(
-        calls(json!([tool_with("c-1", "checkout", "awaiting-confirmation", json!({ "approval": { "id": "c-1" } }))])),
+        calls(json!([tool_with(
+            "c-1",
+            "checkout",
+            "awaiting-confirmation",
+            json!({ "approval": { "id": "c-1" } })
+        )])),
         response(json!({ "id": "c-1", "approved": true, "input": { "qty": 1 } })),
         calls(json!([{
             "type": "tool", "id": "c-1", "name": "checkout", "input": { "qty": 1 }, "state": "running",
@@ -125,33 +179,63 @@ fn approved_with_edits_replaces_the_input_and_with_an_output_is_done() {
         }])),
     );
     assert_becomes(
-        calls(json!([tool_with("c-1", "ask_user", "awaiting-confirmation", json!({ "prompt": "Which size?" }))])),
+        calls(json!([tool_with(
+            "c-1",
+            "ask_user",
+            "awaiting-confirmation",
+            json!({ "prompt": "Which size?" })
+        )])),
         response(json!({ "id": "c-1", "approved": true, "output": { "size": "L" } })),
-        calls(json!([tool_with("c-1", "ask_user", "done", json!({
-            "output": { "size": "L" }, "approval": { "id": "c-1", "approved": true }
-        }))])),
+        calls(json!([tool_with(
+            "c-1",
+            "ask_user",
+            "done",
+            json!({
+                "output": { "size": "L" }, "approval": { "id": "c-1", "approved": true }
+            })
+        )])),
     );
 }
 
 #[test]
 fn refused_the_call_is_a_denied_error_that_resumable_keeps() {
     assert_becomes(
-        calls(json!([tool_with("c-1", "checkout", "awaiting-confirmation", json!({ "prompt": "Pay?", "approval": { "id": "c-1" } }))])),
+        calls(json!([tool_with(
+            "c-1",
+            "checkout",
+            "awaiting-confirmation",
+            json!({ "prompt": "Pay?", "approval": { "id": "c-1" } })
+        )])),
         response(json!({ "id": "c-1", "approved": false })),
-        calls(json!([tool_with("c-1", "checkout", "error", json!({
-            "error": { "message": "Denied by the user", "code": "denied" },
-            "approval": { "id": "c-1", "approved": false }
-        }))])),
+        calls(json!([tool_with(
+            "c-1",
+            "checkout",
+            "error",
+            json!({
+                "error": { "message": "Denied by the user", "code": "denied" },
+                "approval": { "id": "c-1", "approved": false }
+            })
+        )])),
     );
     let denied = apply(
-        &state(calls(json!([tool("c-1", "checkout", "awaiting-confirmation"), text("So…")]))),
+        &state(calls(json!([
+            tool("c-1", "checkout", "awaiting-confirmation"),
+            text("So…")
+        ]))),
         response(json!({ "id": "c-1", "approved": false, "reason": "Too expensive" })),
     );
     let call = call(&denied, 1, 0);
     assert_eq!(call.state, ToolState::Error);
-    assert_eq!(call.error.as_ref().map(|error| error.message.as_str()), Some("Too expensive"));
+    assert_eq!(
+        call.error.as_ref().map(|error| error.message.as_str()),
+        Some("Too expensive")
+    );
     let kept = resumable(&denied.messages);
-    assert_eq!(kept[1].parts.len(), 1, "a denial is finished: kept, and what follows goes");
+    assert_eq!(
+        kept[1].parts.len(),
+        1,
+        "a denial is finished: kept, and what follows goes"
+    );
 }
 
 #[test]
@@ -164,11 +248,22 @@ fn a_response_by_approval_id_finds_a_nested_call() {
             tool_with("n-c", "charge", "awaiting-confirmation", json!({ "prompt": "Charge?", "approval": { "id": "interrupt-7" } }))
         ]))])) }),
     );
-    let after = apply(&state(calls(json!([nested]))), response(json!({ "approvalId": "interrupt-7", "approved": true })));
+    let after = apply(
+        &state(calls(json!([nested]))),
+        response(json!({ "approvalId": "interrupt-7", "approved": true })),
+    );
     let agent = call(&after, 1, 0).agent.clone().expect("the nested run");
-    assert_eq!(to_json(&agent)["messages"][0]["parts"][0], tool_with("n-c", "charge", "running", json!({
-        "approval": { "id": "interrupt-7", "approved": true }
-    })));
+    assert_eq!(
+        to_json(&agent)["messages"][0]["parts"][0],
+        tool_with(
+            "n-c",
+            "charge",
+            "running",
+            json!({
+                "approval": { "id": "interrupt-7", "approved": true }
+            })
+        )
+    );
 }
 
 #[test]
@@ -176,21 +271,43 @@ fn a_response_without_a_request_makes_the_approval() {
     assert_becomes(
         calls(json!([tool("c-1", "checkout", "running")])),
         response(json!({ "id": "c-1", "approved": true })),
-        calls(json!([tool_with("c-1", "checkout", "running", json!({ "approval": { "id": "c-1", "approved": true } }))])),
+        calls(json!([tool_with(
+            "c-1",
+            "checkout",
+            "running",
+            json!({ "approval": { "id": "c-1", "approved": true } })
+        )])),
     );
 }
 
 #[test]
 fn a_response_for_no_open_call_is_ignored() {
-    assert_unchanged(calls(json!([tool("c-1", "checkout", "done")])), response(json!({ "id": "c-1", "approved": true })));
-    assert_unchanged(calls(json!([tool("c-1", "checkout", "running")])), response(json!({ "id": "c-9", "approved": false })));
     assert_unchanged(
-        calls(json!([tool_with("c-1", "checkout", "awaiting-confirmation", json!({ "approval": { "id": "ap-1" } }))])),
+        calls(json!([tool("c-1", "checkout", "done")])),
+        response(json!({ "id": "c-1", "approved": true })),
+    );
+    assert_unchanged(
+        calls(json!([tool("c-1", "checkout", "running")])),
+        response(json!({ "id": "c-9", "approved": false })),
+    );
+    assert_unchanged(
+        calls(json!([tool_with(
+            "c-1",
+            "checkout",
+            "awaiting-confirmation",
+            json!({ "approval": { "id": "ap-1" } })
+        )])),
         response(json!({ "approvalId": "ap-9", "approved": true })),
     );
     // The same answer twice: the second changes nothing.
-    let answered = apply(&state(calls(json!([tool("c-1", "checkout", "running")]))), response(json!({ "id": "c-1", "approved": true })));
-    assert_same_back(&answered, &action(response(json!({ "id": "c-1", "approved": true }))));
+    let answered = apply(
+        &state(calls(json!([tool("c-1", "checkout", "running")]))),
+        response(json!({ "id": "c-1", "approved": true })),
+    );
+    assert_same_back(
+        &answered,
+        &action(response(json!({ "id": "c-1", "approved": true }))),
+    );
 }
 
 #[test]
@@ -201,7 +318,10 @@ fn an_answer_that_finishes_a_call_ends_its_streaming_sub_agent_run() {
         "awaiting-confirmation",
         json!({ "agent": streaming(json!([assistant("n-1", json!([tool("n-c", "search", "running")]))])) }),
     );
-    let after = apply(&state(calls(json!([nested]))), response(json!({ "id": "c-1", "approved": false })));
+    let after = apply(
+        &state(calls(json!([nested]))),
+        response(json!({ "id": "c-1", "approved": false })),
+    );
     let agent = call(&after, 1, 0).agent.clone().expect("the nested run");
     assert_eq!(to_json(&agent)["status"], json!("idle"));
     assert_eq!(call(&agent, 0, 0).state, ToolState::Cancelled);
@@ -212,7 +332,9 @@ fn a_streamed_call_asks_and_is_approved() {
     let state = replay(&[
         json!({ "type": "send", "id": "u-1", "text": "Buy two mugs" }),
         part(json!({ "type": "message-start", "messageId": "a-1" })),
-        part(json!({ "type": "tool-input-delta", "id": "c-1", "name": "checkout", "text": "{\"qty\":" })),
+        part(
+            json!({ "type": "tool-input-delta", "id": "c-1", "name": "checkout", "text": "{\"qty\":" }),
+        ),
         part(json!({ "type": "tool-input-delta", "id": "c-1", "text": " 2}" })),
         part(json!({ "type": "tool-input-end", "id": "c-1" })),
         request(json!({ "id": "c-1", "approvalId": "ap-1", "prompt": "Pay 24 EUR?" })),
@@ -221,9 +343,12 @@ fn a_streamed_call_asks_and_is_approved() {
         json!({ "type": "continue" }),
         part(json!({ "type": "tool-result", "id": "c-1", "output": "Paid." })),
     ]);
-    assert_eq!(to_json(&state)["messages"][1]["parts"][0], json!({
-        "type": "tool", "id": "c-1", "name": "checkout", "input": { "qty": 2 }, "inputText": "{\"qty\": 2}",
-        "state": "done", "output": "Paid.", "approval": { "id": "ap-1", "approved": true }
-    }));
+    assert_eq!(
+        to_json(&state)["messages"][1]["parts"][0],
+        json!({
+            "type": "tool", "id": "c-1", "name": "checkout", "input": { "qty": 2 }, "inputText": "{\"qty\": 2}",
+            "state": "done", "output": "Paid.", "approval": { "id": "ap-1", "approved": true }
+        })
+    );
     assert_eq!(to_json(&state)["status"], json!("streaming"));
 }

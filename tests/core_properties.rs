@@ -246,7 +246,11 @@ fn check_tree(
                     call.id
                 );
                 if call.state == ToolState::InputStreaming {
-                    prop_assert!(call.input.is_null() && call.input_text.is_some(), "{:?}", call);
+                    prop_assert!(
+                        call.input.is_null() && call.input_text.is_some(),
+                        "{:?}",
+                        call
+                    );
                 }
                 if let Some(agent) = &call.agent {
                     check_tree(agent, Some(call.state.is_open()), ids)?;
@@ -457,4 +461,41 @@ proptest! {
             state = next;
         }
     }
+}
+
+/// Found by `every_step_keeps_the_invariants`: a message index first read by a state that
+/// diverged (here, one without the user message `u2`) must still know `u2` in the other.
+#[test]
+fn a_message_index_first_used_by_a_diverged_state_still_knows_every_message() {
+    let action = |value: Value| -> SessionAction { serde_json::from_value(value).unwrap() };
+    let start =
+        common::state(json!({ "messages": [common::user("u1", "Hi")], "status": "streaming" }));
+    let mut session = Session::new(start);
+    let mut before_send = session.clone();
+    assert!(matches!(
+        reduce(
+            &mut session,
+            &action(json!({ "type": "send", "id": "u2", "text": "And?" }))
+        ),
+        Outcome::Changed(_)
+    ));
+    // The other branch looks a message id up first.
+    let start = |id: &str| {
+        action(common::part(
+            json!({ "type": "message-start", "messageId": id }),
+        ))
+    };
+    assert!(matches!(
+        reduce(&mut before_send, &start("m1")),
+        Outcome::Changed(_)
+    ));
+    assert!(matches!(
+        reduce(&mut session, &start("m2")),
+        Outcome::Changed(_)
+    ));
+    // `u2` is a user message (not the last one): a part for it is ignored.
+    let for_u2 = action(common::part(
+        json!({ "type": "text-delta", "messageId": "u2", "text": "x" }),
+    ));
+    assert_eq!(reduce(&mut session, &for_u2), Outcome::Unchanged);
 }

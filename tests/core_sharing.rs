@@ -104,8 +104,12 @@ fn the_parts_of_a_call_life_copy_only_that_call() {
     // c-2 (add_to_cart, running) is asked, answered with edits, reports progress; a nested
     // call streams its input and ends it. Each step leaves every other message and part shared.
     let steps = [
-        part(json!({ "type": "tool-approval-request", "id": "c-2", "approvalId": "ap", "details": { "d": 1 } })),
-        part(json!({ "type": "tool-approval-response", "approvalId": "ap", "approved": true, "input": { "qty": 1 } })),
+        part(
+            json!({ "type": "tool-approval-request", "id": "c-2", "approvalId": "ap", "details": { "d": 1 } }),
+        ),
+        part(
+            json!({ "type": "tool-approval-response", "approvalId": "ap", "approved": true, "input": { "qty": 1 } }),
+        ),
         part(json!({ "type": "tool-result", "id": "c-2", "output": 0.5, "preliminary": true })),
     ];
     let mut old = conversation();
@@ -118,9 +122,15 @@ fn the_parts_of_a_call_life_copy_only_that_call() {
     }
     let streamed = apply(
         &old,
-        part_within("c-3", json!({ "type": "tool-input-delta", "messageId": "n-1", "id": "n-e", "name": "f", "text": "{}" })),
+        part_within(
+            "c-3",
+            json!({ "type": "tool-input-delta", "messageId": "n-1", "id": "n-e", "name": "f", "text": "{}" }),
+        ),
     );
-    let ended = apply(&streamed, part(json!({ "type": "tool-input-end", "id": "n-e" })));
+    let ended = apply(
+        &streamed,
+        part(json!({ "type": "tool-input-end", "id": "n-e" })),
+    );
     assert_messages_shared(&streamed, &ended, &[0, 2]);
     assert_parts_shared(&streamed.messages[1], &ended.messages[1], &[0, 1, 2]);
     let (before, after) = (
@@ -129,7 +139,10 @@ fn the_parts_of_a_call_life_copy_only_that_call() {
     );
     assert_messages_shared(before, after, &[1]);
     assert_parts_shared(&before.messages[0], &after.messages[0], &[0]);
-    assert_eq!(to_json(after)["messages"][0]["parts"][1]["state"], "running");
+    assert_eq!(
+        to_json(after)["messages"][0]["parts"][1]["state"],
+        "running"
+    );
 }
 
 #[test]

@@ -59,27 +59,48 @@ fn a_streamed_call_asks_and_is_approved_after_its_run() {
         r#"{"id":"ap-1","approved":true}"#
     );
     assert!(get(&approved, "messages.1.parts.1.prompt").is_undefined());
-    assert!(same(&get(&approved, "messages.0"), &get(&asked, "messages.0")));
-    assert!(same(&get(&approved, "messages.1.parts.0"), &get(&asked, "messages.1.parts.0")));
-    assert!(same(&get(&approved, "messages.1.parts.1.input"), &get(&asked, "messages.1.parts.1.input")));
+    assert!(same(
+        &get(&approved, "messages.0"),
+        &get(&asked, "messages.0")
+    ));
+    assert!(same(
+        &get(&approved, "messages.1.parts.0"),
+        &get(&asked, "messages.1.parts.0")
+    ));
+    assert!(same(
+        &get(&approved, "messages.1.parts.1.input"),
+        &get(&asked, "messages.1.parts.1.input")
+    ));
     let continued = reduce(&approved, &js(r#"{ "type": "continue" }"#)).unwrap();
     assert_eq!(string_at(&continued, "status"), "streaming");
-    assert!(same(&get(&continued, "messages"), &get(&approved, "messages")));
-    assert!(same(&reduce(&continued, &js(r#"{ "type": "continue" }"#)).unwrap(), &continued));
+    assert!(same(
+        &get(&continued, "messages"),
+        &get(&approved, "messages")
+    ));
+    assert!(same(
+        &reduce(&continued, &js(r#"{ "type": "continue" }"#)).unwrap(),
+        &continued
+    ));
 }
 
 #[wasm_bindgen_test]
 fn the_input_is_what_json_parse_makes_of_the_text() {
     // Numbers as JavaScript reads them, a lone surrogate escaped in a string, "__proto__" as
     // a plain key: exactly JSON.parse.
-    let pieces = [r#"{"n": 1.50, "big": 12345678901234567890, "#, r#""s": "\ud800", "#, r#""__proto__": {"x": 1}}"#];
+    let pieces = [
+        r#"{"n": 1.50, "big": 12345678901234567890, "#,
+        r#""s": "\ud800", "#,
+        r#""__proto__": {"x": 1}}"#,
+    ];
     let text: String = pieces.concat();
     let state = end_input(&streaming_input(&pieces.map(JsValue::from)));
     let input = get(&state, "messages.1.parts.1.input");
     assert_eq!(text_of(&input), text_of(&JSON::parse(&text).unwrap()));
-    assert!(Reflect::get_own_property_descriptor(&input.clone().into(), &"__proto__".into())
-        .map(|descriptor| !descriptor.is_undefined())
-        .unwrap_or(false));
+    assert!(
+        Reflect::get_own_property_descriptor(&input.clone().into(), &"__proto__".into())
+            .map(|descriptor| !descriptor.is_undefined())
+            .unwrap_or(false)
+    );
     assert_eq!(string_at(&state, "messages.1.parts.1.inputText"), text);
     assert_eq!(string_at(&state, "messages.1.parts.1.state"), "running");
 }
@@ -109,27 +130,51 @@ fn blank_text_is_an_empty_object_and_text_that_is_not_json_an_invalid_input_erro
 
 #[wasm_bindgen_test]
 fn a_state_the_module_did_not_make_has_its_input_parsed_too() {
-    let literal = js(r#"{ "messages": [{ "id": "a-1", "role": "assistant", "parts": [
+    let literal = js(
+        r#"{ "messages": [{ "id": "a-1", "role": "assistant", "parts": [
         { "type": "tool", "id": "c-1", "name": "f", "input": null, "inputText": "[1, 2]", "state": "input-streaming" }
-    ] }], "status": "streaming" }"#);
+    ] }], "status": "streaming" }"#,
+    );
     let state = end_input(&literal);
     assert_eq!(text_of(&get(&state, "messages.0.parts.0.input")), "[1,2]");
     // An input-streaming call without inputText has streamed nothing: blank.
-    let without = js(r#"{ "messages": [{ "id": "a-1", "role": "assistant", "parts": [
+    let without = js(
+        r#"{ "messages": [{ "id": "a-1", "role": "assistant", "parts": [
         { "type": "tool", "id": "c-1", "name": "f", "input": null, "state": "input-streaming" }
-    ] }], "status": "streaming" }"#);
-    let appended = reduce(&without, &part(r#"{ "type": "tool-input-delta", "id": "c-1", "text": "[" }"#)).unwrap();
+    ] }], "status": "streaming" }"#,
+    );
+    let appended = reduce(
+        &without,
+        &part(r#"{ "type": "tool-input-delta", "id": "c-1", "text": "[" }"#),
+    )
+    .unwrap();
     assert_eq!(string_at(&appended, "messages.0.parts.0.inputText"), "[");
-    assert_eq!(text_of(&get(&end_input(&without), "messages.0.parts.0.input")), "{}");
+    assert_eq!(
+        text_of(&get(&end_input(&without), "messages.0.parts.0.input")),
+        "{}"
+    );
 }
 
 #[wasm_bindgen_test]
 fn a_delta_copies_only_the_path_to_its_call() {
     let before = streaming_input(&["[".into()]);
-    let after = reduce(&before, &part(r#"{ "type": "tool-input-delta", "id": "c-1", "text": "1" }"#)).unwrap();
-    assert!(same(&get(&after, "messages.0"), &get(&before, "messages.0")));
-    assert!(same(&get(&after, "messages.1.parts.0"), &get(&before, "messages.1.parts.0")));
-    assert!(!same(&get(&after, "messages.1.parts.1"), &get(&before, "messages.1.parts.1")));
+    let after = reduce(
+        &before,
+        &part(r#"{ "type": "tool-input-delta", "id": "c-1", "text": "1" }"#),
+    )
+    .unwrap();
+    assert!(same(
+        &get(&after, "messages.0"),
+        &get(&before, "messages.0")
+    ));
+    assert!(same(
+        &get(&after, "messages.1.parts.0"),
+        &get(&before, "messages.1.parts.0")
+    ));
+    assert!(!same(
+        &get(&after, "messages.1.parts.1"),
+        &get(&before, "messages.1.parts.1")
+    ));
     assert_eq!(string_at(&before, "messages.1.parts.1.inputText"), "[");
     assert_eq!(string_at(&after, "messages.1.parts.1.inputText"), "[1");
     let empty = part(r#"{ "type": "tool-input-delta", "id": "c-1", "text": "" }"#);
@@ -140,24 +185,42 @@ fn a_delta_copies_only_the_path_to_its_call() {
 fn payloads_arrive_by_reference_and_frozen_inputs_are_never_mutated() {
     let asked = play(&js(EMPTY), &ASKED[..6]);
     deep_freeze(&asked);
-    let request = part(r#"{ "type": "tool-approval-request", "id": "c-1", "automatic": true, "details": { "signature": "s" } }"#);
+    let request = part(
+        r#"{ "type": "tool-approval-request", "id": "c-1", "automatic": true, "details": { "signature": "s" } }"#,
+    );
     deep_freeze(&request);
     let requested = reduce(&asked, &request).unwrap();
-    assert!(same(&get(&requested, "messages.1.parts.1.approval.details"), &get(&request, "part.details")));
+    assert!(same(
+        &get(&requested, "messages.1.parts.1.approval.details"),
+        &get(&request, "part.details")
+    ));
     assert_eq!(
         text_of(&get(&requested, "messages.1.parts.1.approval")),
         r#"{"id":"c-1","automatic":true,"details":{"signature":"s"}}"#
     );
-    let response = part(r#"{ "type": "tool-approval-response", "id": "c-1", "approved": true, "input": { "qty": 1 }, "output": { "paid": true } }"#);
+    let response = part(
+        r#"{ "type": "tool-approval-response", "id": "c-1", "approved": true, "input": { "qty": 1 }, "output": { "paid": true } }"#,
+    );
     deep_freeze(&response);
     let done = reduce(&requested, &response).unwrap();
     assert_eq!(string_at(&done, "messages.1.parts.1.state"), "done");
-    assert!(same(&get(&done, "messages.1.parts.1.input"), &get(&response, "part.input")));
-    assert!(same(&get(&done, "messages.1.parts.1.output"), &get(&response, "part.output")));
-    let progress = part(r#"{ "type": "tool-result", "id": "c-1", "output": { "step": 1 }, "preliminary": true }"#);
+    assert!(same(
+        &get(&done, "messages.1.parts.1.input"),
+        &get(&response, "part.input")
+    ));
+    assert!(same(
+        &get(&done, "messages.1.parts.1.output"),
+        &get(&response, "part.output")
+    ));
+    let progress = part(
+        r#"{ "type": "tool-result", "id": "c-1", "output": { "step": 1 }, "preliminary": true }"#,
+    );
     let running = reduce(&asked, &progress).unwrap();
     assert_eq!(string_at(&running, "messages.1.parts.1.state"), "running");
-    assert!(same(&get(&running, "messages.1.parts.1.output"), &get(&progress, "part.output")));
+    assert!(same(
+        &get(&running, "messages.1.parts.1.output"),
+        &get(&progress, "part.output")
+    ));
 }
 
 #[wasm_bindgen_test]
@@ -172,7 +235,11 @@ fn answers_land_after_the_run_and_send_cancels_what_still_waits() {
         text_of(&get(&denied, "messages.1.parts.1.error")),
         r#"{"message":"Too much","code":"denied"}"#
     );
-    let sent = reduce(&asked, &js(r#"{ "type": "send", "id": "u-2", "text": "Cancel that" }"#)).unwrap();
+    let sent = reduce(
+        &asked,
+        &js(r#"{ "type": "send", "id": "u-2", "text": "Cancel that" }"#),
+    )
+    .unwrap();
     assert_eq!(string_at(&sent, "messages.1.parts.1.state"), "cancelled");
     assert_eq!(string_at(&sent, "messages.1.parts.1.prompt"), "Pay 24 EUR?");
     assert_eq!(string_at(&sent, "messages.2.id"), "u-2");
@@ -202,25 +269,73 @@ fn a_reasoning_delta_appends_to_the_reasoning_part() {
 fn malformed_call_parts_throw_with_their_path() {
     let streaming = play(&js(EMPTY), &ASKED[..2]);
     for (action, path, problem) in [
-        (r#"{ "type": "tool-approval-request", "prompt": "?" }"#, "action.part.id", "required when there is no name"),
-        (r#"{ "type": "tool-approval-response", "approved": true }"#, "action.part.id", "required when there is no approvalId"),
-        (r#"{ "type": "tool-approval-response", "id": "c", "approved": "yes" }"#, "action.part.approved", "expected a boolean"),
-        (r#"{ "type": "tool-approval-request", "id": "c", "automatic": 1 }"#, "action.part.automatic", "expected a boolean"),
-        (r#"{ "type": "tool-result", "id": "c", "output": 1, "preliminary": null }"#, "action.part.preliminary", "expected a boolean"),
-        (r#"{ "type": "tool-input-delta", "id": "c", "text": 5 }"#, "action.part.text", "expected a string"),
-        (r#"{ "type": "tool-input-delta", "id": "c", "name": 5, "text": "" }"#, "action.part.name", "expected a string"),
-        (r#"{ "type": "tool-input-end" }"#, "action.part.id", "expected a string"),
-        (r#"{ "type": "reasoning-delta", "text": null }"#, "action.part.text", "expected a string"),
+        (
+            r#"{ "type": "tool-approval-request", "prompt": "?" }"#,
+            "action.part.id",
+            "required when there is no name",
+        ),
+        (
+            r#"{ "type": "tool-approval-response", "approved": true }"#,
+            "action.part.id",
+            "required when there is no approvalId",
+        ),
+        (
+            r#"{ "type": "tool-approval-response", "id": "c", "approved": "yes" }"#,
+            "action.part.approved",
+            "expected a boolean",
+        ),
+        (
+            r#"{ "type": "tool-approval-request", "id": "c", "automatic": 1 }"#,
+            "action.part.automatic",
+            "expected a boolean",
+        ),
+        (
+            r#"{ "type": "tool-result", "id": "c", "output": 1, "preliminary": null }"#,
+            "action.part.preliminary",
+            "expected a boolean",
+        ),
+        (
+            r#"{ "type": "tool-input-delta", "id": "c", "text": 5 }"#,
+            "action.part.text",
+            "expected a string",
+        ),
+        (
+            r#"{ "type": "tool-input-delta", "id": "c", "name": 5, "text": "" }"#,
+            "action.part.name",
+            "expected a string",
+        ),
+        (
+            r#"{ "type": "tool-input-end" }"#,
+            "action.part.id",
+            "expected a string",
+        ),
+        (
+            r#"{ "type": "reasoning-delta", "text": null }"#,
+            "action.part.text",
+            "expected a string",
+        ),
     ] {
         let thrown = reduce(&streaming, &part(action)).expect_err(action);
         assert_eq!(error_field(&thrown, "path"), path, "{action}");
         let message = error_field(&thrown, "message");
-        assert!(message.starts_with(&format!("{path}: {problem}")), "{message}");
+        assert!(
+            message.starts_with(&format!("{path}: {problem}")),
+            "{message}"
+        );
     }
     for (state, path) in [
-        (r#"{ "messages": [{ "id": "a", "role": "assistant", "parts": [{ "type": "tool", "id": "c", "name": "f", "input": null, "state": "input-streaming", "inputText": 1 }] }], "status": "idle" }"#, "state.messages[0].parts[0].inputText"),
-        (r#"{ "messages": [{ "id": "a", "role": "assistant", "parts": [{ "type": "tool", "id": "c", "name": "f", "input": 1, "state": "running", "approval": {} }] }], "status": "idle" }"#, "state.messages[0].parts[0].approval.id"),
-        (r#"{ "messages": [{ "id": "a", "role": "assistant", "parts": [{ "type": "tool", "id": "c", "name": "f", "input": 1, "state": "running", "approval": { "id": "x", "approved": "no" } }] }], "status": "idle" }"#, "state.messages[0].parts[0].approval.approved"),
+        (
+            r#"{ "messages": [{ "id": "a", "role": "assistant", "parts": [{ "type": "tool", "id": "c", "name": "f", "input": null, "state": "input-streaming", "inputText": 1 }] }], "status": "idle" }"#,
+            "state.messages[0].parts[0].inputText",
+        ),
+        (
+            r#"{ "messages": [{ "id": "a", "role": "assistant", "parts": [{ "type": "tool", "id": "c", "name": "f", "input": 1, "state": "running", "approval": {} }] }], "status": "idle" }"#,
+            "state.messages[0].parts[0].approval.id",
+        ),
+        (
+            r#"{ "messages": [{ "id": "a", "role": "assistant", "parts": [{ "type": "tool", "id": "c", "name": "f", "input": 1, "state": "running", "approval": { "id": "x", "approved": "no" } }] }], "status": "idle" }"#,
+            "state.messages[0].parts[0].approval.approved",
+        ),
     ] {
         let thrown = reduce(&js(state), &js(r#"{ "type": "stop" }"#)).expect_err(state);
         assert_eq!(error_field(&thrown, "path"), path);

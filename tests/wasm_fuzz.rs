@@ -59,7 +59,8 @@ impl Cases {
                 // fraction or exponent: the native core's parser writes 1.0 where JSON.parse
                 // gives 1.)
                 let text = self.pick(&["{", "}", "\"a\"", ":", "[1", "]", " ", ""]);
-                let mut part = json!({ "type": "tool-input-delta", "id": self.pick(&ids), "text": text });
+                let mut part =
+                    json!({ "type": "tool-input-delta", "id": self.pick(&ids), "text": text });
                 if self.below(2) == 0 {
                     part["name"] = json!(self.pick(&names));
                 }
@@ -83,7 +84,8 @@ impl Cases {
                 part
             }
             16 => {
-                let mut part = json!({ "type": "tool-approval-response", "approved": self.below(2) == 0 });
+                let mut part =
+                    json!({ "type": "tool-approval-response", "approved": self.below(2) == 0 });
                 match self.below(3) {
                     0 => part["approvalId"] = json!(self.pick(&["ap1", "ap2"])),
                     _ => part["id"] = json!(self.pick(&ids)),

@@ -39,21 +39,39 @@ pub struct Editor<'a> {
 
 /// What a `SetCall` edit writes besides the state.
 pub enum CallUpdate<'a> {
-    Phase { prompt: Option<&'a str> },
-    Result { output: &'a Json },
-    Progress { output: &'a Json },
-    Error { error: &'a ToolError },
+    Phase {
+        prompt: Option<&'a str>,
+    },
+    Result {
+        output: &'a Json,
+    },
+    Progress {
+        output: &'a Json,
+    },
+    Error {
+        error: &'a ToolError,
+    },
     Cancel,
-    Called { name: &'a str, input: &'a Json },
-    InputParsed { input: Json },
+    Called {
+        name: &'a str,
+        input: &'a Json,
+    },
+    InputParsed {
+        input: Json,
+    },
     InputInvalid,
-    ApprovalAsked { prompt: Option<&'a str>, approval: Approval },
+    ApprovalAsked {
+        prompt: Option<&'a str>,
+        approval: Approval,
+    },
     Approved {
         approval: Approval,
         input: Option<&'a Json>,
         output: Option<&'a Json>,
     },
-    Denied { approval: Approval },
+    Denied {
+        approval: Approval,
+    },
 }
 
 impl<'a> Editor<'a> {
@@ -219,7 +237,9 @@ impl<'a> Editor<'a> {
             .clone()
             .unwrap_or_else(|| Text::from(""));
         match (self.parse_input)(path, &text, &self.patches) {
-            Some(input) => self.set_call(path, ToolState::Running, CallUpdate::InputParsed { input }),
+            Some(input) => {
+                self.set_call(path, ToolState::Running, CallUpdate::InputParsed { input })
+            }
             None => self.set_call(path, ToolState::Error, CallUpdate::InputInvalid),
         }
     }

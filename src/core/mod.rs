@@ -1,6 +1,8 @@
 //! The session reducer: pure Rust, no wasm dependencies, tested natively.
 
+mod approval;
 mod edit;
+mod find;
 pub mod model;
 pub mod patch;
 pub mod path;

@@ -256,11 +256,7 @@ pub struct ToolPart {
     #[cfg_attr(target_arch = "wasm32", tsify(type = "JsonValue"))]
     pub input: Json,
     /// The input as it was streamed (`tool-input-delta`), kept once complete.
-    #[serde(
-        default,
-        rename = "inputText",
-        skip_serializing_if = "Option::is_none"
-    )]
+    #[serde(default, rename = "inputText", skip_serializing_if = "Option::is_none")]
     #[cfg_attr(target_arch = "wasm32", tsify(type = "string"))]
     pub input_text: Option<Text>,
     pub state: ToolState,

@@ -2,15 +2,17 @@
 
 use std::rc::Rc;
 
+use super::approval::{self, Answer, Question};
 use super::edit::{parse_owned_input, reasoning_part, text_part, CallUpdate, Editor, ParseInput};
+use super::find::{input_streaming_below, newest_named, open_call_below};
 use super::model::{
-    is_cancelled, AgentMessage, AgentPart, AgentStreamPart, Approval, FinishReason, Json, Role,
+    is_cancelled, AgentMessage, AgentPart, AgentStreamPart, FinishReason, Json, Role,
     SessionAction, SessionError, SessionState, SessionStatus, Text, TextPart, ToolPart, ToolState,
 };
 use super::patch::Patch;
-use super::path::{CallPath, RunPath};
+use super::path::RunPath;
 use super::resumable::resumable_cut;
-use super::session::{OpenCall, Session};
+use super::session::Session;
 
 /// What an action did to a session.
 #[derive(Debug, PartialEq, Eq)]
@@ -240,36 +242,13 @@ fn apply_part(editor: &mut Editor, run: &RunPath, part: &AgentStreamPart) -> Opt
             automatic,
             details,
         } => {
-            let path = match (id, name) {
-                (Some(id), _) => open_call_below(editor, run, id).filter(|path| {
-                    editor
-                        .call(path)
-                        .is_some_and(|call| call.state != ToolState::InputStreaming)
-                }),
-                (None, Some(name)) => newest_named(editor, run, name),
-                (None, None) => None,
-            };
-            let Some(path) = path else { return Some(()) };
-            let call = editor.call(&path)?;
-            let approval = Approval {
-                id: approval_id.clone().unwrap_or_else(|| call.id.clone()),
+            let question = Question {
+                approval_id: approval_id.as_deref(),
+                prompt: prompt.as_deref(),
                 automatic: *automatic,
-                details: details.clone(),
-                approved: None,
-                reason: None,
+                details: details.as_ref(),
             };
-            // Details are opaque (held by a host, perhaps): given ones always count as a change.
-            let unchanged = call.state == ToolState::AwaitingConfirmation
-                && call.prompt == *prompt
-                && details.is_none()
-                && approval_is(call, &approval);
-            if !unchanged {
-                let update = CallUpdate::ApprovalAsked {
-                    prompt: prompt.as_deref(),
-                    approval,
-                };
-                editor.set_call(&path, ToolState::AwaitingConfirmation, update)?;
-            }
+            approval::ask(editor, run, id.as_deref(), name.as_deref(), question)?;
         }
         AgentStreamPart::ToolApprovalResponse {
             id,
@@ -279,50 +258,13 @@ fn apply_part(editor: &mut Editor, run: &RunPath, part: &AgentStreamPart) -> Opt
             input,
             output,
         } => {
-            let path = match (id, approval_id) {
-                (Some(id), _) => open_call_below(editor, run, id),
-                (None, Some(approval_id)) => open_below(editor, run)
-                    .find(|call| {
-                        editor
-                            .call(&call.path)
-                            .and_then(|call| call.approval.as_ref())
-                            .is_some_and(|approval| approval.id == *approval_id)
-                    })
-                    .map(|call| call.path.clone()),
-                (None, None) => None,
+            let answer = Answer {
+                approved: *approved,
+                reason: reason.as_deref(),
+                input: input.as_ref(),
+                output: output.as_ref(),
             };
-            let Some(path) = path else { return Some(()) };
-            let call = editor.call(&path)?;
-            let mut approval = call.approval.as_deref().cloned().unwrap_or_else(|| Approval {
-                id: call.id.clone(),
-                automatic: None,
-                details: None,
-                approved: None,
-                reason: None,
-            });
-            approval.approved = Some(*approved);
-            approval.reason = reason.clone();
-            if !*approved {
-                return editor.set_call(&path, ToolState::Error, CallUpdate::Denied { approval });
-            }
-            let state = match output {
-                Some(_) => ToolState::Done,
-                None => ToolState::Running,
-            };
-            // Input and output are opaque: given ones always count as a change.
-            let unchanged = call.state == state
-                && call.prompt.is_none()
-                && input.is_none()
-                && output.is_none()
-                && approval_is(call, &approval);
-            if !unchanged {
-                let update = CallUpdate::Approved {
-                    approval,
-                    input: input.as_ref(),
-                    output: output.as_ref(),
-                };
-                editor.set_call(&path, state, update)?;
-            }
+            approval::answer(editor, run, id.as_deref(), approval_id.as_deref(), answer)?;
         }
         AgentStreamPart::ToolError { id, error } => {
             if let Some(path) = open_call_below(editor, run, id) {
@@ -377,18 +319,6 @@ fn append_or_add(
     }
 }
 
-/// Whether the call's approval is `approval`, whose details are absent or the call's own:
-/// details are opaque and never compared (nor is the code to compare JSON built in).
-fn approval_is(call: &ToolPart, approval: &Approval) -> bool {
-    call.approval.as_ref().is_some_and(|held| {
-        held.id == approval.id
-            && held.automatic == approval.automatic
-            && held.approved == approval.approved
-            && held.reason == approval.reason
-            && held.details.is_some() == approval.details.is_some()
-    })
-}
-
 fn new_call(id: &str, name: &str, input: Json, input_text: Option<Text>) -> ToolPart {
     let state = match input_text {
         Some(_) => ToolState::InputStreaming,
@@ -410,12 +340,7 @@ fn new_call(id: &str, name: &str, input: Json, input_text: Option<Text>) -> Tool
 
 /// The newest message of the run with this id: `Some(None)` when there is none.
 fn find_message(editor: &Editor, run: &RunPath, id: &str) -> Option<Option<usize>> {
-    Some(
-        editor
-            .session
-            .messages
-            .find(editor.state(), run, editor.run(run)?, id),
-    )
+    Some(editor.session.messages.find(run, editor.run(run)?, id))
 }
 
 /// The message a `text-delta`, `reasoning` or `tool-call` part goes to, appending it when
@@ -445,45 +370,6 @@ fn target_message(
         parts: Vec::new(),
     };
     editor.push_message(run, message).map(Some)
-}
-
-/// The open calls in the run and the runs nested in it, in document order.
-fn open_below<'e>(
-    editor: &'e Editor,
-    run: &'e RunPath,
-) -> impl DoubleEndedIterator<Item = &'e OpenCall> + 'e {
-    editor
-        .session
-        .open
-        .iter()
-        .filter(move |call| call.path.len() > run.len() && call.path.starts_with(run))
-}
-
-/// The open call with this id in the run or the runs nested in it.
-fn open_call_below(editor: &Editor, run: &RunPath, id: &str) -> Option<CallPath> {
-    open_below(editor, run)
-        .find(|call| call.id == id)
-        .map(|call| call.path.clone())
-}
-
-/// The `input-streaming` call with this id in the run or the runs nested in it.
-fn input_streaming_below(editor: &Editor, run: &RunPath, id: &str) -> Option<CallPath> {
-    open_call_below(editor, run, id)
-        .filter(|path| editor.call(path).is_some_and(|call| call.state == ToolState::InputStreaming))
-}
-
-/// The newest open call of this tool name in the run or the runs nested in it whose input is
-/// complete (`toolPhase` and `tool-approval-request` never pick an `input-streaming` call).
-fn newest_named(editor: &Editor, run: &RunPath, name: &str) -> Option<CallPath> {
-    open_below(editor, run)
-        .rev()
-        .find(|call| {
-            call.name == name
-                && editor
-                    .call(&call.path)
-                    .is_some_and(|call| call.state != ToolState::InputStreaming)
-        })
-        .map(|call| call.path.clone())
 }
 
 /// `sessionReducer` on Rust values: the same state back when nothing changes. `state` is

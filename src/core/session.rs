@@ -45,10 +45,10 @@ impl Session {
                 .or_insert_with(|| path.clone());
         });
         Session {
+            messages: MessageIndex::new(state.clone()),
             state,
             open: Rc::new(open),
             calls: CallIndex(Rc::new(RefCell::new(located))),
-            messages: MessageIndex::default(),
         }
     }
 }
@@ -92,33 +92,52 @@ impl CallIndex {
 /// Where each message id was last seen: the path of its run, then the message's position
 /// (its `part` unused). Keyed by id alone, like `CallIndex` (the same map type, so no second
 /// copy of its code in the wasm): an id seen in two runs keeps the last, and the other run's
-/// lookups fall back to a scan. Built from the state on first use, since most actions never
-/// look a message up by id; then kept up to date, and checked like `CallIndex`.
-#[derive(Clone, Debug, Default)]
-pub struct MessageIndex(Rc<RefCell<Option<HashMap<String, CallPath>>>>);
+/// lookups fall back to a scan. Shared, like `CallIndex`, by every state derived from the same
+/// indexed state, and checked like it.
+///
+/// Most actions never look a message up by id, so the indexed state's messages are read on
+/// first use; every message added since, in any of the states that share the index, is
+/// recorded as it is added. So an id absent from the index is in none of those states. (The
+/// first use reads the indexed state, not the state at hand: that one may have diverged from
+/// another state sharing the index, by a retry, say.)
+#[derive(Clone, Debug)]
+pub struct MessageIndex(Rc<RefCell<MessageIds>>);
+
+#[derive(Debug)]
+struct MessageIds {
+    located: HashMap<String, CallPath>,
+    /// The indexed state, until its messages are read.
+    unread: Option<Rc<SessionState>>,
+}
 
 impl MessageIndex {
-    /// The newest message with this id in `run`, the run at `path` below `root`.
-    pub fn find(
-        &self,
-        root: &SessionState,
-        path: &RunPath,
-        run: &SessionState,
-        id: &str,
-    ) -> Option<usize> {
+    pub fn new(state: Rc<SessionState>) -> Self {
+        MessageIndex(Rc::new(RefCell::new(MessageIds {
+            located: HashMap::new(),
+            unread: Some(state),
+        })))
+    }
+
+    /// The newest message with this id in `run`, the run at `path` below the root.
+    pub fn find(&self, path: &RunPath, run: &SessionState, id: &str) -> Option<usize> {
         // The message being streamed is the usual one.
         if run.messages.last().is_some_and(|last| last.id == id) {
             return Some(run.messages.len() - 1);
         }
-        if self.0.borrow().is_none() {
-            self.build(root);
+        let unread = self.0.borrow_mut().unread.take();
+        if let Some(state) = unread {
+            let located = &mut self.0.borrow_mut().located;
+            visit_runs(&state, &mut Vec::new(), &mut |path, run| {
+                for (index, message) in run.messages.iter().enumerate() {
+                    // A message recorded since is newer than the indexed state's.
+                    located
+                        .entry(message.id.clone())
+                        .or_insert_with(|| at(path, index));
+                }
+            });
         }
         // Absent from the index: in no run at all.
-        let seen = self
-            .0
-            .borrow()
-            .as_ref()
-            .and_then(|located| located.get(id).cloned())?;
+        let seen = self.0.borrow().located.get(id).cloned()?;
         if let Some((last, seen_run)) = seen.split_last() {
             if seen_run == path
                 && run
@@ -136,24 +155,21 @@ impl MessageIndex {
         found
     }
 
-    fn build(&self, root: &SessionState) {
-        *self.0.borrow_mut() = Some(HashMap::new());
-        visit_runs(root, &mut Vec::new(), &mut |path, run| {
-            for (index, message) in run.messages.iter().enumerate() {
-                self.record(path, &message.id, index);
-            }
-        });
-    }
-
-    /// Notes where a message is; before the first lookup there is nothing to keep up to date.
+    /// Notes where a message is.
     pub fn record(&self, path: &RunPath, id: &str, index: usize) {
-        if let Some(located) = self.0.borrow_mut().as_mut() {
-            let mut seen = path.to_vec();
-            seen.push(CallPos {
-                message: index,
-                part: 0,
-            });
-            located.insert(id.to_owned(), seen);
-        }
+        self.0
+            .borrow_mut()
+            .located
+            .insert(id.to_owned(), at(path, index));
     }
+}
+
+/// The index's address of message `index` of the run at `path`.
+fn at(path: &RunPath, index: usize) -> CallPath {
+    let mut seen = path.to_vec();
+    seen.push(CallPos {
+        message: index,
+        part: 0,
+    });
+    seen
 }

@@ -65,7 +65,11 @@ fn advance(
             "state: changed since the reducer made it, or not plain data ({})",
             error::describe(&thrown)
         );
-        error::coded_error(js_sys::TypeError::new(&message).into(), "invalid", Some("state"))
+        error::coded_error(
+            js_sys::TypeError::new(&message).into(),
+            "invalid",
+            Some("state"),
+        )
     };
     // A streamed tool input is parsed in JavaScript, where its text is: the core learns only
     // whether it is JSON, and the parsed inputs go along with the patches.

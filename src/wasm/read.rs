@@ -353,7 +353,10 @@ fn tool_part(part: &Fields, path: &Path) -> Read<ToolPart> {
         id: string(&field(part.id(), &id_path)?, &id_path)?,
         name: string(&field(part.name(), &name_path)?, &name_path)?,
         input: json(&field(part.input(), &input_path)?, &input_path)?,
-        input_text: optional_text(&field(part.input_text(), &input_text_path)?, &input_text_path)?,
+        input_text: optional_text(
+            &field(part.input_text(), &input_text_path)?,
+            &input_text_path,
+        )?,
         state: literal(&field(part.state(), &state_path)?, &state_path, TOOL_STATES)?,
         output: optional_json(&field(part.output(), &output_path)?),
         error: if error.is_undefined() {
@@ -388,10 +391,7 @@ fn read_approval(value: &JsValue, path: &Path) -> Read<Approval> {
             &automatic_path,
         )?,
         details: optional_json(&field(approval.details(), &path.key("details"))?),
-        approved: optional_boolean(
-            &field(approval.approved(), &approved_path)?,
-            &approved_path,
-        )?,
+        approved: optional_boolean(&field(approval.approved(), &approved_path)?, &approved_path)?,
         reason: optional_string(&field(approval.reason(), &reason_path)?, &reason_path)?,
     })
 }
@@ -529,15 +529,17 @@ fn stream_part(value: &JsValue, path: &Path) -> Read<AgentStreamPart> {
     let id = || -> Read<String> { string(&field(part.id(), &id_path)?, &id_path) };
     let text_path = path.key("text");
     let text = || -> Read<Text> { text(&field(part.text(), &text_path)?, &text_path) };
-    let optional_id = || -> Read<Option<String>> {
-        optional_string(&field(part.id(), &id_path)?, &id_path)
-    };
+    let optional_id =
+        || -> Read<Option<String>> { optional_string(&field(part.id(), &id_path)?, &id_path) };
     let name_path = path.key("name");
     let optional_name = || -> Read<Option<String>> {
         optional_string(&field(part.name(), &name_path)?, &name_path)
     };
     let metadata = || -> Read<Option<Json>> {
-        Ok(optional_json(&field(part.metadata(), &path.key("metadata"))?))
+        Ok(optional_json(&field(
+            part.metadata(),
+            &path.key("metadata"),
+        )?))
     };
     let input_path = path.key("input");
     let output_path = path.key("output");
@@ -625,14 +627,12 @@ fn stream_part(value: &JsValue, path: &Path) -> Read<AgentStreamPart> {
                     output: optional_json(&field(part.output(), &output_path)?),
                 }
             }
-            Some("tool-call") => {
-                AgentStreamPart::ToolCall {
-                    message_id: message_id()?,
-                    id: id()?,
-                    name: string(&field(part.name(), &name_path)?, &name_path)?,
-                    input: json(&field(part.input(), &input_path)?, &input_path)?,
-                }
-            }
+            Some("tool-call") => AgentStreamPart::ToolCall {
+                message_id: message_id()?,
+                id: id()?,
+                name: string(&field(part.name(), &name_path)?, &name_path)?,
+                input: json(&field(part.input(), &input_path)?, &input_path)?,
+            },
             Some("tool-result") => {
                 let preliminary_path = path.key("preliminary");
                 AgentStreamPart::ToolResult {
@@ -652,15 +652,13 @@ fn stream_part(value: &JsValue, path: &Path) -> Read<AgentStreamPart> {
                 }
             }
             Some("step-finish") => AgentStreamPart::StepFinish,
-            Some("finish") => {
-                AgentStreamPart::Finish {
-                    reason: optional_literal(
-                        &field(part.reason(), &reason_path)?,
-                        &reason_path,
-                        FINISH_REASONS,
-                    )?,
-                }
-            }
+            Some("finish") => AgentStreamPart::Finish {
+                reason: optional_literal(
+                    &field(part.reason(), &reason_path)?,
+                    &reason_path,
+                    FINISH_REASONS,
+                )?,
+            },
             Some("error") => {
                 let error_path = path.key("error");
                 let code_path = path.key("code");
