@@ -35,7 +35,7 @@ cargo test --target wasm32-unknown-unknown
 # The storage tests choose their runtime themselves (Chromium, or Node where there is no
 # window) and ran above; the reducer's tests run again, the same bodies, in Chromium.
 suite "Rust binding (wasm) in headless Chromium: the same reducer tests"
-WASM_BINDGEN_USE_BROWSER=1 cargo test --target wasm32-unknown-unknown --test wasm_reducer --test wasm_fuzz
+WASM_BINDGEN_USE_BROWSER=1 cargo test --target wasm32-unknown-unknown --test wasm_reducer --test wasm_calls --test wasm_fuzz
 
 suite "README examples and the benchmark's baseline against pkg/: node --test"
 node --test tests/js/ bench/baseline.test.mjs
