@@ -10,20 +10,19 @@ use chat_session_reducer::core::resumable;
 use common::*;
 use serde_json::{json, Value};
 
-fn request(fields: Value) -> Value {
-    let mut part = json!({ "type": "tool-approval-request" });
-    part.as_object_mut()
-        .unwrap()
-        .extend(fields.as_object().unwrap().clone());
+/// `{ type: "part", part: { type: kind, ...fields } }`.
+fn part_of(kind: &str, fields: Value) -> Value {
+    let mut part = fields;
+    part["type"] = json!(kind);
     json!({ "type": "part", "part": part })
 }
 
+fn request(fields: Value) -> Value {
+    part_of("tool-approval-request", fields)
+}
+
 fn response(fields: Value) -> Value {
-    let mut part = json!({ "type": "tool-approval-response" });
-    part.as_object_mut()
-        .unwrap()
-        .extend(fields.as_object().unwrap().clone());
-    json!({ "type": "part", "part": part })
+    part_of("tool-approval-response", fields)
 }
 
 fn calls(parts: Value) -> Value {
