@@ -541,6 +541,13 @@ fn stream_part(value: &JsValue, path: &Path) -> Read<AgentStreamPart> {
             &path.key("metadata"),
         )?))
     };
+    let approval_id_path = path.key("approvalId");
+    let approval_id = || -> Read<Option<String>> {
+        optional_string(
+            &field(part.approval_id(), &approval_id_path)?,
+            &approval_id_path,
+        )
+    };
     let input_path = path.key("input");
     let output_path = path.key("output");
     let reason_path = path.key("reason");
@@ -586,16 +593,12 @@ fn stream_part(value: &JsValue, path: &Path) -> Read<AgentStreamPart> {
                 if id.is_none() && name.is_none() {
                     return Err(InputError::new(&id_path, "required when there is no name"));
                 }
-                let approval_id_path = path.key("approvalId");
                 let prompt_path = path.key("prompt");
                 let automatic_path = path.key("automatic");
                 AgentStreamPart::ToolApprovalRequest {
                     id,
                     name,
-                    approval_id: optional_string(
-                        &field(part.approval_id(), &approval_id_path)?,
-                        &approval_id_path,
-                    )?,
+                    approval_id: approval_id()?,
                     prompt: optional_string(&field(part.prompt(), &prompt_path)?, &prompt_path)?,
                     automatic: optional_boolean(
                         &field(part.automatic(), &automatic_path)?,
@@ -605,12 +608,7 @@ fn stream_part(value: &JsValue, path: &Path) -> Read<AgentStreamPart> {
                 }
             }
             Some("tool-approval-response") => {
-                let approval_id_path = path.key("approvalId");
-                let id = optional_id()?;
-                let approval_id = optional_string(
-                    &field(part.approval_id(), &approval_id_path)?,
-                    &approval_id_path,
-                )?;
+                let (id, approval_id) = (optional_id()?, approval_id()?);
                 if id.is_none() && approval_id.is_none() {
                     return Err(InputError::new(
                         &id_path,
