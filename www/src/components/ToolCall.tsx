@@ -5,6 +5,7 @@ import { Conversation } from "./Conversation";
 import { DecisionContext } from "./decisionContext";
 
 const STATE_LABELS: Record<ToolState, string> = {
+  "input-streaming": "receiving input",
   running: "running",
   "awaiting-confirmation": "awaiting confirmation",
   done: "done",
@@ -21,7 +22,8 @@ export const ToolCall = memo(function ToolCall({ call }: { call: ToolPart }) {
         <span className="tool-name">{call.name}</span>
         <span className="tool-state">{STATE_LABELS[call.state]}</span>
       </header>
-      <pre className="tool-input">{JSON.stringify(call.input)}</pre>
+      {/* While its input streams, the call shows the text so far (it is parsed once, at its end). */}
+      <pre className="tool-input">{call.state === "input-streaming" ? call.inputText : JSON.stringify(call.input)}</pre>
       {call.prompt !== undefined && <p className="tool-prompt">{call.prompt}</p>}
       {awaiting && decide !== null && (
         <div className="tool-decision">
