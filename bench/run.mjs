@@ -10,7 +10,7 @@ import { gzipSync } from "node:zlib";
 
 import * as baseline from "./baseline.mjs";
 import { chromiumLoadTimes, nodeLoadTimes } from "./load.mjs";
-import { replay, reply, toolInput, tools } from "./workloads.mjs";
+import { batchedReply, replay, reply, toolInput, tools } from "./workloads.mjs";
 
 const PKG_DIR = fileURLToPath(new URL("../pkg/", import.meta.url));
 const PKG_ENTRY = `${PKG_DIR}index.js`;
@@ -93,6 +93,11 @@ const input16k = timePackage(toolInput({ deltas: 16_000 }));
 console.log(row([toolInput().name, ms(input4k)], widths));
 console.log(row([toolInput({ deltas: 16_000 }).name, ms(input16k)], widths));
 console.log(`scale (tool input, 16,000 / 4,000 deltas; linear is 4, quadratic 16): package ${(input16k / input4k).toFixed(2)}`);
+
+// SPEC v2 batch: a frame's worth of deltas in one dispatch against the same deltas one by one.
+const single = timePackage(reply());
+const batched = timePackage(batchedReply());
+console.log(`batch of 16 text deltas vs 16 dispatches (package, ${reply().name}): ${ms(batched)} vs ${ms(single)}, ${(batched / single).toFixed(2)}`);
 
 console.log();
 const nodeLoads = await nodeLoadTimes(PKG_ENTRY, LOAD_RUNS);

@@ -44,6 +44,16 @@ export function reply({ turns = 200, deltas = 20_000 } = {}) {
   return { name: `reply (${turns} turns, ${deltas} deltas)`, initial: () => conversation(turns), actions };
 }
 
+// The same reply as `reply`, its deltas dispatched in batches of `size`, as an app that dispatches
+// once per animation frame does.
+export function batchedReply({ size = 16, ...options } = {}) {
+  const { name, initial, actions } = reply(options);
+  const deltas = actions.slice(2, -1);
+  const batches = [];
+  for (let at = 0; at < deltas.length; at += size) batches.push({ type: "batch", actions: deltas.slice(at, at + size) });
+  return { name: `${name.replace("reply", "reply in batches")} of ${size}`, initial, actions: [...actions.slice(0, 2), ...batches, actions.at(-1)] };
+}
+
 // `rounds` tool calls, each asked for confirmation, run, answered and commented on, then the user
 // stops the run.
 export function tools({ turns = 2_000, rounds = 300 } = {}) {

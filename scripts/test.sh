@@ -32,13 +32,15 @@ export WASM_BINDGEN_TEST_WEBDRIVER_JSON="$root/scripts/chromium-webdriver.json"
 suite "Rust binding (wasm) in Node: cargo test --target wasm32-unknown-unknown"
 cargo test --target wasm32-unknown-unknown
 
-# The storage tests choose their runtime themselves (Chromium, or Node where there is no
-# window) and ran above; the reducer's tests run again, the same bodies, in Chromium.
+# The reducer's tests run again, the same bodies, in Chromium.
 suite "Rust binding (wasm) in headless Chromium: the same reducer tests"
 WASM_BINDGEN_USE_BROWSER=1 cargo test --target wasm32-unknown-unknown --test wasm_reducer --test wasm_calls --test wasm_fuzz
 
-suite "README examples and the benchmark's baseline against pkg/: node --test"
+suite "README examples, v2 parts, JSON Patch, Redux, storage (Node and Chromium), the benchmark's baseline against pkg/: node --test"
 node --test tests/js/ bench/baseline.test.mjs
+
+suite "storage in DOM test environments (jsdom, happy-dom): vitest"
+node_modules/.bin/vitest run --config tests/vitest/vitest.config.mjs
 
 suite "the built package as users install it: tests/consumers/run.mjs"
 node tests/consumers/run.mjs

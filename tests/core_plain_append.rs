@@ -17,11 +17,15 @@ fn message(id: &str, role: Role, parts: Vec<AgentPart>) -> Rc<AgentMessage> {
         id: id.into(),
         role,
         parts: parts.into_iter().map(Rc::new).collect(),
+        metadata: None,
     })
 }
 
 fn text(text: Text) -> AgentPart {
-    AgentPart::Text(TextPart { text })
+    AgentPart::Text(TextPart {
+        text,
+        metadata: None,
+    })
 }
 
 fn session(status: SessionStatus, last: Vec<AgentPart>) -> Session {
@@ -32,7 +36,7 @@ fn session(status: SessionStatus, last: Vec<AgentPart>) -> Session {
     Session::new(Rc::new(SessionState {
         messages,
         status,
-        error: None,
+        ..SessionState::empty()
     }))
 }
 
@@ -40,6 +44,7 @@ fn plain_delta() -> SessionAction {
     let part = AgentStreamPart::TextDelta {
         message_id: None,
         text: Text::Held { empty: false },
+        metadata: None,
     };
     SessionAction::Part { part, within: None }
 }
@@ -102,7 +107,7 @@ fn anything_else_is_left_to_the_reducer() {
             vec![text(Text::Held { empty: false })],
         )],
         status: SessionStatus::Streaming,
-        error: None,
+        ..SessionState::empty()
     }));
     assert_eq!(plain_append_target(&user_last), None);
 }

@@ -5,10 +5,11 @@
 use std::rc::Rc;
 
 use super::model::{
-    AgentMessage, AgentPart, Approval, Json, ReasoningPart, Role, SessionError, SessionState,
-    SessionStatus, Text, TextPart, ToolError, ToolPart, ToolState, DENIED, INVALID_INPUT,
+    AgentMessage, AgentPart, Approval, DataPart, Json, ReasoningPart, Role, SessionError,
+    SessionState, SessionStatus, Text, TextPart, ToolError, ToolPart, ToolState, DENIED,
+    INVALID_INPUT,
 };
-use super::patch::{CallChange, NewMessage, NewPart, Patch};
+use super::patch::{CallChange, NewMessage, NewPart, Patch, Slot};
 use super::path::{call_at, call_at_mut, run_at, run_at_mut, CallPath, CallPos, RunPath};
 use super::resumable::Cut;
 use super::session::{OpenCall, Session};
@@ -35,6 +36,19 @@ pub struct Editor<'a> {
     /// Whether the session was touched: with no patches, it must not have been.
     pub touched: bool,
     parse_input: &'a mut ParseInput<'a>,
+    /// The batch leaf whose values the next patches use, and the one the last `Source`
+    /// patch named (0 before any).
+    source: usize,
+    logged_source: usize,
+    /// How many batch leaves have been started.
+    leaves: usize,
+}
+
+/// The state of the log before a tentative edit, to take the edit back.
+pub struct Mark {
+    patches: usize,
+    touched: bool,
+    logged_source: usize,
 }
 
 /// What a `SetCall` edit writes besides the state.
@@ -81,7 +95,45 @@ impl<'a> Editor<'a> {
             patches: Vec::new(),
             touched: false,
             parse_input,
+            source: 0,
+            logged_source: 0,
+            leaves: 0,
         }
+    }
+
+    /// The next action of a batch begins: the patches it makes take their values from it.
+    pub fn begin_leaf(&mut self) {
+        self.source = self.leaves;
+        self.leaves += 1;
+    }
+
+    /// Logs a patch, after a `Source` patch when it comes from another leaf than the last.
+    fn log(&mut self, patch: Patch) {
+        if self.source != self.logged_source {
+            self.patches.push(Patch::Source {
+                action: self.source,
+            });
+            self.logged_source = self.source;
+        }
+        self.patches.push(patch);
+    }
+
+    pub fn mark(&self) -> Mark {
+        Mark {
+            patches: self.patches.len(),
+            touched: self.touched,
+            logged_source: self.logged_source,
+        }
+    }
+
+    /// How many patches (not counting `Source` ones) were logged since `mark`.
+    pub fn logged_since(&self, mark: &Mark) -> usize {
+        self.patches.get(mark.patches..).map_or(0, |since| {
+            since
+                .iter()
+                .filter(|patch| !matches!(patch, Patch::Source { .. }))
+                .count()
+        })
     }
 
     fn root_mut(&mut self) -> &mut SessionState {
@@ -112,6 +164,7 @@ impl<'a> Editor<'a> {
             Role::User => NewMessage::User,
             Role::Assistant => NewMessage::Assistant {
                 id: message.id.clone(),
+                metadata: message.metadata.is_some(),
             },
         };
         let id = message.id.clone();
@@ -119,7 +172,7 @@ impl<'a> Editor<'a> {
         messages.push(Rc::new(message));
         let index = messages.len() - 1;
         self.session.messages.record(run, &id, index);
-        self.patches.push(Patch::PushMessage {
+        self.log(Patch::PushMessage {
             run: run.to_vec(),
             message: new,
         });
@@ -135,6 +188,7 @@ impl<'a> Editor<'a> {
                 NewPart::StreamingTool
             }
             AgentPart::Tool(_) => NewPart::Tool,
+            AgentPart::Data(_) => NewPart::Data,
         };
         let opened = match &part {
             AgentPart::Tool(call) if call.state.is_open() => {
@@ -169,7 +223,7 @@ impl<'a> Editor<'a> {
             );
         }
         let _ = path.pop();
-        self.patches.push(Patch::PushPart {
+        self.log(Patch::PushPart {
             run: run.to_vec(),
             message,
             part: new,
@@ -188,7 +242,7 @@ impl<'a> Editor<'a> {
         // nothing here, so nothing is copied (the patch still tells the host to append).
         let current = self.run(run)?.messages.get(message)?.parts.get(part)?;
         if streamed_text(current)?.unchanged_by(text) {
-            self.patches.push(Patch::AppendText {
+            self.log(Patch::AppendText {
                 run: run.to_vec(),
                 message,
                 part,
@@ -197,13 +251,15 @@ impl<'a> Editor<'a> {
         }
         let message_node = Rc::make_mut(self.run_mut(run)?.messages.get_mut(message)?);
         match Rc::make_mut(message_node.parts.get_mut(part)?) {
-            AgentPart::Text(TextPart { text: accumulated })
+            AgentPart::Text(TextPart {
+                text: accumulated, ..
+            })
             | AgentPart::Reasoning(ReasoningPart {
                 text: accumulated, ..
             }) => accumulated.push(text),
-            AgentPart::Tool(_) => return None,
+            AgentPart::Tool(_) | AgentPart::Data(_) => return None,
         }
-        self.patches.push(Patch::AppendText {
+        self.log(Patch::AppendText {
             run: run.to_vec(),
             message,
             part,
@@ -224,7 +280,7 @@ impl<'a> Editor<'a> {
                 .get_or_insert_with(|| Text::from(""))
                 .push(text);
         }
-        self.patches.push(Patch::AppendInput { call: path.clone() });
+        self.log(Patch::AppendInput { call: path.clone() });
         Some(())
     }
 
@@ -259,7 +315,7 @@ impl<'a> Editor<'a> {
         let target = self.run_mut(run)?;
         target.status = status;
         target.error = error;
-        self.patches.push(Patch::SetStatus {
+        self.log(Patch::SetStatus {
             run: run.to_vec(),
             status,
         });
@@ -344,7 +400,7 @@ impl<'a> Editor<'a> {
                 CallChange::Denied
             }
         };
-        self.patches.push(Patch::SetCall {
+        self.log(Patch::SetCall {
             call: path.clone(),
             state,
             change,
@@ -388,20 +444,119 @@ impl<'a> Editor<'a> {
             messages: Vec::new(),
             status: SessionStatus::Streaming,
             error: None,
+            agent_state: None,
         }));
-        self.patches.push(Patch::StartAgent { call: path.clone() });
+        self.log(Patch::StartAgent { call: path.clone() });
         Some(())
     }
 
-    /// Takes back a `start_agent` that turned out to be the step's only edit: the session is
-    /// then as it was.
-    pub fn undo_start_agent(&mut self, path: &CallPath) -> Option<()> {
-        if self.patches != [Patch::StartAgent { call: path.clone() }] {
+    /// Takes back a `start_agent`, made after `mark`, that turned out to be the only edit
+    /// since: the session is then as it was at `mark`.
+    pub fn undo_start_agent(&mut self, path: &CallPath, mark: Mark) -> Option<()> {
+        let start = Patch::StartAgent { call: path.clone() };
+        if self.logged_since(&mark) != 1 || self.patches.last() != Some(&start) {
             return None;
         }
         call_at_mut(self.root_mut(), path)?.agent = None;
-        self.patches.clear();
-        self.touched = false;
+        self.patches.truncate(mark.patches);
+        self.touched = mark.touched;
+        self.logged_source = mark.logged_source;
+        Some(())
+    }
+
+    /// Merges `metadata` into `messages[message]` of the run, or into its part `part`: the
+    /// host merges the values (see `Patch`); here a message or part without metadata takes it.
+    pub fn merge_metadata(
+        &mut self,
+        run: &RunPath,
+        message: usize,
+        part: Option<usize>,
+        metadata: &Json,
+    ) -> Option<()> {
+        let owner = Rc::make_mut(self.run_mut(run)?.messages.get_mut(message)?);
+        let held = match part {
+            None => &mut owner.metadata,
+            Some(part) => match Rc::make_mut(owner.parts.get_mut(part)?) {
+                AgentPart::Text(TextPart { metadata, .. })
+                | AgentPart::Reasoning(ReasoningPart { metadata, .. })
+                | AgentPart::Tool(ToolPart { metadata, .. })
+                | AgentPart::Data(DataPart { metadata, .. }) => metadata,
+            },
+        };
+        carry_metadata(held, metadata);
+        self.log(Patch::MergeMetadata {
+            run: run.to_vec(),
+            message,
+            part,
+        });
+        Some(())
+    }
+
+    /// Gives the data part at `messages[message].parts[part]` of the run new `data` and
+    /// `metadata` (`data` `None`: a JSON Patch, which the host applies, all or nothing).
+    pub fn update_data(
+        &mut self,
+        run: &RunPath,
+        message: usize,
+        part: usize,
+        data: Option<&Json>,
+        metadata: Option<&Json>,
+    ) -> Option<()> {
+        let owner = Rc::make_mut(self.run_mut(run)?.messages.get_mut(message)?);
+        let AgentPart::Data(target) = Rc::make_mut(owner.parts.get_mut(part)?) else {
+            return None;
+        };
+        // A patch may not apply, and then nothing changes: that is for the host to find out.
+        if let Some(data) = data {
+            target.data = data.clone();
+            if let Some(metadata) = metadata {
+                carry_metadata(&mut target.metadata, metadata);
+            }
+        }
+        self.log(Patch::UpdateData {
+            run: run.to_vec(),
+            message,
+            part,
+        });
+        Some(())
+    }
+
+    /// Gives the run a new `agentState` (`None`: a JSON Patch, which the host applies).
+    pub fn set_agent_state(&mut self, run: &RunPath, snapshot: Option<&Json>) -> Option<()> {
+        let target = self.run_mut(run)?;
+        if let Some(snapshot) = snapshot {
+            target.agent_state = Some(snapshot.clone());
+        }
+        self.log(Patch::AgentState { run: run.to_vec() });
+        Some(())
+    }
+
+    /// The run's messages become one per slot (see `Patch::Snapshot`); which of them are equal
+    /// to the held ones, and so stay, is for the host to find out. The indexes are made again:
+    /// one walk over the conversation.
+    pub fn snapshot(
+        &mut self,
+        run: &RunPath,
+        slots: Vec<Slot>,
+        given: &[Rc<AgentMessage>],
+    ) -> Option<()> {
+        let held = &self.run(run)?.messages;
+        let mut messages = Vec::with_capacity(slots.len());
+        for &(at, new) in &slots {
+            let kept = at.and_then(|at| held.get(at));
+            messages.push(match (kept, new.and_then(|new| given.get(new))) {
+                (_, Some(new)) => new.clone(),
+                (Some(kept), None) => kept.clone(),
+                (None, None) => return None,
+            });
+        }
+        self.run_mut(run)?.messages = messages;
+        let state = self.session.state.clone();
+        *self.session = Session::new(state);
+        self.log(Patch::Snapshot {
+            run: run.to_vec(),
+            slots,
+        });
         Some(())
     }
 
@@ -414,7 +569,7 @@ impl<'a> Editor<'a> {
         cut.apply_to(&mut self.root_mut().messages);
         self.open_mut()
             .retain(|call| call.path.first().is_some_and(|&pos| cut.keeps(pos)));
-        self.patches.push(Patch::Truncate {
+        self.log(Patch::Truncate {
             messages: cut.messages,
             parts: cut.parts,
         });
@@ -423,22 +578,33 @@ impl<'a> Editor<'a> {
     pub fn reset(&mut self) {
         self.touched = true;
         *self.session = Session::new(Rc::new(SessionState::empty()));
-        self.patches.push(Patch::Reset);
+        self.log(Patch::Reset);
     }
 }
 
-/// The text of a part a delta appends to (text or reasoning); `None` for a tool part.
+/// The text of a part a delta appends to (text or reasoning); `None` for another part.
 fn streamed_text(part: &AgentPart) -> Option<&Text> {
     match part {
-        AgentPart::Text(TextPart { text }) | AgentPart::Reasoning(ReasoningPart { text, .. }) => {
-            Some(text)
-        }
-        AgentPart::Tool(_) => None,
+        AgentPart::Text(TextPart { text, .. })
+        | AgentPart::Reasoning(ReasoningPart { text, .. }) => Some(text),
+        AgentPart::Tool(_) | AgentPart::Data(_) => None,
     }
 }
 
-pub fn text_part(text: &Text) -> AgentPart {
-    AgentPart::Text(TextPart { text: text.clone() })
+pub fn text_part(text: &Text, metadata: Option<&Json>) -> AgentPart {
+    AgentPart::Text(TextPart {
+        text: text.clone(),
+        metadata: metadata.cloned(),
+    })
+}
+
+/// The core carries JSON values and never reads them (`model::Json`), so it cannot merge
+/// them: a value merged into nothing is carried as given, and one merged into a held value is
+/// left to the host.
+fn carry_metadata(held: &mut Option<Json>, metadata: &Json) {
+    if held.is_none() {
+        *held = Some(metadata.clone());
+    }
 }
 
 pub fn reasoning_part(text: &Text, metadata: Option<&serde_json::Value>) -> AgentPart {

@@ -8,8 +8,9 @@ use serde::{Deserialize, Serialize};
 #[cfg(target_arch = "wasm32")]
 use tsify::Tsify;
 
-/// An opaque JSON value (`input`, `output`, `metadata`): carried, never read. A host that
-/// keeps these values in its own objects leaves `Json::Null` here.
+/// An opaque JSON value (`input`, `output`, `metadata`, `data`, `agentState`): carried, never
+/// read. A host that keeps these values in its own objects leaves `Json::Null` here, and
+/// merges, compares and patches them itself (see `patch`).
 pub type Json = serde_json::Value;
 
 /// Message text: carried and appended to, never read. A host that keeps the text in its own
@@ -109,6 +110,15 @@ pub struct SessionState {
     /// Present exactly when `status` is `"error"`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<SessionError>,
+    /// The agent's shared state (AG-UI `STATE_*`, LangGraph values), set by `agent-state`.
+    #[serde(
+        default,
+        rename = "agentState",
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "present_json"
+    )]
+    #[cfg_attr(target_arch = "wasm32", tsify(type = "JsonValue"))]
+    pub agent_state: Option<Json>,
 }
 
 impl SessionState {
@@ -117,6 +127,7 @@ impl SessionState {
             messages: Vec::new(),
             status: SessionStatus::Idle,
             error: None,
+            agent_state: None,
         }
     }
 }
@@ -135,6 +146,14 @@ pub struct AgentMessage {
     pub id: String,
     pub role: Role,
     pub parts: Vec<Rc<AgentPart>>,
+    /// Usage, model, provider fields, a protocol's own ids.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "present_json"
+    )]
+    #[cfg_attr(target_arch = "wasm32", tsify(type = "JsonValue"))]
+    pub metadata: Option<Json>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -145,6 +164,8 @@ pub enum AgentPart {
     /// Kept for the next request, not rendered.
     Reasoning(ReasoningPart),
     Tool(ToolPart),
+    /// Sources, files, citations, generative-UI data, activities.
+    Data(DataPart),
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -152,6 +173,32 @@ pub enum AgentPart {
 pub struct TextPart {
     #[cfg_attr(target_arch = "wasm32", tsify(type = "string"))]
     pub text: Text,
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "present_json"
+    )]
+    #[cfg_attr(target_arch = "wasm32", tsify(type = "JsonValue"))]
+    pub metadata: Option<Json>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(Tsify))]
+pub struct DataPart {
+    /// What kind of data it is (an AI SDK `data-NAME`, an AG-UI activity type).
+    pub name: String,
+    /// With an id, later `data` parts of the same name and id replace or patch this one's data.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    #[cfg_attr(target_arch = "wasm32", tsify(type = "JsonValue"))]
+    pub data: Json,
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "present_json"
+    )]
+    #[cfg_attr(target_arch = "wasm32", tsify(type = "JsonValue"))]
+    pub metadata: Option<Json>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -279,6 +326,13 @@ pub struct ToolPart {
     /// A sub-agent's run behind this call.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub agent: Option<Rc<SessionState>>,
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "present_json"
+    )]
+    #[cfg_attr(target_arch = "wasm32", tsify(type = "JsonValue"))]
+    pub metadata: Option<Json>,
 }
 
 /// An approval asked for a call, and the answer once given.
@@ -327,12 +381,26 @@ pub enum FinishReason {
 pub enum AgentStreamPart {
     MessageStart {
         message_id: String,
+        #[serde(
+            default,
+            skip_serializing_if = "Option::is_none",
+            deserialize_with = "present_json"
+        )]
+        #[cfg_attr(target_arch = "wasm32", tsify(type = "JsonValue"))]
+        metadata: Option<Json>,
     },
     TextDelta {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         message_id: Option<String>,
         #[cfg_attr(target_arch = "wasm32", tsify(type = "string"))]
         text: Text,
+        #[serde(
+            default,
+            skip_serializing_if = "Option::is_none",
+            deserialize_with = "present_json"
+        )]
+        #[cfg_attr(target_arch = "wasm32", tsify(type = "JsonValue"))]
+        metadata: Option<Json>,
     },
     Reasoning {
         #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -354,6 +422,13 @@ pub enum AgentStreamPart {
         name: String,
         #[cfg_attr(target_arch = "wasm32", tsify(type = "JsonValue"))]
         input: Json,
+        #[serde(
+            default,
+            skip_serializing_if = "Option::is_none",
+            deserialize_with = "present_json"
+        )]
+        #[cfg_attr(target_arch = "wasm32", tsify(type = "JsonValue"))]
+        metadata: Option<Json>,
     },
     ToolResult {
         id: String,
@@ -362,10 +437,24 @@ pub enum AgentStreamPart {
         /// A streaming tool's progress: `output` is set and the call stays as it is.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         preliminary: Option<bool>,
+        #[serde(
+            default,
+            skip_serializing_if = "Option::is_none",
+            deserialize_with = "present_json"
+        )]
+        #[cfg_attr(target_arch = "wasm32", tsify(type = "JsonValue"))]
+        metadata: Option<Json>,
     },
     ToolError {
         id: String,
         error: ToolError,
+        #[serde(
+            default,
+            skip_serializing_if = "Option::is_none",
+            deserialize_with = "present_json"
+        )]
+        #[cfg_attr(target_arch = "wasm32", tsify(type = "JsonValue"))]
+        metadata: Option<Json>,
     },
     StepFinish,
     Finish {
@@ -465,6 +554,68 @@ pub enum AgentStreamPart {
         #[cfg_attr(target_arch = "wasm32", tsify(type = "JsonValue"))]
         output: Option<Json>,
     },
+    /// Data for the target message: with `id`, it replaces (`data`) or patches (`patch`) the
+    /// data of the message's data part with that name and id. The wasm reader lets exactly one
+    /// of `data` and `patch` through, and `patch` only with an `id`.
+    Data {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        message_id: Option<String>,
+        name: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        id: Option<String>,
+        #[serde(
+            default,
+            skip_serializing_if = "Option::is_none",
+            deserialize_with = "present_json"
+        )]
+        #[cfg_attr(target_arch = "wasm32", tsify(type = "JsonValue"))]
+        data: Option<Json>,
+        /// An RFC 6902 JSON Patch, applied by the host that holds the values (see `Patch`).
+        #[serde(
+            default,
+            skip_serializing_if = "Option::is_none",
+            deserialize_with = "present_json"
+        )]
+        #[cfg_attr(target_arch = "wasm32", tsify(type = "JsonPatch"))]
+        patch: Option<Json>,
+        #[serde(
+            default,
+            skip_serializing_if = "Option::is_none",
+            deserialize_with = "present_json"
+        )]
+        #[cfg_attr(target_arch = "wasm32", tsify(type = "JsonValue"))]
+        metadata: Option<Json>,
+    },
+    /// Metadata merged into the target message.
+    MessageMetadata {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        message_id: Option<String>,
+        #[cfg_attr(target_arch = "wasm32", tsify(type = "JsonValue"))]
+        metadata: Json,
+    },
+    /// The run's messages as the agent holds them, reconciled by id (`exact`: exactly these).
+    Snapshot {
+        messages: Vec<Rc<AgentMessage>>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        exact: Option<bool>,
+    },
+    /// The agent's shared state: a `snapshot` that replaces it, or a JSON `patch` to it.
+    AgentState {
+        #[serde(
+            default,
+            skip_serializing_if = "Option::is_none",
+            deserialize_with = "present_json"
+        )]
+        #[cfg_attr(target_arch = "wasm32", tsify(type = "JsonValue"))]
+        snapshot: Option<Json>,
+        #[serde(
+            default,
+            skip_serializing_if = "Option::is_none",
+            deserialize_with = "present_json"
+        )]
+        #[cfg_attr(target_arch = "wasm32", tsify(type = "JsonPatch"))]
+        patch: Option<Json>,
+    },
     /// A part type this version does not know (a newer adapter): ignored.
     #[serde(skip)]
     Unknown,
@@ -496,4 +647,8 @@ pub enum SessionAction {
     Reset,
     /// The agent goes on without a new user message.
     Continue,
+    /// Its actions applied in order, as one action.
+    Batch {
+        actions: Vec<SessionAction>,
+    },
 }

@@ -2,6 +2,13 @@
 //! own objects (JavaScript) can copy just the nodes on each path. Values that come from the
 //! action (texts, JSON payloads, prompts, errors) are not carried: the host takes them from
 //! its own copy of the action, so they cross the boundary untouched.
+//!
+//! For the same reason the operations on those values (merging `metadata`, replacing or
+//! patching `data` and `agentState`, comparing a snapshot's messages with the held ones) are
+//! the host's: the core says where each goes, and the host, which holds the values, finds out
+//! whether it changes anything and returns the same state when nothing did. (Run natively, the
+//! core carries a replacing value, `data` or an agent-state snapshot, and metadata given to
+//! what had none; merging into held metadata and JSON Patch are left to its host.)
 
 use super::model::{SessionStatus, ToolState};
 use super::path::{CallPath, CallPos};
@@ -50,14 +57,43 @@ pub enum Patch {
     },
     /// Back to the empty session.
     Reset,
+    /// Merge the action part's `metadata` into `messages[message]` of the run, or into its
+    /// part `part`: plain objects key by key, recursively; any other value replaces.
+    MergeMetadata {
+        run: Vec<CallPos>,
+        message: usize,
+        part: Option<usize>,
+    },
+    /// The data part at `messages[message].parts[part]` takes the action part's `data`
+    /// (replaced) or `patch` (applied, all or nothing), then its `metadata` merged; a patch
+    /// that does not apply changes nothing.
+    UpdateData {
+        run: Vec<CallPos>,
+        message: usize,
+        part: usize,
+    },
+    /// The run's `agentState` takes the action part's `snapshot`, or its `patch` applied (all
+    /// or nothing; a missing `agentState` is patched as `{}`).
+    AgentState { run: Vec<CallPos> },
+    /// The run's messages become one message per slot: the held message at the slot's first
+    /// index, replaced by the snapshot's message at its second when there is one.
+    Snapshot { run: Vec<CallPos>, slots: Vec<Slot> },
+    /// The patches that follow take their values from this action of the batch (its leaves,
+    /// nested batches flattened, in order). Until the first, from the first.
+    Source { action: usize },
 }
+
+/// A message of a snapshot's result: the held message at this index, replaced by the
+/// snapshot's message at the second when there is one.
+pub type Slot = (Option<usize>, Option<usize>);
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum NewMessage {
     /// The `send` action's message: its id and text.
     User,
-    /// An empty assistant message with this id.
-    Assistant { id: String },
+    /// An empty assistant message with this id, carrying the part's `metadata` when
+    /// `metadata` is set (`message-start`).
+    Assistant { id: String, metadata: bool },
 }
 
 /// A part made from the action's stream part.
@@ -69,6 +105,7 @@ pub enum NewPart {
     Tool,
     /// An `input-streaming` call (`tool-input-delta`): `input` null, `inputText` the text.
     StreamingTool,
+    Data,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

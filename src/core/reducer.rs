@@ -1,16 +1,17 @@
 //! The session state machine (SPEC "Actions" and "Stream parts").
 
+use std::collections::HashMap;
 use std::rc::Rc;
 
 use super::approval::{self, Answer, Question};
 use super::edit::{parse_owned_input, reasoning_part, text_part, CallUpdate, Editor, ParseInput};
 use super::find::{input_streaming_below, newest_named, open_call_below};
 use super::model::{
-    is_cancelled, AgentMessage, AgentPart, AgentStreamPart, FinishReason, Json, Role,
+    is_cancelled, AgentMessage, AgentPart, AgentStreamPart, DataPart, FinishReason, Json, Role,
     SessionAction, SessionError, SessionState, SessionStatus, Text, TextPart, ToolPart, ToolState,
 };
-use super::patch::Patch;
-use super::path::RunPath;
+use super::patch::{Patch, Slot};
+use super::path::{visit_calls, CallPath, RunPath};
 use super::resumable::resumable_cut;
 use super::session::Session;
 
@@ -59,7 +60,8 @@ fn apply_action(editor: &mut Editor, action: &SessionAction) -> Option<()> {
             let message = AgentMessage {
                 id: id.clone(),
                 role: Role::User,
-                parts: vec![Rc::new(text_part(text))],
+                parts: vec![Rc::new(text_part(text, None))],
+                metadata: None,
             };
             editor.push_message(&[], message)?;
             editor.set_status(&[], SessionStatus::Streaming, None)?;
@@ -118,6 +120,19 @@ fn apply_action(editor: &mut Editor, action: &SessionAction) -> Option<()> {
                 editor.reset();
             }
         }
+        SessionAction::Batch { actions } => {
+            for action in actions {
+                if !matches!(action, SessionAction::Batch { .. }) {
+                    editor.begin_leaf();
+                }
+                // As at the top level (`reduce`), an action that stops before any edit is
+                // ignored; one that stops after an edit leaves the session inconsistent.
+                let mark = editor.mark();
+                if apply_action(editor, action).is_none() && editor.logged_since(&mark) > 0 {
+                    return None;
+                }
+            }
+        }
     }
     Some(())
 }
@@ -128,10 +143,11 @@ fn apply_within(editor: &mut Editor, id: &str, part: &AgentStreamPart) -> Option
     let call = editor.session.open.iter().find(|call| call.id == id)?;
     let path = call.path.clone();
     if editor.call(&path)?.agent.is_none() {
+        let mark = editor.mark();
         editor.start_agent(&path)?;
         apply_part(editor, &path, part)?;
-        if editor.patches.len() == 1 {
-            editor.undo_start_agent(&path)?;
+        if editor.logged_since(&mark) == 1 {
+            editor.undo_start_agent(&path, mark)?;
         }
         return Some(());
     }
@@ -144,26 +160,43 @@ fn apply_part(editor: &mut Editor, run: &RunPath, part: &AgentStreamPart) -> Opt
         return Some(());
     }
     match part {
-        AgentStreamPart::MessageStart { message_id } => {
-            if find_message(editor, run, message_id)?.is_none() {
+        AgentStreamPart::MessageStart {
+            message_id,
+            metadata,
+        } => match find_message(editor, run, message_id)? {
+            None => {
                 let message = AgentMessage {
                     id: message_id.clone(),
                     role: Role::Assistant,
                     parts: Vec::new(),
+                    metadata: metadata.clone(),
                 };
                 editor.push_message(run, message)?;
             }
-        }
-        AgentStreamPart::TextDelta { message_id, text } => {
-            append_or_add(editor, run, message_id.as_deref(), text, text_part(text))?;
+            Some(index) => {
+                let assistant = editor.run(run)?.messages.get(index)?.role == Role::Assistant;
+                if let (true, Some(metadata)) = (assistant, metadata) {
+                    editor.merge_metadata(run, index, None, metadata)?;
+                }
+            }
+        },
+        AgentStreamPart::TextDelta {
+            message_id,
+            text,
+            metadata,
+        } => {
+            let metadata = metadata.as_ref();
+            let part = text_part(text, metadata);
+            append_or_add(editor, run, message_id.as_deref(), text, metadata, part)?;
         }
         AgentStreamPart::ReasoningDelta {
             message_id,
             text,
             metadata,
         } => {
-            let part = reasoning_part(text, metadata.as_ref());
-            append_or_add(editor, run, message_id.as_deref(), text, part)?;
+            let metadata = metadata.as_ref();
+            let part = reasoning_part(text, metadata);
+            append_or_add(editor, run, message_id.as_deref(), text, metadata, part)?;
         }
         AgentStreamPart::Reasoning {
             message_id,
@@ -180,10 +213,12 @@ fn apply_part(editor: &mut Editor, run: &RunPath, part: &AgentStreamPart) -> Opt
             id,
             name,
             input,
+            metadata,
         } => {
             if let Some(path) = input_streaming_below(editor, run, id) {
                 let update = CallUpdate::Called { name, input };
-                return editor.set_call(&path, ToolState::Running, update);
+                editor.set_call(&path, ToolState::Running, update)?;
+                return merge_call_metadata(editor, &path, metadata.as_ref());
             }
             if editor.session.calls.contains(editor.state(), id) {
                 return Some(());
@@ -191,7 +226,7 @@ fn apply_part(editor: &mut Editor, run: &RunPath, part: &AgentStreamPart) -> Opt
             let Some(message) = target_message(editor, run, message_id.as_deref())? else {
                 return Some(());
             };
-            let call = new_call(id, name, input.clone(), None);
+            let call = new_call(id, name, input.clone(), None, metadata.as_ref());
             editor.push_part(run, message, AgentPart::Tool(call))?;
         }
         AgentStreamPart::ToolInputDelta {
@@ -199,10 +234,11 @@ fn apply_part(editor: &mut Editor, run: &RunPath, part: &AgentStreamPart) -> Opt
             id,
             name,
             text,
-            metadata: _,
+            metadata,
         } => {
             if let Some(path) = input_streaming_below(editor, run, id) {
-                return editor.append_input(&path, text);
+                editor.append_input(&path, text)?;
+                return merge_call_metadata(editor, &path, metadata.as_ref());
             }
             let Some(name) = name else { return Some(()) };
             if editor.session.calls.contains(editor.state(), id) {
@@ -211,18 +247,20 @@ fn apply_part(editor: &mut Editor, run: &RunPath, part: &AgentStreamPart) -> Opt
             let Some(message) = target_message(editor, run, message_id.as_deref())? else {
                 return Some(());
             };
-            let call = new_call(id, name, Json::Null, Some(text.clone()));
+            let call = new_call(id, name, Json::Null, Some(text.clone()), metadata.as_ref());
             editor.push_part(run, message, AgentPart::Tool(call))?;
         }
-        AgentStreamPart::ToolInputEnd { id, metadata: _ } => {
+        AgentStreamPart::ToolInputEnd { id, metadata } => {
             if let Some(path) = input_streaming_below(editor, run, id) {
                 editor.end_input(&path)?;
+                merge_call_metadata(editor, &path, metadata.as_ref())?;
             }
         }
         AgentStreamPart::ToolResult {
             id,
             output,
             preliminary,
+            metadata,
         } => {
             let Some(path) = open_call_below(editor, run, id) else {
                 return Some(());
@@ -233,6 +271,7 @@ fn apply_part(editor: &mut Editor, run: &RunPath, part: &AgentStreamPart) -> Opt
             } else {
                 editor.set_call(&path, ToolState::Done, CallUpdate::Result { output })?;
             }
+            merge_call_metadata(editor, &path, metadata.as_ref())?;
         }
         AgentStreamPart::ToolApprovalRequest {
             id,
@@ -266,7 +305,11 @@ fn apply_part(editor: &mut Editor, run: &RunPath, part: &AgentStreamPart) -> Opt
             };
             approval::answer(editor, run, id.as_deref(), approval_id.as_deref(), answer)?;
         }
-        AgentStreamPart::ToolError { id, error } => {
+        AgentStreamPart::ToolError {
+            id,
+            error,
+            metadata,
+        } => {
             if let Some(path) = open_call_below(editor, run, id) {
                 let state = if is_cancelled(error) {
                     ToolState::Cancelled
@@ -274,6 +317,7 @@ fn apply_part(editor: &mut Editor, run: &RunPath, part: &AgentStreamPart) -> Opt
                     ToolState::Error
                 };
                 editor.set_call(&path, state, CallUpdate::Error { error })?;
+                merge_call_metadata(editor, &path, metadata.as_ref())?;
             }
         }
         AgentStreamPart::Finish { reason } => {
@@ -290,21 +334,58 @@ fn apply_part(editor: &mut Editor, run: &RunPath, part: &AgentStreamPart) -> Opt
             editor.set_status(run, SessionStatus::Error, Some(error))?;
             editor.cancel_open(run)?;
         }
+        AgentStreamPart::Data {
+            message_id,
+            name,
+            id,
+            data,
+            patch,
+            metadata,
+        } => apply_data(
+            editor,
+            run,
+            message_id.as_deref(),
+            name,
+            id,
+            data,
+            patch,
+            metadata,
+        )?,
+        AgentStreamPart::MessageMetadata {
+            message_id,
+            metadata,
+        } => {
+            if let Some(message) = target_message(editor, run, message_id.as_deref())? {
+                editor.merge_metadata(run, message, None, metadata)?;
+            }
+        }
+        AgentStreamPart::Snapshot { messages, exact } => {
+            if let Some(slots) = snapshot_slots(editor, run, messages, exact.unwrap_or(false))? {
+                editor.snapshot(run, slots, messages)?;
+            }
+        }
+        AgentStreamPart::AgentState { snapshot, patch } => {
+            if snapshot.is_some() || patch.is_some() {
+                editor.set_agent_state(run, snapshot.as_ref())?;
+            }
+        }
         AgentStreamPart::StepFinish | AgentStreamPart::Unknown => {}
     }
     Some(())
 }
 
-/// Appends a delta's text to the target's last part when it is of the kind of `part`, else
-/// adds `part`. An empty text changes nothing.
+/// Appends a delta's text to the target's last part when it is of the kind of `part`, and
+/// merges the delta's metadata into it; else adds `part` (which carries the metadata). An
+/// empty text without metadata changes nothing.
 fn append_or_add(
     editor: &mut Editor,
     run: &RunPath,
     message_id: Option<&str>,
     text: &Text,
+    metadata: Option<&Json>,
     part: AgentPart,
 ) -> Option<()> {
-    if text.is_empty() {
+    if text.is_empty() && metadata.is_none() {
         return Some(());
     }
     let Some(message) = target_message(editor, run, message_id)? else {
@@ -313,13 +394,38 @@ fn append_or_add(
     let parts = &editor.run(run)?.messages.get(message)?.parts;
     match parts.last() {
         Some(last) if std::mem::discriminant(last.as_ref()) == std::mem::discriminant(&part) => {
-            editor.append_text(run, message, parts.len() - 1, text)
+            let last = parts.len() - 1;
+            if !text.is_empty() {
+                editor.append_text(run, message, last, text)?;
+            }
+            match metadata {
+                Some(metadata) => editor.merge_metadata(run, message, Some(last), metadata),
+                None => Some(()),
+            }
         }
         _ => editor.push_part(run, message, part),
     }
 }
 
-fn new_call(id: &str, name: &str, input: Json, input_text: Option<Text>) -> ToolPart {
+/// Merges a part's metadata, if it has some, into the call at `path`.
+fn merge_call_metadata(
+    editor: &mut Editor,
+    path: &CallPath,
+    metadata: Option<&Json>,
+) -> Option<()> {
+    let (Some(metadata), Some((call, run))) = (metadata, path.split_last()) else {
+        return Some(());
+    };
+    editor.merge_metadata(run, call.message, Some(call.part), metadata)
+}
+
+fn new_call(
+    id: &str,
+    name: &str,
+    input: Json,
+    input_text: Option<Text>,
+    metadata: Option<&Json>,
+) -> ToolPart {
     let state = match input_text {
         Some(_) => ToolState::InputStreaming,
         None => ToolState::Running,
@@ -335,7 +441,112 @@ fn new_call(id: &str, name: &str, input: Json, input_text: Option<Text>) -> Tool
         prompt: None,
         approval: None,
         agent: None,
+        metadata: metadata.cloned(),
     }
+}
+
+/// A `data` part: with `id`, it updates the target's data part of that name and id, or is
+/// appended when there is none (unless it is a patch, which then has nothing to patch).
+#[allow(clippy::too_many_arguments)]
+fn apply_data(
+    editor: &mut Editor,
+    run: &RunPath,
+    message_id: Option<&str>,
+    name: &str,
+    id: &Option<String>,
+    data: &Option<Json>,
+    patch: &Option<Json>,
+    metadata: &Option<Json>,
+) -> Option<()> {
+    let target = resolve_target(editor, run, message_id)?;
+    if let (Some(id), Target::Existing(message)) = (id, &target) {
+        let parts = &editor.run(run)?.messages.get(*message)?.parts;
+        let held = parts.iter().rposition(|part| {
+            matches!(part.as_ref(), AgentPart::Data(DataPart { name: held, id: Some(held_id), .. })
+                if held == name && held_id == id)
+        });
+        if let Some(part) = held {
+            return editor.update_data(run, *message, part, data.as_ref(), metadata.as_ref());
+        }
+    }
+    let (Some(data), None) = (data, patch) else {
+        return Some(());
+    };
+    let Some(message) = create_target(editor, run, target)? else {
+        return Some(());
+    };
+    let part = AgentPart::Data(DataPart {
+        name: name.to_owned(),
+        id: id.clone(),
+        data: data.clone(),
+        metadata: metadata.clone(),
+    });
+    editor.push_part(run, message, part)
+}
+
+/// Where each message of a snapshot goes in the run (see `Patch::Snapshot`), or `None` when
+/// the snapshot is ignored: it holds a message id twice, or it would hold a call id twice in
+/// the conversation.
+fn snapshot_slots(
+    editor: &Editor,
+    run: &RunPath,
+    given: &[Rc<AgentMessage>],
+    exact: bool,
+) -> Option<Option<Vec<Slot>>> {
+    // Sets of ids as maps of the type the indexes use, so that the wasm has one copy of its code.
+    let mut ids: HashMap<String, CallPath> = HashMap::new();
+    if !given
+        .iter()
+        .all(|message| ids.insert(message.id.clone(), Vec::new()).is_none())
+    {
+        return Some(None);
+    }
+    let mut held = Vec::with_capacity(given.len());
+    for message in given {
+        held.push(find_message(editor, run, &message.id)?);
+    }
+    let replaced = |path: &CallPath| {
+        path.starts_with(run)
+            && path
+                .get(run.len())
+                .is_some_and(|pos| exact || held.contains(&Some(pos.message)))
+    };
+    let probe = SessionState {
+        messages: given.to_vec(),
+        ..SessionState::empty()
+    };
+    let mut calls: HashMap<String, CallPath> = HashMap::new();
+    let mut duplicate = false;
+    visit_calls(&probe, &mut Vec::new(), &mut |_, call| {
+        duplicate = duplicate
+            || calls.insert(call.id.clone(), Vec::new()).is_some()
+            || editor
+                .session
+                .calls
+                .locate(editor.state(), &call.id)
+                .is_some_and(|path| !replaced(&path));
+    });
+    if duplicate {
+        return Some(None);
+    }
+    let slots = if exact {
+        held.iter()
+            .copied()
+            .zip((0..given.len()).map(Some))
+            .collect()
+    } else {
+        let mut slots: Vec<_> = (0..editor.run(run)?.messages.len())
+            .map(|at| (Some(at), None))
+            .collect();
+        for (new, at) in held.iter().enumerate() {
+            match at {
+                Some(at) => slots.get_mut(*at)?.1 = Some(new),
+                None => slots.push((None, Some(new))),
+            }
+        }
+        slots
+    };
+    Some(Some(slots))
 }
 
 /// The newest message of the run with this id: `Some(None)` when there is none.
@@ -343,33 +554,57 @@ fn find_message(editor: &Editor, run: &RunPath, id: &str) -> Option<Option<usize
     Some(editor.session.messages.find(run, editor.run(run)?, id))
 }
 
-/// The message a `text-delta`, `reasoning` or `tool-call` part goes to, appending it when
-/// needed. `Some(None)`: the part is ignored (its `messageId` is a user message's).
+/// Where a part that targets a message (`text-delta`, `reasoning`, `tool-call`, `data`, …)
+/// goes.
+enum Target {
+    Existing(usize),
+    /// A new assistant message with this id.
+    New(String),
+    /// The part is ignored: its `messageId` is a user message's.
+    Ignored,
+}
+
+fn resolve_target(editor: &Editor, run: &RunPath, message_id: Option<&str>) -> Option<Target> {
+    let messages = &editor.run(run)?.messages;
+    Some(match message_id {
+        Some(id) => match find_message(editor, run, id)? {
+            Some(index) if messages.get(index)?.role == Role::Assistant => Target::Existing(index),
+            Some(_) => Target::Ignored,
+            None => Target::New(id.to_owned()),
+        },
+        None => match messages.last() {
+            Some(last) if last.role == Role::Assistant => Target::Existing(messages.len() - 1),
+            _ => Target::New(format!("assistant-{}", messages.len())),
+        },
+    })
+}
+
+/// The index of the target message, appended first when new; `Some(None)`: ignored.
+fn create_target(editor: &mut Editor, run: &RunPath, target: Target) -> Option<Option<usize>> {
+    match target {
+        Target::Existing(index) => Some(Some(index)),
+        Target::Ignored => Some(None),
+        Target::New(id) => {
+            let message = AgentMessage {
+                id,
+                role: Role::Assistant,
+                parts: Vec::new(),
+                metadata: None,
+            };
+            editor.push_message(run, message).map(Some)
+        }
+    }
+}
+
+/// The message a part goes to, appending it when needed. `Some(None)`: the part is ignored
+/// (its `messageId` is a user message's).
 fn target_message(
     editor: &mut Editor,
     run: &RunPath,
     message_id: Option<&str>,
 ) -> Option<Option<usize>> {
-    let messages = &editor.run(run)?.messages;
-    let id = match message_id {
-        Some(id) => match find_message(editor, run, id)? {
-            Some(index) if messages.get(index)?.role == Role::Assistant => {
-                return Some(Some(index))
-            }
-            Some(_) => return Some(None),
-            None => id.to_owned(),
-        },
-        None => match messages.last() {
-            Some(last) if last.role == Role::Assistant => return Some(Some(messages.len() - 1)),
-            _ => format!("assistant-{}", messages.len()),
-        },
-    };
-    let message = AgentMessage {
-        id,
-        role: Role::Assistant,
-        parts: Vec::new(),
-    };
-    editor.push_message(run, message).map(Some)
+    let target = resolve_target(editor, run, message_id)?;
+    create_target(editor, run, target)
 }
 
 /// `sessionReducer` on Rust values: the same state back when nothing changes. `state` is
@@ -393,7 +628,9 @@ pub fn plain_append_target(session: &Session) -> Option<(usize, usize)> {
         return None;
     }
     match message.parts.last()?.as_ref() {
-        AgentPart::Text(TextPart { text }) if text.unchanged_by(&Text::Held { empty: false }) => {
+        AgentPart::Text(TextPart { text, .. })
+            if text.unchanged_by(&Text::Held { empty: false }) =>
+        {
             Some((state.messages.len() - 1, message.parts.len() - 1))
         }
         _ => None,

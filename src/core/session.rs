@@ -64,10 +64,14 @@ pub struct CallIndex(Rc<RefCell<HashMap<String, CallPath>>>);
 impl CallIndex {
     /// Whether a call with this id is anywhere in `state`, nested runs included.
     pub fn contains(&self, state: &SessionState, id: &str) -> bool {
-        let hint = self.0.borrow().get(id).cloned();
-        let Some(path) = hint else { return false };
+        self.locate(state, id).is_some()
+    }
+
+    /// Where the call with this id is in `state`, nested runs included.
+    pub fn locate(&self, state: &SessionState, id: &str) -> Option<CallPath> {
+        let path = self.0.borrow().get(id).cloned()?;
         if call_at(state, &path).is_some_and(|call| call.id == id) {
-            return true;
+            return Some(path);
         }
         let mut found = None;
         visit_calls(state, &mut Vec::new(), &mut |path, call| {
@@ -75,13 +79,9 @@ impl CallIndex {
                 found = Some(path.clone());
             }
         });
-        match found {
-            Some(path) => {
-                self.0.borrow_mut().insert(id.to_owned(), path);
-                true
-            }
-            None => false,
-        }
+        let path = found?;
+        self.0.borrow_mut().insert(id.to_owned(), path.clone());
+        Some(path)
     }
 
     pub fn record(&self, id: &str, path: &CallPath) {
@@ -126,15 +126,18 @@ impl MessageIndex {
         }
         let unread = self.0.borrow_mut().unread.take();
         if let Some(state) = unread {
-            let located = &mut self.0.borrow_mut().located;
+            // In the indexed state, the last message with an id is the newest.
+            let mut indexed = HashMap::new();
             visit_runs(&state, &mut Vec::new(), &mut |path, run| {
                 for (index, message) in run.messages.iter().enumerate() {
-                    // A message recorded since is newer than the indexed state's.
-                    located
-                        .entry(message.id.clone())
-                        .or_insert_with(|| at(path, index));
+                    indexed.insert(message.id.clone(), at(path, index));
                 }
             });
+            let located = &mut self.0.borrow_mut().located;
+            for (id, seen) in indexed {
+                // A message recorded since is newer than the indexed state's.
+                located.entry(id).or_insert(seen);
+            }
         }
         // Absent from the index: in no run at all.
         let seen = self.0.borrow().located.get(id).cloned()?;

@@ -4,6 +4,11 @@
 // JavaScript so a step crosses the wasm boundary once; the patches arrive encoded as numbers
 // by src/wasm/write.rs, which documents the encoding. Texts and JSON payloads are taken from
 // the action, so they arrive exactly as given.
+//
+// Some patches carry operations on JSON values (merging metadata, replacing or patching data and
+// agentState, a snapshot's messages): those look before they copy, and change nothing when the
+// values say so; when no patch of a step changed anything, the state itself comes back.
+import { applyJsonPatch, jsonEqual, mergeJson } from "./json.js";
 
 const STATUSES = ["idle", "streaming", "error"];
 const TOOL_STATES = ["running", "awaiting-confirmation", "done", "error", "cancelled", "input-streaming"];
@@ -70,6 +75,50 @@ class Step {
     const holder = this.run(root, this.next() - 1);
     return this.part(holder, this.next(), this.next());
   }
+
+  // A run read without copying anything (for a patch that may change nothing); `copy()` then
+  // reads it again, copying the nodes on its path.
+  peekRun(root) {
+    const start = this.at;
+    let node = root;
+    for (let level = this.next(); level > 0; level--) node = node.messages[this.next()].parts[this.next()].agent;
+    return {
+      node,
+      copy: () => {
+        const resume = this.at;
+        this.at = start;
+        const run = this.run(root);
+        this.at = resume;
+        return run;
+      },
+    };
+  }
+}
+
+// A part made from the action's stream part (kind: 0 text, 1 reasoning, 2 tool, 3 input-streaming
+// tool, 4 data), carrying the part's metadata when it has some.
+function newPart(kind, part) {
+  let added;
+  if (kind === 0) added = { type: "text", text: part.text };
+  else if (kind === 1) added = { type: "reasoning", text: part.text };
+  else if (kind === 2) added = { type: "tool", id: part.id, name: part.name, input: part.input, state: "running" };
+  else if (kind === 3) added = { type: "tool", id: part.id, name: part.name, input: null, inputText: part.text, state: "input-streaming" };
+  else {
+    added = { type: "data", name: part.name };
+    if (part.id !== undefined) added.id = part.id;
+    added.data = part.data;
+  }
+  if (part.metadata !== undefined) added.metadata = part.metadata;
+  return added;
+}
+
+// A snapshot's message in place of the held one: the held one when equal, else the given one
+// sharing each equal part at the same place.
+function reconcile(held, given) {
+  if (jsonEqual(held, given)) return held;
+  if (!Array.isArray(held.parts) || !Array.isArray(given.parts)) return given;
+  const parts = given.parts.map((part, index) => (jsonEqual(part, held.parts[index]) ? held.parts[index] : part));
+  return parts.some((part, index) => part !== given.parts[index]) ? { ...given, parts } : given;
 }
 
 // The one patch a streaming reply makes per delta, `AppendText` at the root, written out: the
@@ -94,8 +143,8 @@ function callAt(state, path) {
 // The streamed input of the call at `path` once `ops` are applied, parsed as JSON.parse parses
 // it, blank text (JSON's white space only) as {}: undefined when it is not JSON. It is parsed
 // here, once, at tool-input-end: the text never crosses into the module.
-export function parseInput(state, action, ops, assistantId, inputs, path) {
-  const root = ops.length === 0 ? state : applyPatches(state, action, ops, assistantId, inputs);
+export function parseInput(state, action, leaves, ops, assistantIds, inputs, path) {
+  const root = ops.length === 0 ? state : applyPatches(state, action, leaves, ops, assistantIds, inputs);
   const text = callAt(root, path).inputText ?? "";
   if (/^[ \t\n\r]*$/.test(text)) return {};
   try {
@@ -105,38 +154,45 @@ export function parseInput(state, action, ops, assistantId, inputs, path) {
   }
 }
 
-export function applyPatches(state, action, ops, assistantId, inputs) {
+// `leaves`: a batch's actions, which patch 14 (Source) switches between; undefined otherwise.
+// `assistantIds`: the ids of the assistant messages the patches append, in order. `inputs`: the
+// inputs parseInput parsed, in the order of the patches that set them.
+export function applyPatches(state, top, leaves, ops, assistantIds, inputs) {
   const step = new Step(ops);
-  const part = action.part;
+  let action = leaves === undefined ? top : leaves[0];
+  let part = action?.part;
   let parsed = 0;
   let root = step.own(state);
+  let changed = false;
+  let assistants = 0;
   while (step.at < ops.length) {
-    switch (step.next()) {
+    const code = step.next();
+    // Every patch but those on JSON values (10 to 13) and Source (14) changes the state.
+    if (code < 10) changed = true;
+    switch (code) {
       case 1: {
         // PushMessage: run, kind (0 the action's user message, 1 an assistant message, whose id
-        // is the part's messageId, or the one the core made up when the part has none).
+        // is the part's messageId, or the one the core made up when the part has none; 2 the
+        // same carrying the part's metadata).
         const target = step.run(root);
-        const message =
-          step.next() === 0
-            ? { id: action.id, role: "user", parts: step.made([step.made({ type: "text", text: action.text })]) }
-            : { id: part.messageId ?? assistantId, role: "assistant", parts: step.made([]) };
+        const kind = step.next();
+        let message;
+        if (kind === 0) {
+          message = { id: action.id, role: "user", parts: step.made([step.made({ type: "text", text: action.text })]) };
+        } else {
+          message = { id: part.messageId ?? assistantIds[assistants], role: "assistant", parts: step.made([]) };
+          assistants++;
+          if (kind === 2) message.metadata = part.metadata;
+        }
         step.messages(target).push(step.made(message));
         break;
       }
       case 2: {
-        // PushPart: run, message, kind (0 text, 1 reasoning, 2 tool, 3 input-streaming tool),
-        // from the action's part.
+        // PushPart: run, message, kind (0 text, 1 reasoning, 2 tool, 3 input-streaming tool,
+        // 4 data), from the action's part.
         const target = step.run(root);
         const owner = step.message(target, step.next());
-        const kind = step.next();
-        let added;
-        if (kind === 0) added = { type: "text", text: part.text };
-        else if (kind === 1) {
-          added = { type: "reasoning", text: part.text };
-          if (part.metadata !== undefined) added.metadata = part.metadata;
-        } else if (kind === 2) added = { type: "tool", id: part.id, name: part.name, input: part.input, state: "running" };
-        else added = { type: "tool", id: part.id, name: part.name, input: null, inputText: part.text, state: "input-streaming" };
-        step.parts(owner).push(step.made(added));
+        step.parts(owner).push(step.made(newPart(step.next(), part)));
         break;
       }
       case 3: {
@@ -193,11 +249,79 @@ export function applyPatches(state, action, ops, assistantId, inputs) {
         target.inputText = (target.inputText ?? "") + part.text;
         break;
       }
+      case 10: {
+        // MergeMetadata: run, message, 1 + part (0: the message), the part's metadata merged in.
+        const run = step.peekRun(root);
+        const message = step.next();
+        const index = step.next() - 1;
+        const held = run.node.messages[message];
+        const target = index < 0 ? held : held.parts[index];
+        const merged = mergeJson(target.metadata, part.metadata);
+        if (merged === target.metadata) break;
+        const copy = run.copy();
+        (index < 0 ? step.message(copy, message) : step.part(copy, message, index)).metadata = merged;
+        changed = true;
+        break;
+      }
+      case 11: {
+        // UpdateData: run, message, part; the part's data (or patch applied), then its metadata.
+        const run = step.peekRun(root);
+        const message = step.next();
+        const index = step.next();
+        const held = run.node.messages[message].parts[index];
+        const data =
+          part.patch !== undefined ? applyJsonPatch(held.data, part.patch) : jsonEqual(held.data, part.data) ? held.data : part.data;
+        if (data === undefined) break; // a patch that does not apply changes nothing
+        const metadata = part.metadata === undefined ? held.metadata : mergeJson(held.metadata, part.metadata);
+        if (data === held.data && metadata === held.metadata) break;
+        const target = step.part(run.copy(), message, index);
+        target.data = data;
+        if (metadata !== undefined) target.metadata = metadata;
+        changed = true;
+        break;
+      }
+      case 12: {
+        // AgentState: run; the part's snapshot, or its patch applied (to {} when there is none).
+        const run = step.peekRun(root);
+        const held = run.node.agentState;
+        let next;
+        if (part.patch !== undefined) {
+          const base = held === undefined ? {} : held;
+          next = applyJsonPatch(base, part.patch);
+          if (next === base) next = held;
+        } else next = jsonEqual(held, part.snapshot) && held !== undefined ? held : part.snapshot;
+        if (next === undefined || next === held) break;
+        run.copy().agentState = next;
+        changed = true;
+        break;
+      }
+      case 13: {
+        // Snapshot: run, number of slots, then per slot 1 + held index, 1 + given index.
+        const run = step.peekRun(root);
+        const held = run.node.messages;
+        const messages = [];
+        for (let slots = step.next(); slots > 0; slots--) {
+          const at = step.next() - 1;
+          const given = step.next() - 1;
+          if (given < 0) messages.push(held[at]);
+          else messages.push(at < 0 ? part.messages[given] : reconcile(held[at], part.messages[given]));
+        }
+        if (messages.length === held.length && messages.every((message, index) => message === held[index])) break;
+        run.copy().messages = step.made(messages);
+        changed = true;
+        break;
+      }
+      case 14: {
+        // Source: the batch's action the next patches take their values from.
+        action = leaves[step.next()];
+        part = action.part;
+        break;
+      }
       default:
         throw new Error(`chat-session-reducer: unknown patch code ${ops[step.at - 1]}`);
     }
   }
-  return root;
+  return changed ? root : state;
 }
 
 // The fields a SetCall change writes besides the state, on a call the step owns.

@@ -66,6 +66,18 @@ extern "C" {
     pub fn approved(this: &Fields) -> Result<JsValue, JsValue>;
     #[wasm_bindgen(method, structural, catch, getter)]
     pub fn preliminary(this: &Fields) -> Result<JsValue, JsValue>;
+    #[wasm_bindgen(method, structural, catch, getter)]
+    pub fn data(this: &Fields) -> Result<JsValue, JsValue>;
+    #[wasm_bindgen(method, structural, catch, getter)]
+    pub fn patch(this: &Fields) -> Result<JsValue, JsValue>;
+    #[wasm_bindgen(method, structural, catch, getter)]
+    pub fn exact(this: &Fields) -> Result<JsValue, JsValue>;
+    #[wasm_bindgen(method, structural, catch, getter)]
+    pub fn snapshot(this: &Fields) -> Result<JsValue, JsValue>;
+    #[wasm_bindgen(method, structural, catch, getter)]
+    pub fn actions(this: &Fields) -> Result<JsValue, JsValue>;
+    #[wasm_bindgen(method, structural, catch, getter = "agentState")]
+    pub fn agent_state(this: &Fields) -> Result<JsValue, JsValue>;
 
     #[wasm_bindgen(method, structural, setter)]
     pub fn set_messages(this: &Fields, value: &JsValue);

@@ -3,10 +3,8 @@
 mod error;
 mod facts;
 mod fields;
-pub mod react_helpers;
 mod read;
 mod recent;
-pub mod storage;
 mod write;
 
 use std::rc::Rc;
@@ -22,8 +20,21 @@ use error::Path;
 
 #[wasm_bindgen(typescript_custom_section)]
 const JSON_VALUE: &'static str = r#"
-/** Any JSON value: `input`, `output` and `metadata` are kept exactly as given. */
+/** Any JSON value: `input`, `output`, `metadata`, `data` and `agentState` are kept exactly as given. */
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
+/** An RFC 6902 JSON Patch operation; `path` and `from` are JSON Pointers (RFC 6901). */
+export type JsonPatchOperation =
+  | { op: "add" | "replace" | "test"; path: string; value: JsonValue }
+  | { op: "remove"; path: string }
+  | { op: "move" | "copy"; from: string; path: string };
+/** An RFC 6902 JSON Patch, applied all or nothing. */
+export type JsonPatch = JsonPatchOperation[];
+/** What the package throws: an `Error` (a `TypeError` for bad input) with a machine-readable `code`, and the
+ *  `path` of what is wrong for bad input (`invalid`) and for a corrupt stored session (`corrupt`). */
+export interface SessionReducerError extends Error {
+  code: "invalid" | "internal" | "unavailable" | "quota" | "corrupt" | "version";
+  path?: string;
+}
 "#;
 
 /// Reads and checks a state the module did not make, and indexes it.
@@ -31,20 +42,42 @@ fn read_session(state: &JsValue, path: &Path) -> Result<Session, JsValue> {
     Ok(Session::new(Rc::new(read::session_state(state, path)?)))
 }
 
+thread_local! {
+    /// The state `sessionReducer` takes for `undefined` (Redux's first call): frozen, since it
+    /// is shared.
+    static EMPTY_STATE: JsValue = {
+        let state = fields::Fields::new();
+        state.set_messages(&js_sys::Object::freeze(js_sys::Array::new().unchecked_ref::<js_sys::Object>()));
+        state.set_status("idle");
+        JsValue::from(js_sys::Object::freeze(state.unchecked_ref::<js_sys::Object>()))
+    };
+}
+
 /// The next session state. Returns `state` itself when the action changes nothing; otherwise
 /// a new state that shares every untouched message, part and nested object with `state`.
-/// Throws a `TypeError` with `code: "invalid"` and `path` when `state` or `action` is not
-/// of its type; nothing is changed then.
+/// `undefined` is the empty session, and an action whose `type` is a string this version does
+/// not know returns `state` (as Redux requires of a reducer). Throws a `TypeError` with
+/// `code: "invalid"` and `path` when `state` or `action` is not of its type; nothing is
+/// changed then.
 #[wasm_bindgen(js_name = sessionReducer)]
 pub fn session_reducer(
-    state: &Ts<SessionState>,
+    #[wasm_bindgen(unchecked_param_type = "SessionState | undefined")] state: &JsValue,
     action: &Ts<SessionAction>,
 ) -> Result<Ts<SessionState>, JsValue> {
-    let (state, action) = (state.js_value(), action.js_value());
+    let state = if state.is_undefined() {
+        EMPTY_STATE.with(JsValue::clone)
+    } else {
+        state.clone()
+    };
+    let action = action.js_value();
     if let Some(next) = facts::shortcut(&state, &action) {
         return Ok(Ts::new_unchecked(next));
     }
-    let parsed = read::session_action(&action, &Path::Root("action"))?;
+    let Some(parsed) =
+        read::session_action(&action, &Path::Root("action"), read::UnknownTypes::Skip)?
+    else {
+        return Ok(Ts::new_unchecked(state));
+    };
     let session = match recent::take(facts::session_of(&state)) {
         Some(session) => session,
         None => read_session(&state, &Path::Root("state"))?,
@@ -57,7 +90,7 @@ pub fn session_reducer(
 fn advance(
     state: JsValue,
     action: JsValue,
-    parsed: &SessionAction,
+    parsed: &read::ReadAction,
     mut session: Session,
 ) -> Result<JsValue, JsValue> {
     let changed_state = |thrown: JsValue| {
@@ -74,10 +107,11 @@ fn advance(
     // A streamed tool input is parsed in JavaScript, where its text is: the core learns only
     // whether it is JSON, and the parsed inputs go along with the patches.
     let inputs = js_sys::Array::new();
+    let leaves = parsed.leaves.as_ref();
     let mut unreadable = None;
     let outcome = {
         let mut parse_input = |call: &CallPath, _: &Text, patches: &[Patch]| -> Option<Json> {
-            match write::parse_input(&state, &action, patches, &inputs, call) {
+            match write::parse_input(&state, &action, leaves, patches, &inputs, call) {
                 Ok(Some(input)) => {
                     inputs.push(&input);
                     Some(Json::Null)
@@ -89,14 +123,14 @@ fn advance(
                 }
             }
         };
-        reduce_with(&mut session, parsed, &mut parse_input)
+        reduce_with(&mut session, &parsed.action, &mut parse_input)
     };
     if let Some(thrown) = unreadable {
         return Err(changed_state(thrown));
     }
     let next = match outcome {
         Outcome::Changed(patches) => {
-            write::apply(&state, &action, &patches, &inputs).map_err(changed_state)?
+            write::apply(&state, &action, leaves, &patches, &inputs).map_err(changed_state)?
         }
         Outcome::Unchanged => state.clone(),
         Outcome::Broken => {
@@ -125,12 +159,13 @@ fn index(value: usize) -> u32 {
 
 /// Checks that a value (a frame from the network, say) is a `SessionAction` before it is
 /// dispatched, and returns it. Throws what `sessionReducer` would throw for it: a `TypeError`
-/// with `code: "invalid"` and the `path` of the first thing that is wrong.
+/// with `code: "invalid"` and the `path` of the first thing that is wrong; and, unlike
+/// `sessionReducer`, for an action type this version does not know, in a batch too.
 #[wasm_bindgen(js_name = checkAction)]
 pub fn check_action(
     #[wasm_bindgen(unchecked_param_type = "unknown")] value: JsValue,
 ) -> Result<Ts<SessionAction>, JsValue> {
-    read::session_action(&value, &Path::Root("action"))?;
+    read::session_action(&value, &Path::Root("action"), read::UnknownTypes::Refuse)?;
     Ok(Ts::new_unchecked(value))
 }
 

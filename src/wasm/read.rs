@@ -13,13 +13,15 @@ use wasm_bindgen::JsCast;
 use super::error::{InputError, Path};
 use super::fields::Fields;
 use crate::core::model::{
-    AgentMessage, AgentPart, AgentStreamPart, Approval, FinishReason, Json, OpenToolState,
-    ReasoningPart, Role, SessionAction, SessionError, SessionErrorCode, SessionState,
-    SessionStatus, Text, TextPart, ToolError, ToolPart, ToolState,
+    AgentMessage, AgentPart, AgentStreamPart, Approval, DataPart, FinishReason, Json,
+    OpenToolState, ReasoningPart, Role, SessionAction, SessionError, SessionErrorCode,
+    SessionState, SessionStatus, Text, TextPart, ToolError, ToolPart, ToolState,
 };
 
 /// Sub-agent runs nested deeper than this are refused rather than risk the stack.
 const MAX_NESTING: usize = 64;
+/// Batches nested deeper than this are refused, for the same reason.
+const MAX_BATCH_NESTING: usize = 64;
 
 type Read<T> = Result<T, InputError>;
 
@@ -135,6 +137,35 @@ fn optional_json(value: &JsValue) -> Option<Json> {
     (!value.is_undefined()).then_some(Json::Null)
 }
 
+#[wasm_bindgen(module = "/src/wasm/json.js")]
+extern "C" {
+    /// What is wrong with a JSON Patch, as `[path below the patch, problem]`, or `null`.
+    #[wasm_bindgen(js_name = patchProblem, catch)]
+    fn patch_problem(patch: &JsValue) -> Result<JsValue, JsValue>;
+}
+
+/// An RFC 6902 JSON Patch, kept in JavaScript: its operations are checked here, and applied
+/// where the patches are (`apply.js`).
+fn json_patch(value: &JsValue, path: &Path) -> Read<Json> {
+    let problem = field(patch_problem(value), path)?;
+    if problem.is_null() {
+        return Ok(Json::Null);
+    }
+    let problem: js_sys::Array = problem.unchecked_into();
+    Err(InputError {
+        path: path.render() + &problem.get(0).as_string().unwrap_or_default(),
+        problem: problem.get(1).as_string().unwrap_or_default(),
+    })
+}
+
+fn optional_json_patch(value: &JsValue, path: &Path) -> Read<Option<Json>> {
+    if value.is_undefined() {
+        Ok(None)
+    } else {
+        json_patch(value, path).map(Some)
+    }
+}
+
 thread_local! {
     /// Each table of literals as a JavaScript array, with the table's address, so that a
     /// literal is found with one `indexOf` and no string crosses into Rust.
@@ -222,6 +253,10 @@ const PART_TYPES: &[(&str, ())] = &[
     ("tool-input-end", ()),
     ("tool-approval-request", ()),
     ("tool-approval-response", ()),
+    ("data", ()),
+    ("message-metadata", ()),
+    ("snapshot", ()),
+    ("agent-state", ()),
 ];
 
 const ROLES: &[(&str, Role)] = &[("user", Role::User), ("assistant", Role::Assistant)];
@@ -288,6 +323,7 @@ pub fn session_state(value: &JsValue, path: &Path) -> Read<SessionState> {
         messages,
         status,
         error,
+        agent_state: optional_json(&field(state.agent_state(), &path.key("agentState"))?),
     })
 }
 
@@ -312,25 +348,49 @@ fn agent_message(value: &JsValue, path: &Path) -> Read<AgentMessage> {
     for (index, part) in list.iter().enumerate() {
         parts.push(Rc::new(agent_part(&part, &parts_path.index(index))?));
     }
-    Ok(AgentMessage { id, role, parts })
+    let metadata = optional_json(&field(message.metadata(), &path.key("metadata"))?);
+    Ok(AgentMessage {
+        id,
+        role,
+        parts,
+        metadata,
+    })
 }
 
 fn agent_part(value: &JsValue, path: &Path) -> Read<AgentPart> {
     let part = object(value, path)?;
     let kind_path = path.key("type");
-    const KINDS: &[(&str, u8)] = &[("text", 0), ("reasoning", 1), ("tool", 2)];
+    const KINDS: &[(&str, u8)] = &[("text", 0), ("reasoning", 1), ("tool", 2), ("data", 3)];
     let kinds = KINDS;
     let text_path = path.key("text");
+    let metadata = || -> Read<Option<Json>> {
+        Ok(optional_json(&field(
+            part.metadata(),
+            &path.key("metadata"),
+        )?))
+    };
     Ok(
         match literal(&field(part.kind(), &kind_path)?, &kind_path, kinds)? {
             0 => AgentPart::Text(TextPart {
                 text: text(&field(part.text(), &text_path)?, &text_path)?,
+                metadata: metadata()?,
             }),
             1 => AgentPart::Reasoning(ReasoningPart {
                 text: text(&field(part.text(), &text_path)?, &text_path)?,
-                metadata: optional_json(&field(part.metadata(), &path.key("metadata"))?),
+                metadata: metadata()?,
             }),
-            _ => AgentPart::Tool(tool_part(&part, path)?),
+            2 => AgentPart::Tool(tool_part(&part, path)?),
+            _ => {
+                let name_path = path.key("name");
+                let id_path = path.key("id");
+                let data_path = path.key("data");
+                AgentPart::Data(DataPart {
+                    name: string(&field(part.name(), &name_path)?, &name_path)?,
+                    id: optional_string(&field(part.id(), &id_path)?, &id_path)?,
+                    data: json(&field(part.data(), &data_path)?, &data_path)?,
+                    metadata: metadata()?,
+                })
+            }
         },
     )
 }
@@ -375,6 +435,7 @@ fn tool_part(part: &Fields, path: &Path) -> Read<ToolPart> {
         } else {
             Some(Rc::new(session_state(&agent, &agent_path)?))
         },
+        metadata: optional_json(&field(part.metadata(), &path.key("metadata"))?),
     })
 }
 
@@ -450,15 +511,101 @@ fn text_delta(value: &JsValue) -> Option<SessionAction> {
         empty: shape & 1 != 0,
     };
     Some(SessionAction::Part {
-        part: AgentStreamPart::TextDelta { message_id, text },
+        part: AgentStreamPart::TextDelta {
+            message_id,
+            text,
+            metadata: None,
+        },
         within,
     })
 }
 
-pub fn session_action(value: &JsValue, path: &Path) -> Read<SessionAction> {
+/// How an action of a type this version does not know is read.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum UnknownTypes {
+    /// Skipped (`None`): Redux sends its own actions to every reducer.
+    Skip,
+    /// Refused: `checkAction` checks a frame from the network.
+    Refuse,
+}
+
+/// An action as the core applies it, and the JavaScript actions its values come from: the
+/// action itself, or for a batch the list of its actions (nested batches flattened), in the
+/// order of the core's `Patch::Source` numbers.
+pub struct ReadAction {
+    pub action: SessionAction,
+    pub leaves: Option<js_sys::Array>,
+}
+
+/// Reads an action; `None` for one of a type this version does not know, when `unknown`
+/// says to skip it.
+pub fn session_action(
+    value: &JsValue,
+    path: &Path,
+    unknown: UnknownTypes,
+) -> Read<Option<ReadAction>> {
     if let Some(action) = text_delta(value) {
-        return Ok(action);
+        return Ok(Some(ReadAction {
+            action,
+            leaves: None,
+        }));
     }
+    let leaves = js_sys::Array::new();
+    let Some(action) = action(value, path, unknown, &leaves)? else {
+        return Ok(None);
+    };
+    let leaves = matches!(action, SessionAction::Batch { .. }).then_some(leaves);
+    Ok(Some(ReadAction { action, leaves }))
+}
+
+/// The actions of a batch, nested batches flattened, each pushed onto `leaves` too.
+fn batch(
+    value: &JsValue,
+    path: &Path,
+    unknown: UnknownTypes,
+    leaves: &js_sys::Array,
+    into: &mut Vec<SessionAction>,
+) -> Read<()> {
+    // Each level of nesting adds two steps to the path: actions, [i].
+    if path.depth() > MAX_BATCH_NESTING * 2 {
+        return Err(InputError::new(
+            path,
+            format!("batches nest deeper than {MAX_BATCH_NESTING}"),
+        ));
+    }
+    let list = array(value, path)?;
+    for (index, item) in list.iter().enumerate() {
+        let item_path = path.index(index);
+        if let Some(action) = text_delta(&item) {
+            leaves.push(&item);
+            into.push(action);
+            continue;
+        }
+        let fields = object(&item, &item_path)?;
+        let kind_path = item_path.key("type");
+        if field(fields.kind(), &kind_path)?.as_string().as_deref() == Some("batch") {
+            let actions_path = item_path.key("actions");
+            batch(
+                &field(fields.actions(), &actions_path)?,
+                &actions_path,
+                unknown,
+                leaves,
+                into,
+            )?;
+        } else if let Some(action) = action(&item, &item_path, unknown, leaves)? {
+            leaves.push(&item);
+            into.push(action);
+        }
+    }
+    Ok(())
+}
+
+fn action(
+    value: &JsValue,
+    path: &Path,
+    unknown: UnknownTypes,
+    leaves: &js_sys::Array,
+) -> Read<Option<SessionAction>> {
     let action = object(value, path)?;
     let kind_path = path.key("type");
     const KINDS: &[(&str, u8)] = &[
@@ -469,46 +616,62 @@ pub fn session_action(value: &JsValue, path: &Path) -> Read<SessionAction> {
         ("retry", 4),
         ("reset", 5),
         ("continue", 6),
+        ("batch", 7),
     ];
     let kinds = KINDS;
-    Ok(
-        match literal(&field(action.kind(), &kind_path)?, &kind_path, kinds)? {
-            0 => {
-                let id_path = path.key("id");
-                let text_path = path.key("text");
-                SessionAction::Send {
-                    id: string(&field(action.id(), &id_path)?, &id_path)?,
-                    text: text(&field(action.text(), &text_path)?, &text_path)?,
-                }
+    let kind = field(action.kind(), &kind_path)?;
+    if unknown == UnknownTypes::Skip && kind.is_string() && index_of_literal(&kind, kinds).is_none()
+    {
+        return Ok(None);
+    }
+    Ok(Some(match literal(&kind, &kind_path, kinds)? {
+        0 => {
+            let id_path = path.key("id");
+            let text_path = path.key("text");
+            SessionAction::Send {
+                id: string(&field(action.id(), &id_path)?, &id_path)?,
+                text: text(&field(action.text(), &text_path)?, &text_path)?,
             }
-            1 => {
-                let part_path = path.key("part");
-                let within_path = path.key("within");
-                SessionAction::Part {
-                    part: stream_part(&field(action.part(), &part_path)?, &part_path)?,
-                    within: optional_string(&field(action.within(), &within_path)?, &within_path)?,
-                }
+        }
+        1 => {
+            let part_path = path.key("part");
+            let within_path = path.key("within");
+            SessionAction::Part {
+                part: stream_part(&field(action.part(), &part_path)?, &part_path)?,
+                within: optional_string(&field(action.within(), &within_path)?, &within_path)?,
             }
-            2 => {
-                let name_path = path.key("name");
-                let state_path = path.key("state");
-                let prompt_path = path.key("prompt");
-                SessionAction::ToolPhase {
-                    name: string(&field(action.name(), &name_path)?, &name_path)?,
-                    state: literal(
-                        &field(action.state(), &state_path)?,
-                        &state_path,
-                        OPEN_TOOL_STATES,
-                    )?,
-                    prompt: optional_string(&field(action.prompt(), &prompt_path)?, &prompt_path)?,
-                }
+        }
+        2 => {
+            let name_path = path.key("name");
+            let state_path = path.key("state");
+            let prompt_path = path.key("prompt");
+            SessionAction::ToolPhase {
+                name: string(&field(action.name(), &name_path)?, &name_path)?,
+                state: literal(
+                    &field(action.state(), &state_path)?,
+                    &state_path,
+                    OPEN_TOOL_STATES,
+                )?,
+                prompt: optional_string(&field(action.prompt(), &prompt_path)?, &prompt_path)?,
             }
-            3 => SessionAction::Stop,
-            4 => SessionAction::Retry,
-            5 => SessionAction::Reset,
-            _ => SessionAction::Continue,
-        },
-    )
+        }
+        3 => SessionAction::Stop,
+        4 => SessionAction::Retry,
+        5 => SessionAction::Reset,
+        6 => SessionAction::Continue,
+        _ => {
+            let actions_path = path.key("actions");
+            let mut actions = Vec::new();
+            batch(
+                &field(action.actions(), &actions_path)?,
+                &actions_path,
+                unknown,
+                leaves,
+                &mut actions,
+            )?;
+            SessionAction::Batch { actions }
+        }
+    }))
 }
 
 fn stream_part(value: &JsValue, path: &Path) -> Read<AgentStreamPart> {
@@ -535,12 +698,9 @@ fn stream_part(value: &JsValue, path: &Path) -> Read<AgentStreamPart> {
     let optional_name = || -> Read<Option<String>> {
         optional_string(&field(part.name(), &name_path)?, &name_path)
     };
-    let metadata = || -> Read<Option<Json>> {
-        Ok(optional_json(&field(
-            part.metadata(),
-            &path.key("metadata"),
-        )?))
-    };
+    let metadata_path = path.key("metadata");
+    let metadata =
+        || -> Read<Option<Json>> { Ok(optional_json(&field(part.metadata(), &metadata_path)?)) };
     let approval_id_path = path.key("approvalId");
     let approval_id = || -> Read<Option<String>> {
         optional_string(
@@ -561,11 +721,15 @@ fn stream_part(value: &JsValue, path: &Path) -> Read<AgentStreamPart> {
                     &field(part.message_id(), &message_id_path)?,
                     &message_id_path,
                 )?;
-                AgentStreamPart::MessageStart { message_id }
+                AgentStreamPart::MessageStart {
+                    message_id,
+                    metadata: metadata()?,
+                }
             }
             Some("text-delta") => AgentStreamPart::TextDelta {
                 message_id: message_id()?,
                 text: text()?,
+                metadata: metadata()?,
             },
             Some("reasoning") => AgentStreamPart::Reasoning {
                 message_id: message_id()?,
@@ -630,6 +794,7 @@ fn stream_part(value: &JsValue, path: &Path) -> Read<AgentStreamPart> {
                 id: id()?,
                 name: string(&field(part.name(), &name_path)?, &name_path)?,
                 input: json(&field(part.input(), &input_path)?, &input_path)?,
+                metadata: metadata()?,
             },
             Some("tool-result") => {
                 let preliminary_path = path.key("preliminary");
@@ -640,6 +805,7 @@ fn stream_part(value: &JsValue, path: &Path) -> Read<AgentStreamPart> {
                         &field(part.preliminary(), &preliminary_path)?,
                         &preliminary_path,
                     )?,
+                    metadata: metadata()?,
                 }
             }
             Some("tool-error") => {
@@ -647,6 +813,7 @@ fn stream_part(value: &JsValue, path: &Path) -> Read<AgentStreamPart> {
                 AgentStreamPart::ToolError {
                     id: id()?,
                     error: tool_error(&field(part.error(), &error_path)?, &error_path)?,
+                    metadata: metadata()?,
                 }
             }
             Some("step-finish") => AgentStreamPart::StepFinish,
@@ -669,7 +836,66 @@ fn stream_part(value: &JsValue, path: &Path) -> Read<AgentStreamPart> {
                     )?,
                 }
             }
+            Some("data") => data_part(&part, path, message_id()?, metadata()?)?,
+            Some("message-metadata") => AgentStreamPart::MessageMetadata {
+                message_id: message_id()?,
+                metadata: json(&field(part.metadata(), &metadata_path)?, &metadata_path)?,
+            },
+            Some("snapshot") => {
+                let messages_path = path.key("messages");
+                let exact_path = path.key("exact");
+                AgentStreamPart::Snapshot {
+                    messages: messages(&field(part.messages(), &messages_path)?, &messages_path)?,
+                    exact: optional_boolean(&field(part.exact(), &exact_path)?, &exact_path)?,
+                }
+            }
+            Some("agent-state") => {
+                let snapshot_path = path.key("snapshot");
+                let patch_path = path.key("patch");
+                let snapshot = optional_json(&field(part.snapshot(), &snapshot_path)?);
+                let patch = optional_json_patch(&field(part.patch(), &patch_path)?, &patch_path)?;
+                if snapshot.is_some() == patch.is_some() {
+                    return Err(InputError::new(
+                        path,
+                        "expected exactly one of snapshot and patch",
+                    ));
+                }
+                AgentStreamPart::AgentState { snapshot, patch }
+            }
             _ => AgentStreamPart::Unknown,
         },
     )
+}
+
+/// A `data` stream part: exactly one of `data` and `patch`, and `patch` only with an `id`.
+fn data_part(
+    part: &Fields,
+    path: &Path,
+    message_id: Option<String>,
+    metadata: Option<Json>,
+) -> Read<AgentStreamPart> {
+    let name_path = path.key("name");
+    let id_path = path.key("id");
+    let data_path = path.key("data");
+    let patch_path = path.key("patch");
+    let id = optional_string(&field(part.id(), &id_path)?, &id_path)?;
+    let data = optional_json(&field(part.data(), &data_path)?);
+    let patch = optional_json_patch(&field(part.patch(), &patch_path)?, &patch_path)?;
+    if data.is_some() == patch.is_some() {
+        return Err(InputError::new(
+            path,
+            "expected exactly one of data and patch",
+        ));
+    }
+    if patch.is_some() && id.is_none() {
+        return Err(InputError::new(&id_path, "required with patch"));
+    }
+    Ok(AgentStreamPart::Data {
+        message_id,
+        name: string(&field(part.name(), &name_path)?, &name_path)?,
+        id,
+        data,
+        patch,
+        metadata,
+    })
 }

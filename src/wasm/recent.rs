@@ -29,15 +29,6 @@ pub fn take(id: i32) -> Option<Session> {
     })
 }
 
-pub fn contains(id: i32) -> bool {
-    HEADS_BY_AGE.with(|heads| {
-        heads
-            .borrow()
-            .iter()
-            .any(|(head, _)| i64::from(*head) == i64::from(id))
-    })
-}
-
 /// Keeps a session as a head; returns its new id.
 pub fn put(session: Session) -> u32 {
     let id = LAST_ID.with(|last| {

@@ -30,8 +30,31 @@ function keep(facts) {
   return facts;
 }
 
-// The next state when it needs no Rust work: the same action again, or a plain text delta
-// appended where the core said it goes. Otherwise undefined.
+// The text a plain delta appends to the last text part of `messages[message]`: some text
+// (flags 0), or some text for that very message (flags 2: a messageId). Otherwise undefined.
+function plainText(state, message, action) {
+  const shape = textDeltaShape(action);
+  if (shape !== 0 && !(shape === 2 && action.part.messageId === state.messages[message].id)) return undefined;
+  return action.part.text;
+}
+
+// The same for a batch of nothing but plain deltas (a frame's worth of a streamed reply): their
+// texts, joined, appended at once.
+function appendedText(state, message, action) {
+  if (action.type !== "batch") return plainText(state, message, action);
+  const { actions } = action;
+  if (!Array.isArray(actions) || actions.length === 0) return undefined;
+  let text = "";
+  for (const each of actions) {
+    const more = plainText(state, message, each);
+    if (more === undefined) return undefined;
+    text += more;
+  }
+  return text;
+}
+
+// The next state when it needs no Rust work: the same action again, or plain text deltas (one,
+// or a batch of them) appended where the core said they go. Otherwise undefined.
 export function shortcut(state, action) {
   const facts = factsOf(state);
   if (facts === undefined) return undefined;
@@ -40,10 +63,9 @@ export function shortcut(state, action) {
   const [message, part] = facts.appendAt;
   let next;
   try {
-    // Some text (flags 0), or some text for that very message (flags 2: a messageId).
-    const shape = textDeltaShape(action);
-    if (shape !== 0 && !(shape === 2 && action.part.messageId === state.messages[message].id)) return undefined;
-    next = appendText(state, message, part, action.part.text);
+    const text = appendedText(state, message, action);
+    if (text === undefined) return undefined;
+    next = appendText(state, message, part, text);
   } catch {
     // The state was changed in place since it was made: the module's own path says so.
     return undefined;

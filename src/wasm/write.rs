@@ -4,8 +4,8 @@
 //!
 //! | code | patch | fields |
 //! |---|---|---|
-//! | 1 | PushMessage | run, kind (0 user, 1 assistant) |
-//! | 2 | PushPart | run, message, kind (0 text, 1 reasoning, 2 tool, 3 input-streaming tool) |
+//! | 1 | PushMessage | run, kind (0 user, 1 assistant, 2 assistant with the part's metadata) |
+//! | 2 | PushPart | run, message, kind (0 text, 1 reasoning, 2 tool, 3 input-streaming tool, 4 data) |
 //! | 3 | AppendText | run, message, part |
 //! | 4 | SetStatus | run, status (its index in `read::STATUSES`) |
 //! | 5 | SetCall | call, state (its index in `read::TOOL_STATES`), change (0 phase, 1 result, 2 error, 3 cancel, 4 progress, 5 called, 6 input parsed, 7 input invalid, 8 approval asked, 9 approved, 10 denied) |
@@ -13,6 +13,11 @@
 //! | 7 | Truncate | messages, 1 + parts (0: all parts) |
 //! | 8 | Reset | |
 //! | 9 | AppendInput | call |
+//! | 10 | MergeMetadata | run, message, 1 + part (0: the message) |
+//! | 11 | UpdateData | run, message, part |
+//! | 12 | AgentState | run |
+//! | 13 | Snapshot | run, number of slots, then per slot 1 + held index, 1 + given index (0: none) |
+//! | 14 | Source | the index of the batch's action the next patches take their values from |
 //!
 //! A run or a call is its depth followed by (message, part) for each call on the way down.
 //! The inputs parsed at `tool-input-end` (`parse_input`) go along, in the order of the
@@ -30,8 +35,9 @@ extern "C" {
     fn apply_patches(
         state: &JsValue,
         action: &JsValue,
+        leaves: Option<js_sys::Array>,
         ops: &[u32],
-        assistant_id: Option<String>,
+        assistant_ids: Vec<String>,
         inputs: &js_sys::Array,
     ) -> Result<JsValue, JsValue>;
 
@@ -39,24 +45,28 @@ extern "C" {
     fn parse_input_js(
         state: &JsValue,
         action: &JsValue,
+        leaves: Option<js_sys::Array>,
         ops: &[u32],
-        assistant_id: Option<String>,
+        assistant_ids: Vec<String>,
         inputs: &js_sys::Array,
         call: &[u32],
     ) -> Result<JsValue, JsValue>;
 }
 
-/// The next state: `state` with `patches` applied, `inputs` the inputs `parse_input` parsed
-/// for them. `state` itself is not touched. Fails only when `state` is not what the module
-/// made of it (changed in place since, or not plain data).
+/// The next state: `state` with `patches` applied (the same `state` when the values they
+/// carry change nothing), `inputs` the inputs `parse_input` parsed for them. `leaves`: a
+/// batch's actions, which the `Source` patches refer to. `state` itself is not touched. Fails
+/// only when `state` is not what the module made of it (changed in place since, or not plain
+/// data).
 pub fn apply(
     state: &JsValue,
     action: &JsValue,
+    leaves: Option<&js_sys::Array>,
     patches: &[Patch],
     inputs: &js_sys::Array,
 ) -> Result<JsValue, JsValue> {
-    let (ops, assistant_id) = encode(patches);
-    apply_patches(state, action, &ops, assistant_id, inputs)
+    let (ops, assistant_ids) = encode(patches);
+    apply_patches(state, action, leaves.cloned(), &ops, assistant_ids, inputs)
 }
 
 /// The streamed input of the call at `call`, in `state` with `patches` applied, parsed as
@@ -66,21 +76,30 @@ pub fn apply(
 pub fn parse_input(
     state: &JsValue,
     action: &JsValue,
+    leaves: Option<&js_sys::Array>,
     patches: &[Patch],
     inputs: &js_sys::Array,
     call: &[CallPos],
 ) -> Result<Option<JsValue>, JsValue> {
-    let (ops, assistant_id) = encode(patches);
+    let (ops, assistant_ids) = encode(patches);
     let mut at = Vec::with_capacity(1 + 2 * call.len());
     path(&mut at, call);
-    let input = parse_input_js(state, action, &ops, assistant_id, inputs, &at)?;
+    let input = parse_input_js(
+        state,
+        action,
+        leaves.cloned(),
+        &ops,
+        assistant_ids,
+        inputs,
+        &at,
+    )?;
     Ok((!input.is_undefined()).then_some(input))
 }
 
-/// The patches as numbers, and the id of the assistant message they add, if any.
-fn encode(patches: &[Patch]) -> (Vec<u32>, Option<String>) {
+/// The patches as numbers, and the ids of the assistant messages they add, in order.
+fn encode(patches: &[Patch]) -> (Vec<u32>, Vec<String>) {
     let mut ops = Vec::with_capacity(16);
-    let mut assistant_id = None;
+    let mut assistant_ids = Vec::new();
     for patch in patches {
         match patch {
             Patch::PushMessage { run, message } => {
@@ -88,9 +107,13 @@ fn encode(patches: &[Patch]) -> (Vec<u32>, Option<String>) {
                 path(&mut ops, run);
                 ops.push(match message {
                     NewMessage::User => 0,
-                    NewMessage::Assistant { id } => {
-                        assistant_id = Some(id.clone());
-                        1
+                    NewMessage::Assistant { id, metadata } => {
+                        assistant_ids.push(id.clone());
+                        if *metadata {
+                            2
+                        } else {
+                            1
+                        }
                     }
                 });
             }
@@ -134,9 +157,33 @@ fn encode(patches: &[Patch]) -> (Vec<u32>, Option<String>) {
                 ops.push(9);
                 path(&mut ops, call);
             }
+            Patch::MergeMetadata { run, message, part } => {
+                ops.push(10);
+                path(&mut ops, run);
+                ops.extend([index(*message), part.map_or(0, |part| index(part) + 1)]);
+            }
+            Patch::UpdateData { run, message, part } => {
+                ops.push(11);
+                path(&mut ops, run);
+                ops.extend([index(*message), index(*part)]);
+            }
+            Patch::AgentState { run } => {
+                ops.push(12);
+                path(&mut ops, run);
+            }
+            Patch::Snapshot { run, slots } => {
+                ops.push(13);
+                path(&mut ops, run);
+                ops.push(index(slots.len()));
+                let code = |at: Option<usize>| at.map_or(0, |at| index(at) + 1);
+                for (held, given) in slots {
+                    ops.extend([code(*held), code(*given)]);
+                }
+            }
+            Patch::Source { action } => ops.extend([14, index(*action)]),
         }
     }
-    (ops, assistant_id)
+    (ops, assistant_ids)
 }
 
 fn index(value: usize) -> u32 {
@@ -156,6 +203,7 @@ fn part_kind(part: NewPart) -> u32 {
         NewPart::Reasoning => 1,
         NewPart::Tool => 2,
         NewPart::StreamingTool => 3,
+        NewPart::Data => 4,
     }
 }
 

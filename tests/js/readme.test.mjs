@@ -1,6 +1,6 @@
-// The README's examples, run as written against the built package (pkg/): the plain example
+// The README's examples, run as written against the built package (pkg/): the plain examples
 // in Node, and the React example rendered with react-dom in a jsdom window whose
-// sessionStorage the package uses.
+// sessionStorage (a global, as in a jsdom test environment) the package uses.
 import assert from "node:assert/strict";
 import { mkdtempSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -17,13 +17,13 @@ function blocks(language) {
   return [...readme.matchAll(new RegExp("```" + language + "\\n([\\s\\S]*?)```", "g"))].map((match) => match[1]);
 }
 
-// A scratch project where the package resolves by name, as after `npm install`, and React
-// resolves to the very copy this test renders with.
+// A scratch project where the package resolves by name, as after `npm install`, and React (and
+// Redux Toolkit) resolve to the very copies this repository installed.
 function project() {
   const dir = mkdtempSync(join(tmpdir(), "readme-example-"));
-  mkdirSync(join(dir, "node_modules"));
+  mkdirSync(join(dir, "node_modules", "@reduxjs"), { recursive: true });
   symlinkSync(join(root, "pkg"), join(dir, "node_modules", "chat-session-reducer"), "dir");
-  symlinkSync(join(root, "node_modules", "react"), join(dir, "node_modules", "react"), "dir");
+  for (const name of ["react", "@reduxjs/toolkit"]) symlinkSync(join(root, "node_modules", name), join(dir, "node_modules", name), "dir");
   return dir;
 }
 
@@ -43,17 +43,18 @@ for (const [index, example] of blocks("js").entries()) {
     } finally {
       console.log = log;
     }
-    const expected = [...example.matchAll(/console\.log\(.*\); \/\/ (\S+)/g)].map((match) => match[1].replace(/^"|"$/g, "").replace(/:$/, ""));
+    // The comment after each console.log, up to a ": " that starts an explanation, quotes removed.
+    const expected = [...example.matchAll(/console\.log\(.*\); \/\/ (.+)$/gm)].map((match) => match[1].split(": ")[0].replace(/^"|"$/g, ""));
     assert.ok(expected.length > 0, "the example says what it prints");
-    assert.deepEqual(printed, expected.map(String));
+    assert.deepEqual(printed, expected);
   });
 }
 
 test("the README's React example restores, streams and saves a conversation", async () => {
   const { JSDOM } = await import("jsdom");
   const dom = new JSDOM("<!doctype html><div id=root></div>", { url: "http://localhost/" });
-  // The package finds sessionStorage through the global `window`, as in a browser.
-  Object.assign(globalThis, { window: dom.window, Window: dom.window.Window, document: dom.window.document, navigator: dom.window.navigator });
+  // The package finds sessionStorage through globalThis, as in a browser or a jsdom test environment.
+  Object.assign(globalThis, { window: dom.window, Window: dom.window.Window, document: dom.window.document, navigator: dom.window.navigator, sessionStorage: dom.window.sessionStorage });
   globalThis.IS_REACT_ACT_ENVIRONMENT = true;
   const stored = {
     format: "chat-session-reducer",

@@ -9,6 +9,7 @@ import {
   persistSession,
   loadSession,
   checkAction,
+  saveSession,
   type AgentMessage,
   type AgentPart,
   type AgentStreamPart,
@@ -16,6 +17,9 @@ import {
   type SessionAction,
   type SessionState,
   type ToolState,
+  type JsonPatch,
+  type SessionReducerError,
+  type SessionStorageLike,
 } from "chat-session-reducer";
 
 const asReactReducer: Reducer<SessionState, SessionAction> = sessionReducer;
@@ -40,6 +44,8 @@ export function partLabel(part: AgentPart): string {
       const cancelled = part.error !== undefined && isCancelled(part.error);
       return `${part.name} [${part.state}]${cancelled ? " cancelled by the user" : ""}`;
     }
+    case "data":
+      return `[${part.name}]`;
   }
 }
 
@@ -107,3 +113,37 @@ export function unnarrowedName(part: AgentPart) {
   // @ts-expect-error only a tool part has a name: narrow by `type` first
   return part.name;
 }
+
+// v2: data parts, metadata, snapshots, shared state and batches.
+const patch: JsonPatch = [{ op: "add", path: "/days/-", value: "Sun" }, { op: "move", from: "/a", path: "/b" }];
+export const v2: SessionState = sessionReducer(undefined, {
+  type: "batch",
+  actions: [
+    { type: "part", part: { type: "data", name: "plan", id: "p", data: { days: ["Sat"] }, metadata: { rev: 1 } } },
+    { type: "part", part: { type: "data", name: "plan", id: "p", patch } },
+    { type: "part", part: { type: "message-metadata", metadata: { usage: { outputTokens: 3 } } } },
+    { type: "part", part: { type: "snapshot", messages: empty.messages, exact: true } },
+    { type: "part", part: { type: "agent-state", snapshot: { step: 1 } }, within: "call-0" },
+    { type: "batch", actions: [{ type: "part", part: { type: "text-delta", text: "", metadata: { k: 1 } } }] },
+  ],
+});
+export const sharedState = v2.agentState;
+
+export function dataLabel(part: AgentPart): string {
+  return part.type === "data" ? `${part.name} ${part.id ?? ""} ${JSON.stringify(part.data)}` : "";
+}
+
+// @ts-expect-error a JSON Patch operation needs a known op
+export const badPatch: JsonPatch = [{ op: "merge", path: "/a", value: 1 }];
+
+// Storage: any Web Storage, or the app's own.
+const memory = new Map<string, string>();
+const storage: SessionStorageLike = {
+  getItem: (key) => memory.get(key) ?? null,
+  setItem: (key, value) => void memory.set(key, value),
+  removeItem: (key) => void memory.delete(key),
+};
+saveSession("k", v2, storage);
+export const failure: SessionReducerError | undefined = persistSession("k", v2, storage);
+export const failureCode: string | undefined = failure?.code;
+export const restored: SessionState = restoreSession("k", storage);

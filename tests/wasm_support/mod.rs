@@ -17,11 +17,7 @@ pub fn text_of(value: &JsValue) -> String {
 }
 
 pub fn reduce(state: &JsValue, action: &JsValue) -> Result<JsValue, JsValue> {
-    wasm::session_reducer(
-        &Ts::new_unchecked(state.clone()),
-        &Ts::new_unchecked(action.clone()),
-    )
-    .map(JsValue::from)
+    wasm::session_reducer(state, &Ts::new_unchecked(action.clone())).map(JsValue::from)
 }
 
 pub fn part(part_json: &str) -> JsValue {

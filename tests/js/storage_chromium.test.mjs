@@ -1,0 +1,163 @@
+// The storage helpers in headless Chromium (Debian's, through tests/chromium.mjs), against the
+// browser's own sessionStorage: a round trip with stop applied, what cannot be read, a full
+// storage (a real QuotaExceededError), restore/persist, and a sessionStorage that throws on
+// access as privacy settings and sandboxed frames make it.
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { after, before, test } from "node:test";
+
+import { launchChromium } from "../chromium.mjs";
+
+const ORIGIN = "http://storage.test";
+const packageModule = readFileSync(new URL("../../pkg/index.js", import.meta.url), "utf8");
+let browser;
+let page;
+
+before(async () => {
+  browser = await launchChromium();
+  await browser.context.route(`${ORIGIN}/**`, (route) => {
+    const path = new URL(route.request().url()).pathname;
+    if (path === "/index.js") return route.fulfill({ contentType: "text/javascript", body: packageModule });
+    return route.fulfill({
+      contentType: "text/html",
+      body: `<!doctype html><script type="module">import * as pkg from "/index.js"; window.pkg = pkg; window.ready = true;</script>`,
+    });
+  });
+  page = await browser.context.newPage();
+  await page.goto(`${ORIGIN}/`);
+  await page.waitForFunction(() => window.ready === true);
+});
+
+after(() => browser?.close());
+
+// Runs `body` in the page with the package's exports as `pkg`; returns what it returns.
+const inPage = (body, arg) => page.evaluate(({ source, arg }) => new Function("pkg", "arg", source)(window.pkg, arg), { source: body, arg });
+
+const NESTED = `
+  const part = (part, within) => (within === undefined ? { type: "part", part } : { type: "part", part, within });
+  const nested = () => [
+    { type: "send", id: "u1", text: "Plan my trip" },
+    part({ type: "text-delta", text: "Asking the planner." }),
+    part({ type: "tool-call", id: "d1", name: "delegate_to_planner", input: { city: "Lyon" } }),
+    part({ type: "tool-call", id: "n1", name: "book", input: {} }, "d1"),
+    { type: "toolPhase", name: "book", state: "awaiting-confirmation", prompt: "Book it?" },
+  ].reduce(pkg.sessionReducer, undefined);
+`;
+const caught = `const caught = (fn) => { try { fn(); return null; } catch (e) { return { code: e.code, path: e.path, message: e.message, isError: e instanceof Error }; } };`;
+
+test("a saved session loads with stop applied to nested calls; clearSession removes it", async () => {
+  const result = await inPage(`${NESTED}
+    const state = nested();
+    pkg.saveSession("round-trip", state);
+    const loaded = pkg.loadSession("round-trip");
+    pkg.clearSession("round-trip");
+    return { loaded, savedState: state.messages[1].parts[1].state, afterClear: pkg.loadSession("round-trip"), never: pkg.loadSession("never-saved") };
+  `);
+  const delegate = result.loaded.messages[1].parts[1];
+  assert.equal(result.loaded.status, "idle");
+  assert.equal(delegate.state, "cancelled");
+  assert.equal(delegate.agent.status, "idle");
+  assert.equal(delegate.agent.messages[0].parts[0].state, "cancelled");
+  assert.equal(delegate.agent.messages[0].parts[0].prompt, "Book it?");
+  assert.deepEqual(delegate.input, { city: "Lyon" });
+  assert.equal(result.savedState, "running");
+  assert.equal(result.afterClear, null);
+  assert.equal(result.never, null);
+});
+
+test("unreadable entries are coded errors, with a path when corrupt, and stay stored", async () => {
+  const results = await inPage(`${caught}
+    return arg.map((stored) => {
+      sessionStorage.setItem("k", stored);
+      return { error: caught(() => pkg.loadSession("k")), kept: sessionStorage.getItem("k") === stored };
+    });
+  `, [
+    "{ not json",
+    JSON.stringify({ theme: "dark" }),
+    JSON.stringify({ format: "chat-session-reducer", version: 1, state: { messages: [{ id: 1 }], status: "idle" } }),
+    JSON.stringify({ format: "chat-session-reducer", version: 3, state: {} }),
+  ]);
+  assert.deepEqual(results.map(({ error }) => [error.code, error.path, error.isError]), [
+    ["corrupt", "stored", true],
+    ["corrupt", "stored.format", true],
+    ["corrupt", "stored.state.messages[0].id", true],
+    ["version", undefined, true],
+  ]);
+  assert.match(results[0].error.message, /not JSON/);
+  assert.ok(results.every(({ kept }) => kept), "a read never destroys what is stored");
+});
+
+test("a full storage refuses the save with code quota and keeps everything", async () => {
+  const result = await inPage(`${NESTED}${caught}
+    sessionStorage.clear();
+    pkg.saveSession("earlier", nested());
+    const chunk = "x".repeat(512 * 1024);
+    for (let filled = 0; ; filled++) {
+      try { sessionStorage.setItem("filler-" + filled, chunk); } catch { break; }
+    }
+    const big = pkg.sessionReducer(undefined, { type: "send", id: "u", text: "y".repeat(1024 * 1024) });
+    const before = JSON.stringify(big);
+    const error = caught(() => pkg.saveSession("big", big));
+    const quiet = pkg.persistSession("big", big);
+    const result = {
+      error, quiet: quiet?.code, unchanged: JSON.stringify(big) === before,
+      earlier: pkg.loadSession("earlier").messages[0].parts[0].text, big: pkg.loadSession("big"),
+    };
+    sessionStorage.clear();
+    return result;
+  `);
+  assert.equal(result.error.code, "quota", result.error.message);
+  assert.equal(result.quiet, "quota");
+  assert.ok(result.unchanged, "the state in memory is unchanged");
+  assert.equal(result.earlier, "Plan my trip");
+  assert.equal(result.big, null);
+});
+
+test("restoreSession then persistSession does not overwrite what could not be read", async () => {
+  const result = await inPage(`
+    sessionStorage.setItem("unreadable", "{ not json");
+    const warnings = [];
+    const warn = console.warn;
+    console.warn = (...values) => warnings.push(values[1]?.code);
+    const restored = pkg.restoreSession("unreadable");
+    const again = pkg.restoreSession("unreadable");
+    console.warn = warn;
+    const skipped = pkg.persistSession("unreadable", restored);
+    const kept = sessionStorage.getItem("unreadable");
+    const changed = pkg.sessionReducer(restored, { type: "send", id: "u", text: "new start" });
+    const saved = pkg.persistSession("unreadable", changed);
+    return { restored, same: again === restored, warnings, skipped, kept, saved, loaded: pkg.loadSession("unreadable").messages[0].parts[0].text };
+  `);
+  assert.deepEqual(result.restored, { messages: [], status: "idle" });
+  assert.ok(result.same);
+  assert.deepEqual(result.warnings, ["corrupt"]);
+  assert.equal(result.skipped, undefined);
+  assert.equal(result.kept, "{ not json");
+  assert.equal(result.saved, undefined);
+  assert.equal(result.loaded, "new start");
+});
+
+test("a sessionStorage that throws on access is unavailable, and restoreSession starts anew", async () => {
+  const result = await inPage(`${NESTED}${caught}
+    const original = Object.getOwnPropertyDescriptor(window, "sessionStorage");
+    Object.defineProperty(window, "sessionStorage", { configurable: true, get() { throw new DOMException("blocked", "SecurityError"); } });
+    const state = nested();
+    const warn = console.warn;
+    console.warn = () => {};
+    let errors, restored;
+    try {
+      errors = [caught(() => pkg.saveSession("blocked", state)), caught(() => pkg.loadSession("blocked")), caught(() => pkg.clearSession("blocked"))];
+      restored = pkg.restoreSession("blocked");
+    } finally {
+      console.warn = warn;
+      if (original) Object.defineProperty(window, "sessionStorage", original);
+      else delete window.sessionStorage;
+    }
+    return { errors, restored };
+  `);
+  for (const error of result.errors) {
+    assert.equal(error.code, "unavailable");
+    assert.match(error.message, /SecurityError/);
+  }
+  assert.equal(result.restored.status, "idle");
+});

@@ -1,0 +1,4 @@
+// @vitest-environment happy-dom
+import { storageCases } from "./storage_cases.mjs";
+
+storageCases();

@@ -1,0 +1,4 @@
+// @vitest-environment jsdom
+import { storageCases } from "./storage_cases.mjs";
+
+storageCases();
