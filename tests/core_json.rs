@@ -144,3 +144,35 @@ fn values_outside_the_types_are_rejected() {
         );
     }
 }
+
+/// SPEC v2 part 2: data parts, metadata on messages and parts, `agentState`, and the actions and
+/// parts that carry them, `null` included wherever a JSON value may be.
+#[test]
+fn v2_data_values_round_trip() {
+    state_round_trip(json!({
+        "messages": [{ "id": "a-1", "role": "assistant", "metadata": { "usage": { "output": 3 } }, "parts": [
+            { "type": "text", "text": "cited", "metadata": { "citations": [1] } },
+            { "type": "data", "name": "weather", "data": null },
+            { "type": "data", "name": "plan", "id": "p", "data": [1], "metadata": null },
+            { "type": "tool", "id": "c-1", "name": "t", "input": {}, "state": "running", "metadata": { "k": 1 } }
+        ] }],
+        "status": "streaming",
+        "agentState": null
+    }));
+    for part in [
+        json!({ "type": "data", "name": "n", "data": null }),
+        json!({ "type": "data", "messageId": "a-1", "name": "n", "id": "i", "patch": [{ "op": "add", "path": "/a", "value": null }], "metadata": {} }),
+        json!({ "type": "message-metadata", "metadata": null }),
+        json!({ "type": "snapshot", "messages": [{ "id": "u-1", "role": "user", "parts": [] }], "exact": true }),
+        json!({ "type": "agent-state", "snapshot": null }),
+        json!({ "type": "agent-state", "patch": [{ "op": "test", "path": "", "value": 1 }] }),
+        json!({ "type": "message-start", "messageId": "a-1", "metadata": null }),
+        json!({ "type": "tool-result", "id": "c-1", "output": 1, "metadata": { "k": 1 } }),
+    ] {
+        action_round_trip(json!({ "type": "part", "part": part }));
+    }
+    action_round_trip(json!({ "type": "batch", "actions": [
+        { "type": "stop" },
+        { "type": "batch", "actions": [] }
+    ] }));
+}
