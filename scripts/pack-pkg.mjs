@@ -121,7 +121,11 @@ export function sessionReducer(state, action) {
   return shortcut(state, action) ?? reduceInWasm(state, action);
 }
 
-export const { ${storageExports.join(", ")} } = sessionStorageHelpers(sessionReducer);
+// The storage helpers, made on first use: each is a function declaration, so a bundle that uses
+// none of them leaves them out.
+let storageHelpers;
+const helpers = () => (storageHelpers ??= sessionStorageHelpers(sessionReducer));
+${storageExports.map((name) => `export function ${name}(...args) {\n  return helpers().${name}(...args);\n}`).join("\n")}
 
 export { ${reexported.join(", ")} } from "./glue.js";
 `;
