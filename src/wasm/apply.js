@@ -289,7 +289,7 @@ export function applyPatches(state, top, leaves, ops, assistantIds, inputs) {
           const base = held === undefined ? {} : held;
           next = applyJsonPatch(base, part.patch);
           if (next === base) next = held;
-        } else next = jsonEqual(held, part.snapshot) && held !== undefined ? held : part.snapshot;
+        } else next = jsonEqual(held, part.snapshot) ? held : part.snapshot;
         if (next === undefined || next === held) break;
         run.copy().agentState = next;
         changed = true;
