@@ -206,6 +206,22 @@ test("a batch is one action: in order, checked whole first, the same state when 
   assertInvalid(() => sessionReducer(state, { type: "batch", actions: [...deltas, part({ type: "tool-call", id: 1 })] }), "action.actions[16].part.id");
 });
 
+test("a batch can hold a call's whole streamed input: its end parses the text its earlier actions built", () => {
+  const state = sessionReducer(streamingReply(), {
+    type: "batch",
+    actions: [
+      part({ type: "tool-input-delta", id: "c-1", name: "book", text: '{"city":' }),
+      part({ type: "tool-input-delta", id: "c-1", text: ' "Lyon"}' }),
+      part({ type: "tool-input-end", id: "c-1" }),
+      part({ type: "tool-input-delta", id: "c-2", name: "book", text: "{" }),
+      part({ type: "tool-input-end", id: "c-2" }),
+    ],
+  });
+  const [, first, second] = state.messages[1].parts;
+  assert.deepEqual([first.state, first.input], ["running", { city: "Lyon" }]);
+  assert.deepEqual([second.state, second.input, second.error.code], ["error", null, "invalid_input"]);
+});
+
 test("Redux: undefined is the empty session and an unknown action type returns the state", () => {
   const initial = sessionReducer(undefined, { type: "@@redux/INITx.y.z" });
   assert.deepEqual(initial, { messages: [], status: "idle" });
