@@ -1,6 +1,9 @@
 // Assembles the npm package directory from wasm-bindgen's `--target web` output.
 //
-//   node scripts/pack-pkg.mjs <wasm-bindgen out dir> <optimized .wasm> <package dir>
+//   node scripts/pack-pkg.mjs <wasm-bindgen out dir> <optimized .wasm> <renaming .json> <package dir>
+//
+// <renaming .json> is what wasm-opt --minify-imports-and-exports-and-modules printed for the
+// optimized wasm: the short names it gave the wasm's imports and exports.
 //
 // Layout of the package:
 //   index.js     one minified module: wasm-bindgen's glue, the crate's own JavaScript
@@ -10,18 +13,23 @@
 //                public exports re-exported by name.
 //   index.d.ts   wasm-bindgen's declarations without the init API, which is not public here,
 //                and the storage helpers' (src/storage/session_storage.d.ts).
-//   package.json pkg-template/package.json, versioned from Cargo.toml.
+//   index.js.map its source map (sources included, but for the wasm's hex).
+//   package.json pkg-template/package.json, versioned from Cargo.toml, with the repository's
+//                links (Cargo.toml's `repository`).
 //   README.md    pkg-template/README.md.
+//   LICENSE      the repository's LICENSE.
 import { readFileSync, writeFileSync, mkdirSync, mkdtempSync, rmSync, copyFileSync, cpSync, existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { build } from "esbuild";
-import { join, resolve, dirname } from "node:path";
+import { join, relative, resolve, dirname } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
-const [bindgenDir, optimizedWasm, outDir] = process.argv.slice(2);
-if (!bindgenDir || !optimizedWasm || !outDir) {
-  throw new Error("usage: node scripts/pack-pkg.mjs <wasm-bindgen out dir> <optimized .wasm> <package dir>");
+const [bindgenDir, optimizedWasm, renamingPath, outDir] = process.argv.slice(2);
+if (!bindgenDir || !optimizedWasm || !renamingPath || !outDir) {
+  throw new Error(
+    "usage: node scripts/pack-pkg.mjs <wasm-bindgen out dir> <optimized .wasm> <renaming .json> <package dir>",
+  );
 }
 
 const crateName = "chat_session_reducer";
@@ -33,12 +41,13 @@ const initExports = new Set(["default", "initSync"]);
 const storageDir = join(root, "src", "storage");
 const storageExports = ["saveSession", "loadSession", "clearSession", "restoreSession", "persistSession"];
 
-function cargoVersion() {
+// A string field of Cargo.toml's [package] section.
+function cargoField(name) {
   const manifest = readFileSync(join(root, "Cargo.toml"), "utf8");
   const packageSection = manifest.split(/^\[/m).find((section) => section.startsWith("package]"));
-  const version = packageSection?.match(/^version\s*=\s*"([^"]+)"/m)?.[1];
-  if (!version) throw new Error("Cargo.toml: no [package] version");
-  return version;
+  const value = packageSection?.match(new RegExp(`^${name}\\s*=\\s*"([^"]+)"`, "m"))?.[1];
+  if (!value) throw new Error(`Cargo.toml: no [package] ${name}`);
+  return value;
 }
 
 async function publicExportNames() {
@@ -78,9 +87,6 @@ function checkDeclarationsMatch(runtimeNames, declarations) {
   }
 }
 
-// The wasm is inlined as hex rather than base64: hex keeps byte boundaries, so gzip compresses
-// it almost as well as the raw bytes (base64 costs about 30% more once gzipped), and decoding it
-// is one quick loop.
 // The crate's JavaScript that knows when an action needs no Rust work (src/wasm/state_facts.js),
 // as the glue imports it from snippets/.
 function stateFactsModule() {
@@ -90,15 +96,51 @@ function stateFactsModule() {
   return path;
 }
 
-function entryModule(names, wasmBytes) {
+const identifier = /^[A-Za-z_$][\w$]*$/;
+
+// wasm-bindgen's glue, with the short names wasm-opt gave the wasm's imports and exports. The
+// glue's imports are its own functions, keys of the object `import0`, and the exports of the
+// crate's JavaScript modules (`import * as importN`); wasm-opt put them all in one module.
+function renamedGlue(glue, renaming, wasm) {
+  const importModules = new Set(WebAssembly.Module.imports(new WebAssembly.Module(wasm)).map(({ module }) => module));
+  if (importModules.size !== 1) throw new Error(`${renamingPath}: expected the imports in one module`);
+  const table = glue.match(/\breturn \{\s*__proto__: null,\s*((?:"[^"]+": import\d+,\s*)+)\};/);
+  if (!table) throw new Error(`${gluePath}: the glue's import table was not found; update pack-pkg.mjs`);
+  const namespaces = new Map([...table[1].matchAll(/"([^"]+)": (import\d+)/g)].map((match) => [match[1], match[2]]));
+  const ownModule = [...namespaces].find(([, namespace]) => namespace === "import0")?.[0];
+  let renamed = glue;
+  const others = [];
+  for (const [module, name, short] of renaming.imports) {
+    if (!identifier.test(name) || !identifier.test(short)) throw new Error(`${renamingPath}: import ${name} -> ${short}`);
+    if (module === ownModule) {
+      const key = new RegExp(`^(\\s+)${name.replaceAll("$", "\\$")}: function\\b`, "m");
+      if (!key.test(renamed)) throw new Error(`${gluePath}: no import0 entry ${name}`);
+      renamed = renamed.replace(key, `$1${short}: function`);
+    } else if (namespaces.has(module)) {
+      others.push(`${short}: ${namespaces.get(module)}.${name}`);
+    } else throw new Error(`${renamingPath}: import from an unknown module ${module}`);
+  }
+  const [importModule] = importModules;
+  renamed = renamed.replace(table[0], `return { ${JSON.stringify(importModule)}: { ...import0, ${others.join(", ")} } };`);
+
+  const exports = new Map(renaming.exports);
+  renamed = renamed.replace(/\bwasm\.([A-Za-z_$][\w$]*)/g, (whole, name) => {
+    if (!exports.has(name)) throw new Error(`${gluePath}: the glue uses wasm.${name}, which the wasm does not export`);
+    return `wasm.${exports.get(name)}`;
+  });
+  if (/\binstance\.exports\[|\bwasm\[/.test(renamed)) throw new Error(`${gluePath}: an export read by a computed name`);
+  return renamed;
+}
+
+function entryModule(names) {
   const reexported = names.filter((name) => name !== "sessionReducer" && !storageExports.includes(name));
   return `// The chat-session-reducer module. Importing it instantiates the WebAssembly module
-// synchronously from the bytes below, so no init call is needed. Generated by scripts/pack-pkg.mjs.
+// synchronously from the bytes of wasm-hex.js, so no init call is needed. Generated by
+// scripts/pack-pkg.mjs.
 import { initSync, sessionReducer as reduceInWasm } from "./glue.js";
 import { shortcut } from "${stateFactsModule()}";
 import { sessionStorageHelpers } from "./storage/session_storage.js";
-
-const wasmHex = "${wasmBytes.toString("hex")}";
+import wasmHex from "./wasm-hex.js";
 
 // Hex to bytes, natively where the runtime can (Uint8Array.fromHex in current browsers, Buffer
 // in Node): a loop over the string costs several milliseconds when it runs once, cold.
@@ -131,9 +173,43 @@ export { ${reexported.join(", ")} } from "./glue.js";
 `;
 }
 
+// The wasm is inlined as hex rather than base64: hex keeps byte boundaries, so gzip compresses
+// it almost as well as the raw bytes (base64 costs about 30% more once gzipped), and it decodes
+// natively. Unlike raw bytes in a string, no bundler or minifier re-escapes it.
+function wasmHexModule(wasmBytes) {
+  return `// The optimized wasm, as hex. Generated by scripts/pack-pkg.mjs.
+export default "${wasmBytes.toString("hex")}";
+`;
+}
+
 function packageManifest() {
   const manifest = JSON.parse(readFileSync(join(root, "pkg-template", "package.json"), "utf8"));
-  return JSON.stringify({ ...manifest, version: cargoVersion() }, null, 2) + "\n";
+  const repository = cargoField("repository");
+  return JSON.stringify({
+    ...manifest,
+    version: cargoField("version"),
+    repository: { type: "git", url: `git+${repository}.git` },
+    homepage: `${repository}#readme`,
+    bugs: { url: `${repository}/issues` },
+  }, null, 2) + "\n";
+}
+
+// The source map names each source after its place in the repository (the bundle was made in a
+// temporary directory), and leaves out the wasm's hex, which is no source anyone reads.
+function tidySourceMap(mapPath, staging) {
+  const map = JSON.parse(readFileSync(mapPath, "utf8"));
+  const sources = map.sources.map((source) => {
+    const path = relative(staging, resolve(dirname(mapPath), source)).replaceAll("\\", "/");
+    const snippet = path.match(/^snippets\/[^/]+\/(src\/.+)$/)?.[1];
+    if (snippet) return `chat-session-reducer/${snippet}`;
+    if (path === "glue.js") return "chat-session-reducer/wasm-bindgen-glue.js";
+    if (path.startsWith("storage/")) return `chat-session-reducer/src/${path}`;
+    if (path === "entry.js" || path === "wasm-hex.js") return `chat-session-reducer/${path}`;
+    throw new Error(`${mapPath}: unexpected source ${source}`);
+  });
+  const sourcesContent = map.sourcesContent.map((content, index) =>
+    sources[index].endsWith("/wasm-hex.js") ? null : content);
+  writeFileSync(mapPath, JSON.stringify({ ...map, sources, sourcesContent }));
 }
 
 const names = [...(await publicExportNames()), ...storageExports].sort();
@@ -143,12 +219,15 @@ checkDeclarationsMatch(names, declarations);
 // The entry, the glue and the crate's own JavaScript (src/wasm/apply.js, which the glue imports
 // from snippets/) are bundled into one minified module: one request, and better compression.
 const staging = mkdtempSync(join(tmpdir(), "pack-pkg-"));
-copyFileSync(gluePath, join(staging, "glue.js"));
+const wasmBytes = readFileSync(optimizedWasm);
+const renaming = JSON.parse(readFileSync(renamingPath, "utf8"));
+writeFileSync(join(staging, "glue.js"), renamedGlue(readFileSync(gluePath, "utf8"), renaming, wasmBytes));
 if (existsSync(join(bindgenDir, "snippets"))) {
   cpSync(join(bindgenDir, "snippets"), join(staging, "snippets"), { recursive: true });
 }
 cpSync(storageDir, join(staging, "storage"), { recursive: true });
-writeFileSync(join(staging, "entry.js"), entryModule(names, readFileSync(optimizedWasm)));
+writeFileSync(join(staging, "entry.js"), entryModule(names));
+writeFileSync(join(staging, "wasm-hex.js"), wasmHexModule(wasmBytes));
 
 rmSync(outDir, { recursive: true, force: true });
 mkdirSync(outDir, { recursive: true });
@@ -161,11 +240,14 @@ await build({
   target: "es2020",
   minify: true,
   legalComments: "none",
+  sourcemap: "linked",
   logLevel: "warning",
 });
+tidySourceMap(join(outDir, "index.js.map"), staging);
 rmSync(staging, { recursive: true, force: true });
 writeFileSync(join(outDir, "index.d.ts"), declarations);
 writeFileSync(join(outDir, "package.json"), packageManifest());
 copyFileSync(join(root, "pkg-template", "README.md"), join(outDir, "README.md"));
+copyFileSync(join(root, "LICENSE"), join(outDir, "LICENSE"));
 
 console.log(`pack-pkg: ${outDir}: exports ${names.join(", ")}`);

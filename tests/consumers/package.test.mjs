@@ -8,8 +8,21 @@ import { consumerProject } from "./project.mjs";
 
 const installed = () => join(consumerProject(), "node_modules", "chat-session-reducer");
 
-test("the installed package holds the one module, the types, the manifest and the README", () => {
-  assert.deepEqual(readdirSync(installed()).sort(), ["README.md", "index.d.ts", "index.js", "package.json"]);
+test("the installed package holds the one module, its source map, the types, the manifest, the README and the LICENSE", () => {
+  assert.deepEqual(readdirSync(installed()).sort(), [
+    "LICENSE", "README.md", "index.d.ts", "index.js", "index.js.map", "package.json",
+  ]);
+});
+
+test("the source map carries the sources it maps, but for the wasm's hex", () => {
+  const code = readFileSync(join(installed(), "index.js"), "utf8");
+  assert.match(code, /\n\/\/# sourceMappingURL=index\.js\.map\n?$/);
+  const map = JSON.parse(readFileSync(join(installed(), "index.js.map"), "utf8"));
+  assert.equal(map.sources.length, map.sourcesContent.length);
+  const content = Object.fromEntries(map.sources.map((source, i) => [source, map.sourcesContent[i]]));
+  assert.match(content["chat-session-reducer/src/wasm/apply.js"], /export function applyPatches/);
+  assert.equal(content["chat-session-reducer/wasm-hex.js"], null);
+  assert.ok(map.sourcesContent.every((source) => source === null || !/[0-9a-f]{1000}/.test(source)));
 });
 
 test("the module imports nothing: the glue and the wasm are inside it", () => {
