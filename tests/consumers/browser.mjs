@@ -13,7 +13,7 @@ const contentTypes = {
   ".wasm": "application/wasm",
 };
 
-function serve(dir) {
+function serve(dir, headers) {
   const server = createServer(async (request, response) => {
     const path = normalize(decodeURIComponent(new URL(request.url, "http://localhost").pathname));
     const file = join(dir, path.endsWith("/") ? join(path, "index.html") : path);
@@ -23,7 +23,7 @@ function serve(dir) {
     }
     try {
       const body = await readFile(file);
-      response.writeHead(200, { "content-type": contentTypes[extname(file)] ?? "application/octet-stream" });
+      response.writeHead(200, { ...headers, "content-type": contentTypes[extname(file)] ?? "application/octet-stream" });
       response.end(body);
     } catch {
       response.writeHead(404).end();
@@ -32,10 +32,10 @@ function serve(dir) {
   return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(server)));
 }
 
-/** Opens `dir`/index.html and returns `{ result, errors }`: the page's `consumerResult` and
- *  every uncaught page error or console error, so a failure says why. */
-export async function runAppInChromium(dir) {
-  const server = await serve(dir);
+/** Opens `dir`/index.html, served with `headers`, and returns `{ result, errors }`: the page's
+ *  `consumerResult` and every uncaught page error or console error, so a failure says why. */
+export async function runAppInChromium(dir, { headers = {} } = {}) {
+  const server = await serve(dir, headers);
   const browser = await launchChromium().catch((error) => {
     server.close();
     throw error;

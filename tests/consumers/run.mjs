@@ -3,6 +3,8 @@
 // has it), copies the consumer sources there, and runs with `node --test`:
 //   node/seed.test.mjs     from inside the scratch project: a Node 20 ESM user importing by name
 //   package.test.mjs       what the install put in node_modules
+//   lint.test.mjs          the tarball: publint, @arethetypeswrong/cli, LICENSE, links, files
+//   csp.test.mjs           a page under a strict Content-Security-Policy, in headless Chromium
 //   vite.test.mjs          a Vite 7 build with no plugins, run in headless Chromium
 //   webpack.test.mjs       a webpack 5 build with no wasm config, run in headless Chromium
 //   ../types/types.test.mjs  tsc over a user's TypeScript
@@ -55,11 +57,13 @@ try {
       "--test",
       join(project, "seed.test.mjs"),
       join(here, "package.test.mjs"),
+      join(here, "lint.test.mjs"),
+      join(here, "csp.test.mjs"),
       join(here, "vite.test.mjs"),
       join(here, "webpack.test.mjs"),
       join(root, "tests", "types", "types.test.mjs"),
     ],
-    { cwd: project, env: { ...process.env, CONSUMER_PROJECT: project } },
+    { cwd: project, env: { ...process.env, CONSUMER_PROJECT: project, CONSUMER_TARBALL: tarball } },
   );
   passed = true;
 } catch (error) {
