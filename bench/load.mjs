@@ -1,6 +1,10 @@
 // How long a cold import of the package takes until its reducer has answered once: in fresh Node
 // processes, and in Chromium with a fresh profile per load. Each figure is measured inside the
-// runtime with performance.now, from just before the import to just after the first call.
+// runtime with performance.now, from just before the import to just after the first call. In
+// Chromium it is split, with the module's resource timing, into fetching it, evaluating it
+// (parsing the JavaScript, decoding the hex, compiling and instantiating the wasm) and the first
+// call; two more cold pages measure what no package can avoid (importing an empty module) and
+// the wasm's share of evaluating (its hex decoded, compiled and instantiated alone).
 import { execFile } from "node:child_process";
 import { readFile } from "node:fs/promises";
 import { createServer } from "node:http";
@@ -12,8 +16,32 @@ import { promisify } from "node:util";
 const measure = (specifier) => `
   const start = performance.now();
   const { sessionReducer } = await import(${JSON.stringify(specifier)});
+  const imported = performance.now();
   sessionReducer({ messages: [], status: "idle" }, { type: "send", id: "u-1", text: "Hello" });
-  const loadMs = performance.now() - start;`;
+  const loadMs = performance.now() - start;
+  const firstCallMs = performance.now() - imported;`;
+
+// In a page: the module's resource timing splits the import into fetch and evaluation.
+const measurePage = (specifier) => `${measure(specifier)}
+  const fetched = performance.getEntriesByType("resource").find((entry) => entry.name.endsWith(${JSON.stringify(specifier)}));
+  window.loadResult = { loadMs, firstCallMs, fetchMs: fetched.responseEnd - start, evaluateMs: imported - fetched.responseEnd };`;
+
+// The wasm alone, from the hex the package inlines: decoded, compiled and instantiated (with
+// stand-in imports, which instantiation only links).
+const measureWasm = `
+  const hex = await (await fetch("/wasm.hex")).text();
+  const start = performance.now();
+  const bytes = Uint8Array.fromHex(hex);
+  const decoded = performance.now();
+  const module = new WebAssembly.Module(bytes);
+  const compiled = performance.now();
+  const imports = {};
+  for (const { module: name, name: field } of WebAssembly.Module.imports(module)) (imports[name] ??= {})[field] = () => {};
+  const linking = performance.now();
+  new WebAssembly.Instance(module, imports);
+  window.loadResult = { decodeMs: decoded - start, compileMs: compiled - decoded, instantiateMs: performance.now() - linking };`;
+
+const EMPTY_MODULE = "export function sessionReducer(state) { return state; }\n";
 
 export async function nodeLoadTimes(entry, runs) {
   const times = [];
@@ -27,18 +55,32 @@ export async function nodeLoadTimes(entry, runs) {
 
 const CONTENT_TYPES = { ".js": "text/javascript", ".mjs": "text/javascript", ".wasm": "application/wasm" };
 
-// Serves the measuring page at /, an empty page at /blank and the package directory at /pkg/,
-// uncached, on a loopback port.
-function servePackage(pkgDir) {
-  const page = `<!doctype html><meta charset="utf-8"><title>load</title><script type="module">
-    try { ${measure("/pkg/index.js")} window.loadResult = { loadMs }; }
-    catch (error) { window.loadResult = { error: String(error) }; }
-  </script>`;
+const page = (code) => `<!doctype html><meta charset="utf-8"><title>load</title><script type="module">
+  try { ${code} } catch (error) { window.loadResult = { error: String(error) }; }
+</script>`;
+
+// Serves the measuring pages (/package, /empty, /wasm), an empty page at /blank, an empty
+// module at /empty.js, the package's wasm as hex at /wasm.hex and the package directory at
+// /pkg/, uncached, on a loopback port.
+async function servePackage(pkgDir) {
+  const hex = (await readFile(join(pkgDir, "index.js"), "utf8")).match(/"((?:[0-9a-f]{2}){1000,})"/)?.[1];
+  if (!hex) throw new Error(`${pkgDir}index.js: no inlined wasm hex found`);
+  const pages = {
+    "/package": page(measurePage("/pkg/index.js")),
+    "/empty": page(measurePage("/empty.js")),
+    "/wasm": page(measureWasm),
+    "/blank": "",
+  };
   const server = createServer(async (request, response) => {
     const path = new URL(request.url, "http://localhost").pathname;
     const headers = { "cache-control": "no-store" };
-    if (path === "/" || path === "/blank") {
-      response.writeHead(200, { ...headers, "content-type": "text/html" }).end(path === "/" ? page : "");
+    if (path in pages) {
+      response.writeHead(200, { ...headers, "content-type": "text/html" }).end(pages[path]);
+      return;
+    }
+    if (path === "/empty.js" || path === "/wasm.hex") {
+      const type = path === "/empty.js" ? "text/javascript" : "text/plain";
+      response.writeHead(200, { ...headers, "content-type": type }).end(path === "/empty.js" ? EMPTY_MODULE : hex);
       return;
     }
     const file = normalize(path).replace(/^\/pkg\//, "");
@@ -56,7 +98,9 @@ function servePackage(pkgDir) {
   return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(server)));
 }
 
-// Resolves to { version, times }, or { skipped: reason } when Chromium cannot be driven here.
+// Resolves to { version, package, empty, wasm }, each a list of per-load results (see the
+// measuring code above), or to { skipped: reason } when Chromium cannot be driven here. The three
+// pages take turns, each in a fresh browser.
 export async function chromiumLoadTimes(pkgDir, runs) {
   try {
     await import("playwright-core");
@@ -67,28 +111,30 @@ export async function chromiumLoadTimes(pkgDir, runs) {
   const { launchChromium } = await import("../tests/chromium.mjs");
   const server = await servePackage(pkgDir);
   const url = `http://127.0.0.1:${server.address().port}/`;
-  const times = [];
+  const results = { package: [], empty: [], wasm: [] };
   let version;
   try {
     for (let i = 0; i < runs; i++) {
-      const { context, close } = await launchChromium();
-      try {
-        version = context.browser()?.version() ?? version;
-        const page = context.pages()[0] ?? await context.newPage();
-        // A first page from the same server lets the browser finish starting up (renderer and
-        // network processes) before the measured page loads.
-        await page.goto(`${url}blank`);
-        await page.goto(url);
-        const result = await (await page.waitForFunction(() => window.loadResult)).jsonValue();
-        if (result.error) throw new Error(`the package failed to load in Chromium: ${result.error}`);
-        version ??= await page.evaluate(() => navigator.userAgent.match(/Chrome\/([\d.]+)/)?.[1]);
-        times.push(result.loadMs);
-      } finally {
-        await close();
+      for (const name of Object.keys(results)) {
+        const { context, close } = await launchChromium();
+        try {
+          version = context.browser()?.version() ?? version;
+          const page = context.pages()[0] ?? await context.newPage();
+          // A first page from the same server lets the browser finish starting up (renderer and
+          // network processes) before the measured page loads.
+          await page.goto(`${url}blank`);
+          await page.goto(`${url}${name}`);
+          const result = await (await page.waitForFunction(() => window.loadResult)).jsonValue();
+          if (result.error) throw new Error(`the ${name} page failed in Chromium: ${result.error}`);
+          version ??= await page.evaluate(() => navigator.userAgent.match(/Chrome\/([\d.]+)/)?.[1]);
+          results[name].push(result);
+        } finally {
+          await close();
+        }
       }
     }
   } finally {
     server.close();
   }
-  return { version, times };
+  return { version, ...results };
 }

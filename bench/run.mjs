@@ -1,8 +1,10 @@
-// `npm run bench`: the package against the hand-written baseline on the workloads of issue 4, the
+// `npm run bench`: the package against the hand-written baseline on the workloads of issue 4, against
+// its peers (the AI SDK's Chat and readUIMessageStream, AG-UI's client) on the same workloads, the
 // package's load time in Node and Chromium, and its size. It prints figures; it asserts no time.
-// BENCH_RUNS (default 11) sets the timed runs per workload and reducer, BENCH_LOAD_RUNS (default 5)
-// the cold loads per runtime. Run with --expose-gc so a collection before each run keeps garbage
-// of one reducer from being collected on the other's time.
+// BENCH_RUNS (default 11) sets the timed runs per workload and reducer, BENCH_PEER_RUNS (default 5)
+// those per peer, BENCH_LOAD_RUNS (default 5) the cold loads per runtime. Run with --expose-gc so
+// a collection before each run keeps garbage of one reducer from being collected on the other's time.
+import assert from "node:assert/strict";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { cpus } from "node:os";
 import { fileURLToPath } from "node:url";
@@ -10,11 +12,13 @@ import { gzipSync } from "node:zlib";
 
 import * as baseline from "./baseline.mjs";
 import { chromiumLoadTimes, nodeLoadTimes } from "./load.mjs";
+import { agUiAgent, aiSdkChat, aiSdkReadStream, packageContent } from "./peers.mjs";
 import { batchedReply, replay, reply, toolInput, tools } from "./workloads.mjs";
 
 const PKG_DIR = fileURLToPath(new URL("../pkg/", import.meta.url));
 const PKG_ENTRY = `${PKG_DIR}index.js`;
 const RUNS = Number(process.env.BENCH_RUNS ?? 11);
+const PEER_RUNS = Number(process.env.BENCH_PEER_RUNS ?? 5);
 const LOAD_RUNS = Number(process.env.BENCH_LOAD_RUNS ?? 5);
 const WARM_UP_RUNS = 2;
 
@@ -63,13 +67,13 @@ console.log();
 const widths = [34, 12, 12, 16];
 console.log(row(["workload", "package", "baseline", "package/baseline"], widths));
 const results = new Map();
-for (const workload of [reply(), tools(), reply({ deltas: 80_000 })]) {
+for (const workload of [reply(), reply({ turns: 2_000 }), tools(), reply({ deltas: 80_000 })]) {
   const result = race(workload);
   results.set(workload, result);
   console.log(row([workload.name, ms(result.package), ms(result.baseline),
     (result.package / result.baseline).toFixed(2)], widths));
 }
-const [reply20k, , reply80k] = [...results.values()];
+const [reply20k, , , reply80k] = [...results.values()];
 console.log();
 console.log(`scale (reply, 80,000 / 20,000 deltas; linear is 4, quadratic 16): package ${
   (reply80k.package / reply20k.package).toFixed(2)}, baseline ${(reply80k.baseline / reply20k.baseline).toFixed(2)}`);
@@ -99,6 +103,47 @@ const single = timePackage(reply());
 const batched = timePackage(batchedReply());
 console.log(`batch of 16 text deltas vs 16 dispatches (package, ${reply().name}): ${ms(batched)} vs ${ms(single)}, ${(batched / single).toFixed(2)}`);
 
+// Median milliseconds of the package and of a peer on `workload`, alternating which goes first,
+// after one warm-up run each; every run's content is checked against the package's.
+async function racePeer(workload, makePeer, runs) {
+  const peer = makePeer(workload);
+  const times = { package: [], peer: [] };
+  for (let run = 0; run < 1 + runs; run++) {
+    const order = run % 2 === 0 ? ["package", "peer"] : ["peer", "package"];
+    let expected;
+    let content;
+    for (const name of order) {
+      const input = name === "package" ? workload.initial() : peer.prepare();
+      globalThis.gc?.();
+      const start = performance.now();
+      if (name === "package") expected = packageContent(replay(pkg.sessionReducer, input, workload.actions).state);
+      else ({ content } = await peer.run(input));
+      if (run > 0) times[name].push(performance.now() - start);
+    }
+    assert.deepEqual(content, peer.lastMessageOnly ? expected.slice(-1) : expected,
+      `${workload.name}: the peer's conversation differs from the package's`);
+  }
+  return { package: median(times.package), peer: median(times.peer) };
+}
+
+console.log();
+console.log(`peers, the same workloads through their own APIs, content checked equal (${PEER_RUNS} runs after 1 warm-up;` +
+  " AG-UI, which deep-clones the conversation per event, on shorter workloads, 1 run):");
+const peerWidths = [54, 12, 12, 12];
+console.log(row(["peer on workload", "package", "peer", "peer/package"], peerWidths));
+const peerRaces = [
+  ["AI SDK Chat", aiSdkChat, [reply(), reply({ turns: 2_000 }), tools()], PEER_RUNS],
+  ["AI SDK readUIMessageStream", aiSdkReadStream, [reply(), tools({ rounds: 100 })], PEER_RUNS],
+  ["AG-UI AbstractAgent", agUiAgent, [reply({ deltas: 1_000 }), tools({ rounds: 20 })], 1],
+];
+for (const [peerName, makePeer, workloads, runs] of peerRaces) {
+  for (const workload of workloads) {
+    const result = await racePeer(workload, makePeer, runs);
+    console.log(row([`${peerName}: ${workload.name}`, ms(result.package), ms(result.peer),
+      (result.peer / result.package).toFixed(1)], peerWidths));
+  }
+}
+
 console.log();
 const nodeLoads = await nodeLoadTimes(PKG_ENTRY, LOAD_RUNS);
 console.log(`load, import to first reducer call, median of ${LOAD_RUNS} cold loads:`);
@@ -107,8 +152,16 @@ const chromiumLoads = await chromiumLoadTimes(PKG_DIR, LOAD_RUNS);
 if (chromiumLoads.skipped) {
   console.log(`  Chromium: not measured, ${chromiumLoads.skipped}`);
 } else {
-  console.log(`  Chromium ${chromiumLoads.version}: ${ms(median(chromiumLoads.times))}  (${
-    chromiumLoads.times.map((t) => t.toFixed(1)).join(", ")})`);
+  // The median of one field over the cold loads of one page.
+  const of = (page, field) => median(chromiumLoads[page].map((result) => result[field]));
+  const loads = chromiumLoads.package.map((result) => result.loadMs);
+  console.log(`  Chromium ${chromiumLoads.version}: ${ms(median(loads))}  (${loads.map((t) => t.toFixed(1)).join(", ")})`);
+  console.log(`    fetch ${ms(of("package", "fetchMs"))} (import to the module's last byte, loopback server)` +
+    `, evaluate ${ms(of("package", "evaluateMs"))}, first call ${ms(of("package", "firstCallMs"))}`);
+  console.log(`    of evaluate, the wasm alone: hex decode ${ms(of("wasm", "decodeMs"))}, compile ${
+    ms(of("wasm", "compileMs"))}, instantiate ${ms(of("wasm", "instantiateMs"))}`);
+  console.log(`    an empty module, the same way: ${ms(of("empty", "loadMs"))} (fetch ${ms(of("empty", "fetchMs"))}` +
+    `, evaluate ${ms(of("empty", "evaluateMs"))}): what any import costs on this machine`);
 }
 
 console.log();
