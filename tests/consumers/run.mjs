@@ -5,6 +5,7 @@
 //   package.test.mjs       what the install put in node_modules
 //   lint.test.mjs          the tarball: publint, @arethetypeswrong/cli, LICENSE, links, files
 //   csp.test.mjs           a page under a strict Content-Security-Policy, in headless Chromium
+//   size.test.mjs          what importing only sessionReducer adds to a Vite build; subpaths left out
 //   vite.test.mjs          a Vite 7 build with no plugins, run in headless Chromium
 //   webpack.test.mjs       a webpack 5 build with no wasm config, run in headless Chromium
 //   ../types/types.test.mjs  tsc over a user's TypeScript
@@ -59,6 +60,7 @@ try {
       join(here, "package.test.mjs"),
       join(here, "lint.test.mjs"),
       join(here, "csp.test.mjs"),
+      join(here, "size.test.mjs"),
       join(here, "vite.test.mjs"),
       join(here, "webpack.test.mjs"),
       join(root, "tests", "types", "types.test.mjs"),

@@ -1,0 +1,69 @@
+// What an app pays for the package, in a Vite production build (Rollup's tree-shaking, esbuild's
+// minifier), gzip -9: an entry that imports only `sessionReducer` against one that imports nothing.
+// Such a build must hold the package's core entry and nothing else of it: the adapters and the
+// React hook (the manifest's other subpath exports) are left out until imported, and each of them
+// alone stays small.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { gzipSync } from "node:zlib";
+import { build } from "vite";
+import { consumerProject } from "./project.mjs";
+
+// The README's figure for the core entry (Performance); issue 13 asks for 40 kB.
+const CORE_BUDGET = 44_000;
+// What each subpath export adds to the core entry, everything it exports kept.
+const SUBPATH_BUDGET = 8_000;
+
+const installed = () => join(consumerProject(), "node_modules", "chat-session-reducer");
+const gzipped = (code) => gzipSync(code, { level: 9 }).length;
+
+// Builds `source` as an app's only module; returns its one chunk's code and the package's
+// modules in it, relative to the package.
+async function bundle(name, source) {
+  const dir = join(consumerProject(), `size-${name}`);
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, "main.js"), source);
+  const [output] = [await build({
+    root: dir,
+    configFile: false,
+    logLevel: "warn",
+    build: { write: false, rollupOptions: { input: join(dir, "main.js") } },
+  })].flat();
+  const chunks = output.output.filter((item) => item.type === "chunk");
+  assert.equal(chunks.length, 1, `${name}: one chunk`);
+  const [chunk] = chunks;
+  const packageDir = `${installed()}/`;
+  const packageModules = chunk.moduleIds.filter((id) => id.startsWith(packageDir)).map((id) => id.slice(packageDir.length));
+  return { code: chunk.code, packageModules };
+}
+
+const nothing = `document.body.dataset.result = String(performance.now());\n`;
+
+test("importing only sessionReducer adds the core entry alone, within its budget", async (t) => {
+  const empty = await bundle("empty", nothing);
+  const core = await bundle("core", `import { sessionReducer } from "chat-session-reducer";
+document.body.dataset.result = sessionReducer({ messages: [], status: "idle" }, { type: "reset" }).status;
+`);
+  assert.deepEqual(core.packageModules, ["index.js"]);
+  const added = gzipped(core.code) - gzipped(empty.code);
+  t.diagnostic(`importing sessionReducer adds ${added} bytes gzip -9 (${core.code.length - empty.code.length} raw)`);
+  assert.ok(added <= CORE_BUDGET, `${added} bytes gzip -9, the budget is ${CORE_BUDGET}`);
+});
+
+test("each subpath export (adapters, React hook) adds a few kB to the core entry", async (t) => {
+  const manifest = JSON.parse(readFileSync(join(installed(), "package.json"), "utf8"));
+  const subpaths = Object.keys(manifest.exports).filter((subpath) => subpath !== "." && !subpath.endsWith(".json"));
+  // The core entry whole; a subpath (the hook uses the reducer) is measured on top of it.
+  const core = `import * as core from "chat-session-reducer";\nconsole.log(core);\n`;
+  const coreSize = gzipped((await bundle("core-whole", core)).code);
+  for (const subpath of subpaths) {
+    const specifier = `chat-session-reducer/${subpath.slice(2)}`;
+    const { code } = await bundle(subpath.slice(2).replaceAll("/", "-"),
+      `${core}import * as entry from ${JSON.stringify(specifier)};\nconsole.log(entry);\n`);
+    const added = gzipped(code) - coreSize;
+    t.diagnostic(`${specifier}: ${added} bytes gzip -9`);
+    assert.ok(added <= SUBPATH_BUDGET, `${specifier}: ${added} bytes gzip -9, the budget is ${SUBPATH_BUDGET}`);
+  }
+});
