@@ -4,7 +4,8 @@
 //   an array of UI message chunks, with a messages listener reading what a chat view renders;
 // - the AI SDK's `readUIMessageStream` over the same chunks (it builds the reply only);
 // - AG-UI's `AbstractAgent` (@ag-ui/client), a subclass whose run replays AG-UI events.
-// Each run returns the conversation in one comparable form (`content`), which run.mjs checks
+// A peer is { prepare(): input, run(input): result, content(result) }: run is timed, prepare and
+// content are not; content is the conversation in one comparable form, which run.mjs checks
 // against the package's, so a peer cannot win by doing less.
 import { Chat } from "@ai-sdk/react";
 import { readUIMessageStream } from "ai";
@@ -126,8 +127,9 @@ export function aiSdkChat(workload) {
         rendered += readRendered(chat.messages);
       });
       await chat.sendMessage({ id: send.id, role: "user", parts: [{ type: "text", text: send.text }] });
-      return { content: uiContent(chat.messages), rendered };
+      return { messages: chat.messages, rendered };
     },
+    content: ({ messages }) => uiContent(messages),
   };
 }
 
@@ -141,8 +143,9 @@ export function aiSdkReadStream(workload) {
       let message;
       let rendered = 0;
       for await (message of readUIMessageStream({ stream: streamOf(chunks) })) rendered += readRendered([message]);
-      return { content: uiContent([{ ...message, role: "assistant" }]), rendered };
+      return { message, rendered };
     },
+    content: ({ message }) => uiContent([{ ...message, role: "assistant" }]),
     lastMessageOnly: true,
   };
 }
@@ -286,7 +289,8 @@ export function agUiAgent(workload) {
       });
       agent.addMessage({ id: send.id, role: "user", content: send.text });
       await agent.runAgent();
-      return { content: agUiContent(agent.messages), rendered };
+      return { messages: agent.messages, rendered };
     },
+    content: ({ messages }) => agUiContent(messages),
   };
 }

@@ -110,17 +110,16 @@ async function racePeer(workload, makePeer, runs) {
   const times = { package: [], peer: [] };
   for (let run = 0; run < 1 + runs; run++) {
     const order = run % 2 === 0 ? ["package", "peer"] : ["peer", "package"];
-    let expected;
-    let content;
+    const results = {};
     for (const name of order) {
       const input = name === "package" ? workload.initial() : peer.prepare();
       globalThis.gc?.();
       const start = performance.now();
-      if (name === "package") expected = packageContent(replay(pkg.sessionReducer, input, workload.actions).state);
-      else ({ content } = await peer.run(input));
+      results[name] = name === "package" ? replay(pkg.sessionReducer, input, workload.actions) : await peer.run(input);
       if (run > 0) times[name].push(performance.now() - start);
     }
-    assert.deepEqual(content, peer.lastMessageOnly ? expected.slice(-1) : expected,
+    const expected = packageContent(results.package.state);
+    assert.deepEqual(peer.content(results.peer), peer.lastMessageOnly ? expected.slice(-1) : expected,
       `${workload.name}: the peer's conversation differs from the package's`);
   }
   return { package: median(times.package), peer: median(times.peer) };
@@ -162,6 +161,8 @@ if (chromiumLoads.skipped) {
     ms(of("wasm", "compileMs"))}, instantiate ${ms(of("wasm", "instantiateMs"))}`);
   console.log(`    an empty module, the same way: ${ms(of("empty", "loadMs"))} (fetch ${ms(of("empty", "fetchMs"))}` +
     `, evaluate ${ms(of("empty", "evaluateMs"))}): what any import costs on this machine`);
+  console.log(`    the package's own share (its import less an empty module's, medians): ${
+    ms(median(loads) - of("empty", "loadMs"))}`);
 }
 
 console.log();
