@@ -147,3 +147,14 @@ saveSession("k", v2, storage);
 export const failure: SessionReducerError | undefined = persistSession("k", v2, storage);
 export const failureCode: string | undefined = failure?.code;
 export const restored: SessionState = restoreSession("k", storage);
+
+// What the package throws, as an app handles it: an Error with a code and maybe a path.
+export function describeFailure(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const { code, path, message } = error as SessionReducerError;
+  const known: "invalid" | "internal" | "unavailable" | "quota" | "corrupt" | "version" = code;
+  return path === undefined ? `${known}: ${message}` : `${known} at ${path}: ${message}`;
+}
+
+// @ts-expect-error "network" is a stream error's code, not one of the package's own errors
+export const notAnErrorCode: SessionReducerError["code"] = "network";
