@@ -3,22 +3,6 @@
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-#[wasm_bindgen(typescript_custom_section)]
-const SESSION_REDUCER_ERROR: &'static str = r#"
-/**
- * What this package throws (and `persistSession` returns): an `Error` (a `TypeError` for bad
- * input) with a machine-readable `code`, and the `path` of what is wrong when it is in the
- * caller's input (the message then starts with it), e.g. `action.part.id`.
- * - `"invalid"`: an action, state or message list that does not match the types;
- * - `"internal"`: the module found its own state inconsistent (a bug, please report it);
- * - `"unavailable"`, `"quota"`, `"corrupt"`, `"version"`: storage (see the README).
- */
-export interface SessionReducerError extends Error {
-    code: "invalid" | "internal" | "unavailable" | "quota" | "corrupt" | "version";
-    path?: string;
-}
-"#;
-
 /// Where a value sits in the caller's input, e.g. `action.part.id`.
 #[derive(Clone, Copy)]
 pub enum Path<'a> {
