@@ -102,6 +102,9 @@ console.log(`scale (tool input, 16,000 / 4,000 deltas; linear is 4, quadratic 16
 const single = timePackage(reply());
 const batched = timePackage(batchedReply());
 console.log(`batch of 16 text deltas vs 16 dispatches (package, ${reply().name}): ${ms(batched)} vs ${ms(single)}, ${(batched / single).toFixed(2)}`);
+// Issue 13's measure: batches against the baseline's one dispatch per delta (its median above).
+console.log(`batch of 16 text deltas vs the baseline's one dispatch per delta (${reply().name}): ${
+  ms(batched)} vs ${ms(reply20k.baseline)}, ${(batched / reply20k.baseline).toFixed(2)}`);
 
 // Median milliseconds of the package and of a peer on `workload`, alternating which goes first,
 // after one warm-up run each; every run's content is checked against the package's.
