@@ -1,0 +1,83 @@
+// chat-session-reducer/ag-ui: AG-UI 1.0 events in, RunAgentInput messages and resume entries out.
+// The protocol's shapes are declared structurally here: this package does not depend on @ag-ui/*.
+import type { AgentMessage, JsonValue, SessionAction, SessionState } from "chat-session-reducer";
+
+/** A fetch Response (its body is read), a byte stream, or any async iterable of bytes or text. */
+export type StreamSource = Response | ReadableStream<Uint8Array> | AsyncIterable<Uint8Array | string>;
+
+/** One AG-UI event (`BaseEvent` of `@ag-ui/core` 1.0 fits it). */
+export interface AgUiEventLike {
+  type: string;
+  [field: string]: unknown;
+}
+
+/**
+ * Translates one run's events (create one per run). It remembers only what the events leave
+ * implicit: which call a sub-agent's events belong to, the entity an id-less `*_CHUNK` event
+ * continues, and the last assistant message (for `RUN_FINISHED`'s usage).
+ */
+export type AgUiTranslator = (event: AgUiEventLike | unknown) => SessionAction[];
+
+/** A translator for all 31 AG-UI 1.0 event types. It never throws: unknown events give `[]`. */
+export function createAgUiTranslator(): AgUiTranslator;
+
+/**
+ * The events of an AG-UI SSE stream (`data: <json>` events). An event that is not JSON throws
+ * an Error with `code: "invalid_json"` and `path: "stream[N]"`; a Response that is not ok throws
+ * `code: "http"` with its `status`. Breaking out of the loop cancels the body.
+ */
+export function readAgUiStream(source: StreamSource): AsyncIterable<unknown>;
+
+export type AgUiContentPart =
+  | { type: "text"; text: string; [field: string]: unknown }
+  | { type: "image" | "audio" | "video" | "document"; source: { type: string; value: string; [field: string]: unknown }; [field: string]: unknown };
+
+export interface AgUiToolCall {
+  id: string;
+  type: "function";
+  function: { name: string; arguments: string };
+  encryptedValue?: string;
+  metadata?: { [key: string]: JsonValue };
+}
+
+/** An AG-UI `Message` (roles user, assistant, tool, reasoning, activity, system, developer). */
+export type AgUiMessageLike =
+  | { id: string; role: "user"; content: string | AgUiContentPart[]; metadata?: { [key: string]: JsonValue }; [field: string]: unknown }
+  | { id: string; role: "assistant"; content?: string; toolCalls?: AgUiToolCall[]; metadata?: { [key: string]: JsonValue }; [field: string]: unknown }
+  | { id: string; role: "tool"; toolCallId: string; content: string | AgUiContentPart[]; error?: string; [field: string]: unknown }
+  | { id: string; role: "reasoning"; content: string; encryptedValue?: string; [field: string]: unknown }
+  | { id: string; role: "activity"; activityType: string; content: { [key: string]: JsonValue }; [field: string]: unknown }
+  | { id: string; role: "system" | "developer"; content: string; [field: string]: unknown };
+
+/**
+ * AG-UI messages (a `MESSAGES_SNAPSHOT`, a stored thread) as session messages: each tool
+ * message is folded into its call (`done`, or `error` with its `error`), a reasoning message
+ * becomes an assistant message with a reasoning part, an activity one with a data part;
+ * system and developer messages are left out. Entries that are not messages are skipped.
+ */
+export function fromAgUiMessages(messages: readonly (AgUiMessageLike | unknown)[]): AgentMessage[];
+
+export interface AgUiResumeEntry {
+  interruptId: string;
+  status: "resolved" | "cancelled";
+  payload?: JsonValue;
+}
+
+export interface ToAgUiInputOptions {
+  /**
+   * The interrupts to answer (the ids of the last `RUN_FINISHED`'s interrupt outcome). By
+   * default, the interrupts at the end of the conversation: those of the last run, which no
+   * later content has followed.
+   */
+  interruptIds?: readonly string[];
+}
+
+/**
+ * `RunAgentInput`'s `messages` (calls with their `arguments` as JSON text, tool messages with
+ * their results) and `resume` (one entry per open interrupt: `resolved` with the answer as
+ * payload, `cancelled` when it was refused, cancelled or left unanswered).
+ */
+export function toAgUiInput(
+  state: SessionState,
+  options?: ToAgUiInputOptions,
+): { messages: AgUiMessageLike[]; resume: AgUiResumeEntry[] };
