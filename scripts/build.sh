@@ -59,3 +59,6 @@ size_line() {
 }
 size_line "wasm (optimized)" "$staging/minified.wasm"
 size_line "pkg/index.js (all of it)" "$root/pkg/index.js"
+for module in "$root"/pkg/*/index.js; do
+  size_line "pkg/${module#"$root/pkg/"}" "$module"
+done

@@ -18,6 +18,9 @@
 //                links (Cargo.toml's `repository`).
 //   README.md    pkg-template/README.md.
 //   LICENSE      the repository's LICENSE.
+//   <subpath>/   each JavaScript subpath export (the protocol adapters): its module bundled and
+//                minified into <subpath>/index.js, its declarations in <subpath>/index.d.ts,
+//                which import the core's types from ../index.js.
 import { readFileSync, writeFileSync, mkdirSync, mkdtempSync, rmSync, copyFileSync, cpSync, existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { build } from "esbuild";
@@ -182,8 +185,48 @@ export default "${wasmBytes.toString("hex")}";
 `;
 }
 
+// The subpath exports written in JavaScript, by subpath, with their source folders. Each is
+// bundled on its own, so an app pays only for the subpaths it imports.
+const javascriptSubpaths = {
+  "ai-sdk": "src/adapters/ai-sdk",
+  "ag-ui": "src/adapters/ag-ui",
+  "chat-stream": "src/adapters/chat-stream",
+};
+
+async function packSubpath(subpath, sourceDir) {
+  const source = join(root, sourceDir);
+  await build({
+    entryPoints: [join(source, "index.js")],
+    outfile: join(outDir, subpath, "index.js"),
+    bundle: true,
+    format: "esm",
+    platform: "neutral",
+    target: "es2020",
+    minify: true,
+    legalComments: "none",
+    logLevel: "warning",
+  });
+  // In the source the core's types come from the package by name; beside it, from ../index.js.
+  const declarations = readFileSync(join(source, "index.d.ts"), "utf8").replaceAll('from "chat-session-reducer"', 'from "../index.js"');
+  writeFileSync(join(outDir, subpath, "index.d.ts"), declarations);
+  const runtime = Object.keys(await import(pathToFileURL(join(outDir, subpath, "index.js")).href)).sort();
+  checkDeclarationsMatch(runtime, declarations);
+}
+
+// Every subpath has an `exports` entry and ships its folder, and every entry has a subpath.
+function checkSubpathManifest(manifest) {
+  const entries = Object.keys(manifest.exports).filter((key) => key !== "." && key !== "./package.json");
+  const expected = Object.keys(javascriptSubpaths).map((subpath) => `./${subpath}`);
+  const missing = expected.filter((key) => !entries.includes(key) || !manifest.files.includes(`${key.slice(2)}/`));
+  const unknown = entries.filter((key) => !expected.includes(key));
+  if (missing.length || unknown.length) {
+    throw new Error(`pkg-template/package.json: subpaths without exports or files entries ${missing}, entries without a subpath ${unknown}`);
+  }
+}
+
 function packageManifest() {
   const manifest = JSON.parse(readFileSync(join(root, "pkg-template", "package.json"), "utf8"));
+  checkSubpathManifest(manifest);
   const repository = cargoField("repository");
   return JSON.stringify({
     ...manifest,
@@ -246,8 +289,9 @@ await build({
 tidySourceMap(join(outDir, "index.js.map"), staging);
 rmSync(staging, { recursive: true, force: true });
 writeFileSync(join(outDir, "index.d.ts"), declarations);
+for (const [subpath, sourceDir] of Object.entries(javascriptSubpaths)) await packSubpath(subpath, sourceDir);
 writeFileSync(join(outDir, "package.json"), packageManifest());
 copyFileSync(join(root, "pkg-template", "README.md"), join(outDir, "README.md"));
 copyFileSync(join(root, "LICENSE"), join(outDir, "LICENSE"));
 
-console.log(`pack-pkg: ${outDir}: exports ${names.join(", ")}`);
+console.log(`pack-pkg: ${outDir}: exports ${names.join(", ")}; subpaths ${Object.keys(javascriptSubpaths).join(", ")}`);
