@@ -1,0 +1,341 @@
+// The adapters and the reducer against the libraries themselves: the same streams, as bytes,
+// through `ai`'s readUIMessageStream and @ag-ui/client's HttpAgent on one side and through
+// readAiSdkStream/readAgUiStream, the translators and sessionReducer on the other, compared on
+// the research note's projection.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { jsonSchema, stepCountIs, streamText, tool } from "ai";
+import { MockLanguageModelV4, convertArrayToReadableStream } from "ai/test";
+import { agUi, aiSdk, applyAll, collect, core, needsV2 } from "./package.mjs";
+import { agUiAgent, agUiResponse, aiSdkMessage, aiSdkResponse, projectAgUiMessages, projectSessionAsAgUi, projectSessionMessage, projectUiMessage } from "./peers.mjs";
+
+const sent = () => core.sessionReducer({ messages: [], status: "idle" }, { type: "send", id: "u1", text: "Go" });
+
+// ---- AI SDK
+
+// The session after the chunks, read from an AI SDK server's bytes.
+async function sessionAfterAiSdk(chunks, state = sent(), options) {
+  const read = await collect(aiSdk.readAiSdkStream(aiSdkResponse(chunks)));
+  return applyAll(state, read.map((chunk) => aiSdk.fromAiSdkChunk(chunk, options)));
+}
+
+async function assertSameAsAiSdk(chunks, { endedEarly = false } = {}) {
+  const { message } = await aiSdkMessage(chunks);
+  const state = await sessionAfterAiSdk(chunks);
+  const ours = state.messages.at(-1);
+  assert.equal(ours.role, "assistant");
+  if (chunks[0]?.messageId) assert.equal(ours.id, message.id);
+  assert.deepEqual(projectSessionMessage(ours), projectUiMessage(message, { endedEarly }));
+  return state;
+}
+
+// A turn recorded from `ai`'s own server side: streamText over a scripted model, its UI message stream.
+async function recordAiSdkTurn(steps, tools) {
+  let step = 0;
+  const model = new MockLanguageModelV4({ doStream: async () => ({ stream: convertArrayToReadableStream(steps[step++]) }) });
+  const result = streamText({ model, prompt: "Go", tools, stopWhen: stepCountIs(steps.length) });
+  return collect(result.toUIMessageStream({ sendReasoning: true, sendSources: true, generateMessageId: () => "a1" }));
+}
+const usage = { inputTokens: { total: 1 }, outputTokens: { total: 1 } };
+const finish = (reason) => ({ type: "finish", finishReason: { unified: reason, raw: undefined }, usage });
+const inputSchema = jsonSchema({ type: "object" });
+
+test("AI SDK: a recorded turn with reasoning, text and a call that asks for approval", needsV2, async () => {
+  const chunks = await recordAiSdkTurn(
+    [
+      [
+        { type: "stream-start", warnings: [] },
+        { type: "reasoning-start", id: "r1" },
+        { type: "reasoning-delta", id: "r1", delta: "The user wants it gone." },
+        { type: "reasoning-end", id: "r1", providerMetadata: { anthropic: { signature: "sig" } } },
+        { type: "text-start", id: "t1" },
+        { type: "text-delta", id: "t1", delta: "Deleting " },
+        { type: "text-delta", id: "t1", delta: "/scratch." },
+        { type: "text-end", id: "t1" },
+        { type: "tool-input-start", id: "c1", toolName: "delete_file" },
+        { type: "tool-input-delta", id: "c1", delta: '{"path":' },
+        { type: "tool-input-delta", id: "c1", delta: '"/scratch"}' },
+        { type: "tool-input-end", id: "c1" },
+        { type: "tool-call", toolCallId: "c1", toolName: "delete_file", input: '{"path":"/scratch"}' },
+        finish("tool-calls"),
+      ],
+    ],
+    { delete_file: tool({ inputSchema, needsApproval: true, execute: async () => "deleted" }) },
+  );
+  assert.ok(chunks.some((chunk) => chunk.type === "tool-approval-request"));
+  const state = await assertSameAsAiSdk(chunks);
+  assert.equal(state.status, "idle");
+  assert.equal(state.messages[1].parts.at(-1).state, "awaiting-confirmation");
+});
+
+test("AI SDK: a recorded multi-step turn: sources, a streaming tool's preliminary outputs, its result, then text", needsV2, async () => {
+  const chunks = await recordAiSdkTurn(
+    [
+      [
+        { type: "stream-start", warnings: [] },
+        { type: "source", sourceType: "url", id: "s1", url: "https://example.com", title: "Example" },
+        { type: "tool-input-start", id: "c1", toolName: "search" },
+        { type: "tool-input-delta", id: "c1", delta: '{"q":"mugs"}' },
+        { type: "tool-input-end", id: "c1" },
+        { type: "tool-call", toolCallId: "c1", toolName: "search", input: '{"q":"mugs"}' },
+        finish("tool-calls"),
+      ],
+      [
+        { type: "stream-start", warnings: [] },
+        { type: "text-start", id: "t2" },
+        { type: "text-delta", id: "t2", delta: "Found 2 mugs." },
+        { type: "text-end", id: "t2" },
+        finish("stop"),
+      ],
+    ],
+    {
+      search: tool({
+        inputSchema,
+        async *execute() {
+          yield { status: "searching" };
+          yield { status: "done", hits: 2 };
+        },
+      }),
+    },
+  );
+  assert.ok(chunks.some((chunk) => chunk.type === "tool-output-available" && chunk.preliminary));
+  await assertSameAsAiSdk(chunks);
+});
+
+// A long, tool-heavy turn as a server streams it: many steps, each with text deltas, a call
+// whose input arrives in pieces, and its result.
+function toolHeavyTurn(steps, deltasPerStep) {
+  const chunks = [{ type: "start", messageId: "a1" }];
+  for (let step = 0; step < steps; step++) {
+    chunks.push({ type: "start-step" }, { type: "text-start", id: `t${step}` });
+    for (let i = 0; i < deltasPerStep; i++) chunks.push({ type: "text-delta", id: `t${step}`, delta: `w${i} ` });
+    chunks.push({ type: "text-end", id: `t${step}` });
+    const id = `call-${step}`;
+    chunks.push({ type: "tool-input-start", toolCallId: id, toolName: "lookup" });
+    for (const piece of ['{"ite', 'm":', String(step), "}"]) chunks.push({ type: "tool-input-delta", toolCallId: id, inputTextDelta: piece });
+    chunks.push({ type: "tool-input-available", toolCallId: id, toolName: "lookup", input: { item: step } });
+    chunks.push({ type: "tool-output-available", toolCallId: id, output: { price: step * 2 } }, { type: "finish-step" });
+  }
+  chunks.push({ type: "finish", finishReason: "stop" });
+  return chunks;
+}
+
+test("AI SDK: a long, tool-heavy turn (40 steps, 2,000 text deltas, 160 input deltas)", needsV2, async () => {
+  await assertSameAsAiSdk(toolHeavyTurn(40, 50));
+});
+
+test("AI SDK: data parts (replaced by id, transient ones not kept), sources, files, custom parts", needsV2, async () => {
+  await assertSameAsAiSdk([
+    { type: "start", messageId: "a1" },
+    { type: "data-weather", id: "w1", data: { status: "loading" } },
+    { type: "data-progress", data: 0.5, transient: true },
+    { type: "text-start", id: "t" },
+    { type: "text-delta", id: "t", delta: "Sunny." },
+    { type: "text-end", id: "t" },
+    { type: "data-weather", id: "w1", data: { status: "done", temp: 21 } },
+    { type: "data-log", data: "no id: appended" },
+    { type: "source-url", sourceId: "s1", url: "https://met.no", title: "MET" },
+    { type: "source-document", sourceId: "d1", mediaType: "application/pdf", title: "Report", filename: "r.pdf" },
+    { type: "file", url: "data:image/png;base64,AA==", mediaType: "image/png" },
+    { type: "custom", kind: "openai.compaction" },
+    { type: "finish", finishReason: "stop" },
+  ]);
+});
+
+test("AI SDK: input errors, output errors, an approval answered in the stream, a denial", needsV2, async () => {
+  await assertSameAsAiSdk([
+    { type: "start", messageId: "a1" },
+    { type: "tool-input-error", toolCallId: "c1", toolName: "parse", input: "{bad", errorText: "Invalid JSON" },
+    { type: "tool-input-available", toolCallId: "c2", toolName: "fetch", input: { url: "x" } },
+    { type: "tool-output-error", toolCallId: "c2", errorText: "404" },
+    { type: "tool-input-available", toolCallId: "c3", toolName: "rm", input: {} },
+    { type: "tool-approval-request", approvalId: "ap3", toolCallId: "c3" },
+    { type: "tool-approval-response", approvalId: "ap3", approved: true, providerExecuted: true },
+    { type: "tool-input-available", toolCallId: "c4", toolName: "rm", input: { all: true } },
+    { type: "tool-approval-request", approvalId: "ap4", toolCallId: "c4" },
+    { type: "tool-approval-response", approvalId: "ap4", approved: false },
+    { type: "tool-output-denied", toolCallId: "c4" },
+    { type: "finish", finishReason: "stop" },
+  ]);
+});
+
+test("AI SDK: a stream aborted while a call's input streams, and one failing after a call", needsV2, async () => {
+  const aborted = await assertSameAsAiSdk(
+    [
+      { type: "start", messageId: "a1" },
+      { type: "tool-input-start", toolCallId: "c1", toolName: "write_file" },
+      { type: "tool-input-delta", toolCallId: "c1", inputTextDelta: '{"path":"a.md","conte' },
+      { type: "abort", reason: "user" },
+    ],
+    { endedEarly: true },
+  );
+  assert.equal(aborted.status, "idle");
+  const failed = await assertSameAsAiSdk(
+    [{ type: "start", messageId: "a1" }, { type: "tool-input-available", toolCallId: "c1", toolName: "search", input: {} }, { type: "error", errorText: "Overloaded" }],
+    { endedEarly: true },
+  );
+  assert.deepEqual([failed.status, failed.error], ["error", { message: "Overloaded" }]);
+});
+
+// ---- AG-UI
+
+const user = { id: "u1", role: "user", content: "Go" };
+const run = (events) => [{ type: "RUN_STARTED", threadId: "thread-1", runId: "run-1" }, ...events];
+const finished = (outcome) => ({ type: "RUN_FINISHED", threadId: "thread-1", runId: "run-1", ...(outcome && { outcome }) });
+
+async function sessionAfterAgUi(events, state = sent()) {
+  const translate = agUi.createAgUiTranslator();
+  const read = await collect(agUi.readAgUiStream(agUiResponse(events)));
+  return applyAll(state, read.map((event) => translate(event)));
+}
+
+async function assertSameAsAgUi(events, { project = (messages) => messages } = {}) {
+  const { agent, error } = await agUiAgent(events, { messages: [user] });
+  assert.equal(error, undefined);
+  const state = await sessionAfterAgUi(events);
+  assert.deepEqual(project(projectSessionAsAgUi(state.messages)), projectAgUiMessages(agent.messages));
+  assert.deepEqual(state.agentState ?? {}, agent.state ?? {});
+  return { state, agent };
+}
+
+test("AG-UI: text, reasoning, a call whose arguments stream in pieces, its result, a follow-up message", needsV2, async () => {
+  const { state } = await assertSameAsAgUi(
+    run([
+      { type: "REASONING_START", messageId: "r1" },
+      { type: "REASONING_MESSAGE_START", messageId: "r1", role: "reasoning" },
+      { type: "REASONING_MESSAGE_CONTENT", messageId: "r1", delta: "Search first." },
+      { type: "REASONING_MESSAGE_END", messageId: "r1" },
+      { type: "REASONING_END", messageId: "r1" },
+      { type: "TEXT_MESSAGE_START", messageId: "m1", role: "assistant" },
+      { type: "TEXT_MESSAGE_CONTENT", messageId: "m1", delta: "Looking" },
+      { type: "TEXT_MESSAGE_CONTENT", messageId: "m1", delta: " it up." },
+      { type: "TEXT_MESSAGE_END", messageId: "m1" },
+      { type: "TOOL_CALL_START", toolCallId: "c1", toolCallName: "search", parentMessageId: "m1" },
+      { type: "TOOL_CALL_ARGS", toolCallId: "c1", delta: '{"q":' },
+      { type: "TOOL_CALL_ARGS", toolCallId: "c1", delta: '"mugs"}' },
+      { type: "TOOL_CALL_END", toolCallId: "c1" },
+      { type: "TOOL_CALL_RESULT", messageId: "t1", toolCallId: "c1", content: "2 hits", role: "tool" },
+      { type: "TOOL_CALL_START", toolCallId: "c2", toolCallName: "price" },
+      { type: "TOOL_CALL_END", toolCallId: "c2" },
+      { type: "TEXT_MESSAGE_START", messageId: "m2", role: "assistant" },
+      { type: "TEXT_MESSAGE_CONTENT", messageId: "m2", delta: "Two mugs." },
+      { type: "TEXT_MESSAGE_END", messageId: "m2" },
+      finished(),
+    ]),
+  );
+  assert.deepEqual(state.messages[2].parts[1].input, { q: "mugs" });
+});
+
+test("AG-UI: *_CHUNK events, expanded as @ag-ui/client's transformChunks expands them", needsV2, async () => {
+  await assertSameAsAgUi(
+    run([
+      { type: "TEXT_MESSAGE_CHUNK", messageId: "m1", role: "assistant", delta: "Hel" },
+      { type: "TEXT_MESSAGE_CHUNK", delta: "lo" },
+      { type: "TOOL_CALL_CHUNK", toolCallId: "c1", toolCallName: "f", parentMessageId: "m1", delta: '{"a"' },
+      { type: "TOOL_CALL_CHUNK", delta: ":1}" },
+      { type: "REASONING_MESSAGE_CHUNK", messageId: "r1", delta: "hm" },
+      { type: "TEXT_MESSAGE_CHUNK", messageId: "m2", delta: "Bye" },
+      finished(),
+    ]),
+  );
+});
+
+test("AG-UI: shared state (snapshot, deltas) and activities (snapshot, delta)", needsV2, async () => {
+  await assertSameAsAgUi(
+    run([
+      { type: "STATE_SNAPSHOT", snapshot: { todos: ["a"], done: 0 } },
+      { type: "STATE_DELTA", delta: [{ op: "add", path: "/todos/-", value: "b" }, { op: "replace", path: "/done", value: 1 }] },
+      { type: "ACTIVITY_SNAPSHOT", messageId: "p1", activityType: "plan", content: { steps: ["search"], current: 0 } },
+      { type: "ACTIVITY_DELTA", messageId: "p1", activityType: "plan", patch: [{ op: "replace", path: "/current", value: 1 }] },
+      finished(),
+    ]),
+  );
+});
+
+// A decision the SPEC made: a snapshot reconciles by id and keeps what it leaves out, where
+// @ag-ui/client 1.0 drops the user and assistant messages a snapshot omits.
+test("AG-UI: MESSAGES_SNAPSHOT reconciles by id: a streamed message replaced, one added, the one it omits kept", needsV2, async () => {
+  const omitted = (messages) => messages.filter((message) => message.id !== "u1");
+  const { state } = await assertSameAsAgUi(
+    run([
+      { type: "TEXT_MESSAGE_START", messageId: "m1" },
+      { type: "TEXT_MESSAGE_CONTENT", messageId: "m1", delta: "Draft" },
+      { type: "TEXT_MESSAGE_END", messageId: "m1" },
+      {
+        type: "MESSAGES_SNAPSHOT",
+        messages: [
+          { id: "m1", role: "assistant", content: "Final", toolCalls: [{ id: "c1", type: "function", function: { name: "f", arguments: "{}" } }] },
+          { id: "t1", role: "tool", toolCallId: "c1", content: "ok" },
+          { id: "m2", role: "assistant", content: "More" },
+        ],
+      },
+      finished(),
+    ]),
+    { project: omitted },
+  );
+  assert.equal(state.messages[0].id, "u1");
+});
+
+test("AG-UI: a long, tool-heavy run (3,000 text deltas, 30 calls with streamed arguments and results)", needsV2, async () => {
+  const events = [];
+  for (let step = 0; step < 30; step++) {
+    const messageId = `m${step}`;
+    events.push({ type: "TEXT_MESSAGE_START", messageId, role: "assistant" });
+    for (let i = 0; i < 100; i++) events.push({ type: "TEXT_MESSAGE_CONTENT", messageId, delta: `t${i} ` });
+    events.push({ type: "TEXT_MESSAGE_END", messageId });
+    const toolCallId = `c${step}`;
+    events.push({ type: "TOOL_CALL_START", toolCallId, toolCallName: "lookup", parentMessageId: messageId });
+    for (const delta of ['{"n"', ":", String(step), "}"]) events.push({ type: "TOOL_CALL_ARGS", toolCallId, delta });
+    events.push({ type: "TOOL_CALL_END", toolCallId }, { type: "TOOL_CALL_RESULT", messageId: `t${step}`, toolCallId, content: `r${step}` });
+  }
+  await assertSameAsAgUi(run([...events, finished()]));
+});
+
+test("AG-UI: an interrupt outcome: the same interrupts pending, and the resume built for them lets the next run start", needsV2, async () => {
+  const interrupts = [
+    { id: "i1", reason: "tool_approval", message: "Delete /scratch?", toolCallId: "c1" },
+    { id: "i2", reason: "pick_contact", message: "Which Ann?" },
+  ];
+  const events = run([
+    { type: "TOOL_CALL_START", toolCallId: "c1", toolCallName: "delete_file", parentMessageId: "m1" },
+    { type: "TOOL_CALL_ARGS", toolCallId: "c1", delta: '{"path":"/scratch"}' },
+    { type: "TOOL_CALL_END", toolCallId: "c1" },
+    finished({ type: "interrupt", interrupts }),
+  ]);
+  // The session holds the run-level interrupt as a call of its own; AG-UI only as pending.
+  const withoutQuestions = (messages) =>
+    messages.map(({ calls, ...message }) => {
+      const kept = (calls ?? []).filter((call) => call.id !== "i2");
+      return kept.length ? { ...message, calls: kept } : message;
+    });
+  const { state, agent } = await assertSameAsAgUi(events, { project: withoutQuestions });
+  assert.deepEqual(agent.pendingInterrupts.map((i) => i.id), ["i1", "i2"]);
+  const asked = state.messages.flatMap((m) => m.parts).filter((part) => part.state === "awaiting-confirmation");
+  assert.deepEqual(asked.map((part) => part.approval.id), ["i1", "i2"]);
+
+  let answered = core.sessionReducer(state, { type: "part", part: { type: "tool-approval-response", approvalId: "i1", approved: true } });
+  answered = core.sessionReducer(answered, { type: "part", part: { type: "tool-approval-response", id: "i2", approved: true, output: { contact: "Ann B." } } });
+  const { messages, resume } = agUi.toAgUiInput(answered);
+  assert.deepEqual(resume, [
+    { interruptId: "i1", status: "resolved", payload: { approved: true } },
+    { interruptId: "i2", status: "resolved", payload: { contact: "Ann B." } },
+  ]);
+  // The client refuses a run that leaves an interrupt unanswered; this one starts.
+  const next = run([{ type: "TOOL_CALL_RESULT", messageId: "t1", toolCallId: "c1", content: "deleted" }, finished()]);
+  const resumed = await agUiAgent(next, { messages: agent.messages, resume, pendingInterrupts: agent.pendingInterrupts });
+  assert.equal(resumed.error, undefined);
+  const refused = await agUiAgent(next, { messages: agent.messages, resume: [], pendingInterrupts: agent.pendingInterrupts });
+  assert.match(refused.error.message, /pending interrupt/);
+  assert.ok(messages.some((m) => m.role === "assistant" && m.toolCalls?.some((c) => c.id === "c1")));
+});
+
+test("AG-UI: RUN_ERROR fails the run and leaves no call open", needsV2, async () => {
+  const events = run([
+    { type: "TOOL_CALL_START", toolCallId: "c1", toolCallName: "search" },
+    { type: "TOOL_CALL_ARGS", toolCallId: "c1", delta: '{"q":' },
+    { type: "RUN_ERROR", message: "Model overloaded", code: "rate_limited" },
+  ]);
+  const state = await sessionAfterAgUi(events);
+  assert.deepEqual(state.error, { message: "Model overloaded", code: "rate_limited" });
+  assert.equal(state.messages[1].parts[0].state, "cancelled");
+});
