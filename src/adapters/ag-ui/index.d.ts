@@ -66,8 +66,8 @@ export interface AgUiResumeEntry {
 export interface ToAgUiInputOptions {
   /**
    * The interrupts to answer (the ids of the last `RUN_FINISHED`'s interrupt outcome). By
-   * default, the interrupts at the end of the conversation: those of the last run, which no
-   * later content has followed.
+   * default, the last run's: the interrupt calls after the conversation's last text, reasoning
+   * or data part (user messages aside), except those the server has answered since.
    */
   interruptIds?: readonly string[];
 }

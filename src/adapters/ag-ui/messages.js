@@ -193,9 +193,10 @@ export function toAgUiMessages(messages) {
   return messages.flatMap((message) => (message.role === "user" ? [userMessage(message)] : assistantMessages(message)));
 }
 
-// The calls holding interrupts at the end of the conversation: the last run's, which nothing
-// has followed since (user messages sent after them do not count: `send` cancelled them and
-// the next run must still be told).
+// The calls holding the last run's interrupts: those after the last text, reasoning or data
+// part of the conversation (a run that resumed them has written since), user messages aside
+// (`send` cancelled them, and the next run must still be told), leaving out calls the server
+// has answered since (their result came with a tool message).
 export function trailingInterruptCalls(messages) {
   const found = [];
   for (let m = messages.length - 1; m >= 0; m--) {
@@ -203,8 +204,8 @@ export function trailingInterruptCalls(messages) {
     if (message.role === "user") continue;
     for (let p = message.parts.length - 1; p >= 0; p--) {
       const part = message.parts[p];
-      if (part.type !== "tool" || interruptOf(part) === undefined) return found.reverse();
-      found.push(part);
+      if (part.type !== "tool") return found.reverse();
+      if (interruptOf(part) !== undefined && agUiFields(part.metadata).toolMessageId === undefined) found.push(part);
     }
   }
   return found.reverse();
