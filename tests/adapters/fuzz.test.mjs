@@ -1,0 +1,109 @@
+// Random shapes through the translators: they never throw, and every action they return is one
+// the reducer accepts (checkAction) and applies without throwing. Seeded, so a failure repeats;
+// FUZZ_SEED picks another sequence, FUZZ_COUNT a longer one.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { EventType } from "@ag-ui/core";
+import { agUi, aiSdk, byteStream, chatStream, collect, core, needsV2 } from "./package.mjs";
+
+const seed = Number(process.env.FUZZ_SEED ?? 20261130);
+const count = Number(process.env.FUZZ_COUNT ?? 3000);
+
+// mulberry32: a small seeded generator.
+function random(state) {
+  return () => {
+    state = (state + 0x6d2b79f5) | 0;
+    let t = Math.imul(state ^ (state >>> 15), 1 | state);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function shapes(next) {
+  const pick = (items) => items[Math.floor(next() * items.length)];
+  // Ids from a small pool, so that random events meet the calls and messages others made.
+  const id = () => pick(["c1", "c2", "m1", "m2", "i1", "sa", "__proto__", ""]);
+  function value(depth = 0) {
+    switch (Math.floor(next() * (depth > 2 ? 6 : 9))) {
+      case 0: return undefined;
+      case 1: return null;
+      case 2: return next() < 0.5;
+      case 3: return Math.floor(next() * 100) - 50;
+      case 4: return id();
+      case 5: return pick(["", "{", '{"a":1}', "text", "\ud800"]);
+      case 6: return Array.from({ length: Math.floor(next() * 3) }, () => value(depth + 1));
+      case 7: return { op: pick(["add", "replace", "move", "nope"]), path: pick(["/a", "", "a"]), value: value(depth + 1) };
+      default: return Object.fromEntries(Array.from({ length: Math.floor(next() * 3) }, () => [pick(["a", "type", "id", "x"]), value(depth + 1)]));
+    }
+  }
+  // An object of that type with random values in the fields the protocols use.
+  function shaped(type, fields) {
+    const object = { type };
+    for (const field of fields) if (next() < 0.8) object[field] = next() < 0.6 && field.toLowerCase().endsWith("id") ? id() : value();
+    return object;
+  }
+  return { pick, value, shaped };
+}
+
+const aiSdkTypes = ["start", "text-start", "text-delta", "text-end", "reasoning-start", "reasoning-delta", "reasoning-end", "custom", "error", "tool-input-start", "tool-input-delta", "tool-input-available", "tool-input-error", "tool-approval-request", "tool-approval-response", "tool-output-available", "tool-output-error", "tool-output-denied", "source-url", "source-document", "file", "reasoning-file", "data-x", "steering-message", "start-step", "finish-step", "reset-step", "finish", "abort", "message-metadata", "future"];
+const aiSdkFields = ["messageId", "messageMetadata", "id", "delta", "providerMetadata", "citations", "errorText", "toolCallId", "toolName", "input", "inputTextDelta", "approvalId", "approved", "reason", "isAutomatic", "output", "preliminary", "sourceId", "url", "title", "mediaType", "data", "transient", "finishReason", "dynamic", "providerExecuted"];
+const agUiFields = ["messageId", "role", "delta", "toolCallId", "toolCallName", "parentMessageId", "content", "snapshot", "messages", "patch", "activityType", "replace", "outcome", "usage", "message", "code", "subagentRunId", "parentToolCallId", "parentSubagentRunId", "name", "subtype", "entityId", "encryptedValue", "metadata", "result"];
+const chatStreamTypes = ["start", "delta", "tool", "thinking", "plan", "state", "queue", "compaction", "retry", "done", "error", "future"];
+const chatStreamFields = ["id", "text", "messageId", "part", "phase", "message", "code", "state"];
+
+// Streams of random objects for one protocol, some with the shapes its nested fields take.
+function* randomStream(next, types, fields) {
+  const { pick, value, shaped } = shapes(next);
+  for (let i = 0; i < count; i++) {
+    const object = next() < 0.05 ? value() : shaped(pick(types), fields);
+    if (object?.type === "RUN_FINISHED" && next() < 0.5) object.outcome = { type: "interrupt", interrupts: [{ id: pick(["i1", "i2"]), reason: "r", toolCallId: next() < 0.5 ? "c1" : undefined }] };
+    if (object?.type === "tool" && next() < 0.7) object.part = shaped(pick(["tool-Bash", "tool-Thinking"]), ["toolCallId", "state", "input", "output", "result", "errorText"]);
+    if (object?.type === "MESSAGES_SNAPSHOT" && next() < 0.7) object.messages = [shaped("x", ["id", "role", "content", "toolCalls", "toolCallId"])].map((m) => ({ ...m, role: pick(["user", "assistant", "tool", "reasoning", "activity"]) }));
+    yield object;
+  }
+}
+
+const protocols = [
+  ["ai-sdk", () => (chunk) => aiSdk.fromAiSdkChunk(chunk, { replay: chunk?.type === "start" }), aiSdkTypes, aiSdkFields],
+  ["ag-ui", () => agUi.createAgUiTranslator(), Object.values(EventType), agUiFields],
+  ["chat-stream", () => chatStream.createChatStreamTranslator(), chatStreamTypes, chatStreamFields],
+];
+
+for (const [name, create, types, fields] of protocols) {
+  test(`fuzz ${name}: random shapes never throw and give a list of part actions`, () => {
+    const translate = create();
+    for (const object of randomStream(random(seed), types, fields)) {
+      const actions = translate(object);
+      assert.ok(Array.isArray(actions));
+      for (const action of actions) assert.equal(action.type, "part");
+    }
+  });
+
+  test(`fuzz ${name}: every action passes checkAction and the reducer applies it`, needsV2, () => {
+    const translate = create();
+    let state = core.sessionReducer({ messages: [], status: "idle" }, { type: "send", id: "u0", text: "Go" });
+    let step = 0;
+    for (const object of randomStream(random(seed + 1), types, fields)) {
+      const actions = translate(object);
+      for (const action of actions) core.checkAction(action);
+      state = core.sessionReducer(state, { type: "batch", actions });
+      // Keep the run streaming now and then, so parts keep applying after a finish or an error.
+      if (++step % 50 === 0) state = core.sessionReducer(state, { type: "continue" });
+    }
+  });
+}
+
+test("fuzz readers: random bytes give values or a coded invalid_json error, nothing else", async () => {
+  const next = random(seed + 2);
+  const alphabet = ['{"a":1}', "data: ", "[DONE]", "\n", "\r", "\r\n", ":", "{", "x", "\u00e9", " "];
+  for (let i = 0; i < 200; i++) {
+    const pieces = Array.from({ length: 1 + Math.floor(next() * 12) }, () => alphabet[Math.floor(next() * alphabet.length)]);
+    for (const read of [aiSdk.readAiSdkStream, agUi.readAgUiStream, chatStream.readNdjson]) {
+      try {
+        await collect(read(byteStream([...pieces])));
+      } catch (error) {
+        assert.equal(error.code, "invalid_json", error.message);
+      }
+    }
+  }
+});
