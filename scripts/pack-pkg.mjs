@@ -20,7 +20,8 @@
 //   LICENSE      the repository's LICENSE.
 //   <subpath>/   each JavaScript subpath export (the protocol adapters): its module bundled and
 //                minified into <subpath>/index.js, its declarations in <subpath>/index.d.ts,
-//                which import the core's types from ../index.js.
+//                which import the core's types from ../index.js and the readers' source type
+//                from ../stream-source.d.ts.
 import { readFileSync, writeFileSync, mkdirSync, mkdtempSync, rmSync, copyFileSync, cpSync, existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { build } from "esbuild";
@@ -290,6 +291,7 @@ tidySourceMap(join(outDir, "index.js.map"), staging);
 rmSync(staging, { recursive: true, force: true });
 writeFileSync(join(outDir, "index.d.ts"), declarations);
 for (const [subpath, sourceDir] of Object.entries(javascriptSubpaths)) await packSubpath(subpath, sourceDir);
+copyFileSync(join(root, "src", "adapters", "stream-source.d.ts"), join(outDir, "stream-source.d.ts"));
 writeFileSync(join(outDir, "package.json"), packageManifest());
 copyFileSync(join(root, "pkg-template", "README.md"), join(outDir, "README.md"));
 copyFileSync(join(root, "LICENSE"), join(outDir, "LICENSE"));

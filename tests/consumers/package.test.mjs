@@ -4,14 +4,19 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { readdirSync, readFileSync } from "node:fs";
 import { gzipSync } from "node:zlib";
+import { createRequire } from "node:module";
+import { pathToFileURL } from "node:url";
 import { consumerProject } from "./project.mjs";
 
 const installed = () => join(consumerProject(), "node_modules", "chat-session-reducer");
 
-test("the installed package holds the one module, its source map, the types, the manifest, the README and the LICENSE", () => {
+const subpaths = ["ag-ui", "ai-sdk", "chat-stream"];
+
+test("the installed package holds the one module, its source map, the types, the manifest, the README, the LICENSE and the subpaths", () => {
   assert.deepEqual(readdirSync(installed()).sort(), [
-    "LICENSE", "README.md", "index.d.ts", "index.js", "index.js.map", "package.json",
-  ]);
+    "LICENSE", "README.md", ...subpaths, "index.d.ts", "index.js", "index.js.map", "package.json", "stream-source.d.ts",
+  ].sort());
+  for (const subpath of subpaths) assert.deepEqual(readdirSync(join(installed(), subpath)).sort(), ["index.d.ts", "index.js"]);
 });
 
 test("the source map carries the sources it maps, but for the wasm's hex", () => {
@@ -23,6 +28,16 @@ test("the source map carries the sources it maps, but for the wasm's hex", () =>
   assert.match(content["chat-session-reducer/src/wasm/apply.js"], /export function applyPatches/);
   assert.equal(content["chat-session-reducer/wasm-hex.js"], null);
   assert.ok(map.sourcesContent.every((source) => source === null || !/[0-9a-f]{1000}/.test(source)));
+});
+
+test("each subpath resolves by name to its own module, which imports nothing (not the wasm)", async () => {
+  const require = createRequire(join(consumerProject(), "package.json"));
+  for (const subpath of subpaths) {
+    const file = require.resolve(`chat-session-reducer/${subpath}`);
+    assert.equal(file, join(installed(), subpath, "index.js"));
+    assert.doesNotMatch(readFileSync(file, "utf8"), /\bimport\s*(?:[\w{*][^;]*?from\s*)?["']|\bimport\(/);
+    assert.ok(Object.keys(await import(pathToFileURL(file).href)).length > 0);
+  }
 });
 
 test("the module imports nothing: the glue and the wasm are inside it", () => {
@@ -44,8 +59,8 @@ test("the public types expose no init API", () => {
 });
 
 test("the package's JavaScript, wasm included, stays within the size its README states", () => {
-  const modules = readdirSync(installed(), { recursive: true }).filter((path) => path.endsWith(".js"));
-  const code = Buffer.concat(modules.map((path) => readFileSync(join(installed(), path))));
+  // The core module, which every user loads; each subpath is loaded only by its own users.
+  const code = readFileSync(join(installed(), "index.js"));
   assert.ok(code.length < 275_000, `${code.length} bytes raw`);
   assert.ok(gzipSync(code, { level: 9 }).length < 65_000, "gzip -9 size: the budget is 65 kB");
 });

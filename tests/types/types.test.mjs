@@ -16,7 +16,7 @@ const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
 function typeCheck(...extraArgs) {
   const dir = join(consumerProject(), "types");
   mkdirSync(dir, { recursive: true });
-  copyFileSync(join(here, "usage.ts"), join(dir, "usage.ts"));
+  for (const file of ["usage.ts", "adapters-usage.ts"]) copyFileSync(join(here, file), join(dir, file));
   copyFileSync(join(here, "tsconfig.json"), join(dir, "tsconfig.json"));
   return spawnSync(process.execPath, [tsc, "-p", join(dir, "tsconfig.json"), ...extraArgs], { encoding: "utf8" });
 }

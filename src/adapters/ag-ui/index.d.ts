@@ -1,9 +1,9 @@
 // chat-session-reducer/ag-ui: AG-UI 1.0 events in, RunAgentInput messages and resume entries out.
 // The protocol's shapes are declared structurally here: this package does not depend on @ag-ui/*.
 import type { AgentMessage, JsonValue, SessionAction, SessionState } from "chat-session-reducer";
+import type { StreamSource } from "../stream-source.js";
 
-/** A fetch Response (its body is read), a byte stream, or any async iterable of bytes or text. */
-export type StreamSource = Response | ReadableStream<Uint8Array> | AsyncIterable<Uint8Array | string>;
+export type { StreamSource };
 
 /** One AG-UI event (`BaseEvent` of `@ag-ui/core` 1.0 fits it). */
 export interface AgUiEventLike {

@@ -1,9 +1,9 @@
 // chat-session-reducer/ai-sdk: the Vercel AI SDK 7 UI message stream in, UIMessages out.
 // The protocol's shapes are declared structurally here: this package does not depend on `ai`.
 import type { AgentMessage, JsonValue, SessionAction } from "chat-session-reducer";
+import type { StreamSource } from "../stream-source.js";
 
-/** A fetch Response (its body is read), a byte stream, or any async iterable of bytes or text. */
-export type StreamSource = Response | ReadableStream<Uint8Array> | AsyncIterable<Uint8Array | string>;
+export type { StreamSource };
 
 /** One chunk of the UI message stream (`UIMessageChunk` of `ai` 7 fits it). */
 export interface UIMessageChunkLike {

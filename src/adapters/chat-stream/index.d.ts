@@ -1,9 +1,9 @@
 // chat-session-reducer/chat-stream: the NDJSON ChatStreamEvent frames of a chat turn
 // (`POST /api/chat`: start, delta, tool, thinking, plan, state, queue, compaction, retry, done, error).
 import type { SessionAction } from "chat-session-reducer";
+import type { StreamSource } from "../stream-source.js";
 
-/** A fetch Response (its body is read), a byte stream, or any async iterable of bytes or text. */
-export type StreamSource = Response | ReadableStream<Uint8Array> | AsyncIterable<Uint8Array | string>;
+export type { StreamSource };
 
 /** One frame (`ChatStreamEvent`). */
 export interface ChatStreamFrameLike {
