@@ -117,9 +117,10 @@ export function createAgUiTranslator() {
       }
       const within = withinOf(event);
       wrote(messageId, within);
-      const parts = [{ type: "text-delta", messageId, text: event.delta }];
-      if (event.metadata !== undefined) parts.push({ type: "message-metadata", messageId, metadata: event.metadata });
-      return emit(parts, within);
+      // The most frequent event: built directly.
+      const delta = partAction({ type: "text-delta", messageId, text: event.delta }, within);
+      if (event.metadata === undefined) return [delta];
+      return [delta, partAction({ type: "message-metadata", messageId, metadata: event.metadata }, within)];
     },
     TEXT_MESSAGE_END: (event) => {
       const { messageId } = event;
@@ -294,7 +295,7 @@ export function createAgUiTranslator() {
 
   function translate(event) {
     if (!isRecord(event) || !isString(event.type) || !Object.prototype.hasOwnProperty.call(translators, event.type)) return [];
-    const before = closesLane.has(event.type) ? closeLane(owner(event)) : [];
+    const before = lanes.size > 0 && closesLane.has(event.type) ? closeLane(owner(event)) : [];
     const actions = translators[event.type](event);
     return before.length ? [...before, ...actions] : actions;
   }

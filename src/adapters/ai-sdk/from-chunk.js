@@ -18,6 +18,7 @@ function withMetadata(fields, metadata) {
 
 // What a text or reasoning chunk carries for the next request.
 function textMetadata(chunk) {
+  if (chunk.providerMetadata === undefined && chunk.citations === undefined) return undefined;
   const fields = {};
   copyField(fields, "providerMetadata", chunk, "providerMetadata", isRecord);
   copyField(fields, "citations", chunk, "citations", Array.isArray);

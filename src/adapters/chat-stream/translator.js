@@ -88,7 +88,13 @@ export function createChatStreamTranslator() {
       if (isString(frame.id)) assistantId = frame.id;
       return [];
     },
-    delta: (frame) => (isString(frame.text) ? parts([targeted({ type: "text-delta", text: frame.text }, target(frame))]) : []),
+    // The most frequent frame: built directly.
+    delta: (frame) => {
+      if (!isString(frame.text)) return [];
+      const messageId = target(frame);
+      const part = messageId === undefined ? { type: "text-delta", text: frame.text } : { type: "text-delta", messageId, text: frame.text };
+      return [{ type: "part", part }];
+    },
     thinking: (frame) => {
       if (!isString(frame.text)) return [];
       const messageId = target(frame);

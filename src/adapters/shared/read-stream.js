@@ -36,45 +36,44 @@ async function* chunksOf(body) {
   yield* body;
 }
 
-// Lines without their terminators (\n, \r\n or \r, as both framings allow); the last line
-// is yielded even without a terminator.
-export async function* readLines(source) {
-  const decoder = new TextDecoder();
-  const terminator = /\r\n|\r|\n/g;
-  let pending = "";
-  for await (const chunk of chunksOf(bodyOf(source))) {
-    pending += typeof chunk === "string" ? chunk : decoder.decode(chunk, { stream: true });
+// Text as it arrives, split into lines without their terminators (\n, \r\n or \r, as both
+// framings allow). Synchronous, so a chunk's lines cost no promise each.
+class LineSplitter {
+  pending = "";
+  // The complete lines of `text` (after what came before); the last, unterminated one is kept.
+  push(text) {
+    const buffer = this.pending + text;
+    const lines = [];
+    const terminator = /\r\n?|\n/g;
     let start = 0;
-    terminator.lastIndex = 0;
-    for (let match; (match = terminator.exec(pending)); ) {
+    for (let match; (match = terminator.exec(buffer)); start = terminator.lastIndex) {
       // A \r that ends the chunk may be the first half of a \r\n: wait for the next chunk.
-      if (match[0] === "\r" && terminator.lastIndex === pending.length) break;
-      yield pending.slice(start, match.index);
-      start = terminator.lastIndex;
+      if (match[0] === "\r" && terminator.lastIndex === buffer.length) break;
+      lines.push(buffer.slice(start, match.index));
     }
-    pending = pending.slice(start);
+    this.pending = buffer.slice(start);
+    return lines;
   }
-  pending += decoder.decode();
-  if (pending.endsWith("\r")) yield pending.slice(0, -1);
-  else if (pending) yield pending;
+  // The last line, terminated or not, at the end of the stream.
+  end() {
+    const { pending } = this;
+    this.pending = "";
+    if (pending.endsWith("\r")) return [pending.slice(0, -1)];
+    return pending === "" ? [] : [pending];
+  }
 }
 
-// The `data` of each server-sent event (its `data:` lines joined with \n), as the WHATWG
-// event-stream parser dispatches them; comments and other fields are skipped.
-export async function* readEventData(source) {
-  let data = null;
-  for await (const line of readLines(source)) {
-    if (line === "") {
-      if (data !== null) yield data;
-      data = null;
-    } else if (line.startsWith("data")) {
-      const colon = line.indexOf(":");
-      if (colon !== 4 && line.length !== 4) continue;
-      const value = colon < 0 ? "" : line.slice(line[5] === " " ? 6 : 5);
-      data = data === null ? value : `${data}\n${value}`;
-    }
+// The lines of a stream, a chunk's worth at a time.
+async function* lineBatches(source) {
+  const decoder = new TextDecoder();
+  const splitter = new LineSplitter();
+  for await (const chunk of chunksOf(bodyOf(source))) {
+    const lines = splitter.push(typeof chunk === "string" ? chunk : decoder.decode(chunk, { stream: true }));
+    if (lines.length) yield lines;
   }
-  if (data !== null) yield data;
+  const rest = splitter.push(decoder.decode());
+  rest.push(...splitter.end());
+  if (rest.length) yield rest;
 }
 
 // JSON.parse with a coded error naming the item of the stream that is not JSON.
@@ -86,11 +85,32 @@ export function parseItem(text, index) {
   }
 }
 
-// The JSON value of each event's data, up to a `[DONE]` sentinel when `done` is given.
+// The JSON value of each server-sent event's data (its `data:` lines joined with \n, as the
+// WHATWG event-stream parser dispatches them; comments and other fields skipped), up to a
+// `done` sentinel when one is given.
 export async function* readJsonEvents(source, done) {
+  let data = null;
   let index = 0;
-  for await (const data of readEventData(source)) {
-    if (data === done) return;
-    yield parseItem(data, index++);
+  for await (const lines of lineBatches(source)) {
+    for (const line of lines) {
+      if (line === "") {
+        if (data === null) continue;
+        if (data === done) return;
+        yield parseItem(data, index++);
+        data = null;
+      } else if (line.startsWith("data") && (line.length === 4 || line[4] === ":")) {
+        const value = line.length === 4 ? "" : line.slice(line[5] === " " ? 6 : 5);
+        data = data === null ? value : `${data}\n${value}`;
+      }
+    }
+  }
+  if (data !== null && data !== done) yield parseItem(data, index);
+}
+
+// One JSON value per line; blank lines are skipped.
+export async function* readJsonLines(source) {
+  let index = 0;
+  for await (const lines of lineBatches(source)) {
+    for (const line of lines) if (line.trim() !== "") yield parseItem(line, index++);
   }
 }
