@@ -42,6 +42,9 @@ node --test tests/js/ bench/baseline.test.mjs
 suite "storage in DOM test environments (jsdom, happy-dom): vitest"
 node_modules/.bin/vitest run --config tests/vitest/vitest.config.mjs
 
+suite "the protocol adapters against ai and @ag-ui/client: node --test tests/adapters/"
+node --test tests/adapters/
+
 suite "the built package as users install it: tests/consumers/run.mjs"
 node tests/consumers/run.mjs
 
