@@ -186,6 +186,17 @@ export default "${wasmBytes.toString("hex")}";
 `;
 }
 
+// Every module of the package is one minified ES module, for any platform.
+const bundleOptions = {
+  bundle: true,
+  format: "esm",
+  platform: "neutral",
+  target: "es2020",
+  minify: true,
+  legalComments: "none",
+  logLevel: "warning",
+};
+
 // The subpath exports written in JavaScript, by subpath, with their source folders. Each is
 // bundled on its own, so an app pays only for the subpaths it imports.
 const javascriptSubpaths = {
@@ -196,17 +207,7 @@ const javascriptSubpaths = {
 
 async function packSubpath(subpath, sourceDir) {
   const source = join(root, sourceDir);
-  await build({
-    entryPoints: [join(source, "index.js")],
-    outfile: join(outDir, subpath, "index.js"),
-    bundle: true,
-    format: "esm",
-    platform: "neutral",
-    target: "es2020",
-    minify: true,
-    legalComments: "none",
-    logLevel: "warning",
-  });
+  await build({ ...bundleOptions, entryPoints: [join(source, "index.js")], outfile: join(outDir, subpath, "index.js") });
   // In the source the core's types come from the package by name; beside it, from ../index.js.
   const declarations = readFileSync(join(source, "index.d.ts"), "utf8").replaceAll('from "chat-session-reducer"', 'from "../index.js"');
   writeFileSync(join(outDir, subpath, "index.d.ts"), declarations);
@@ -276,16 +277,10 @@ writeFileSync(join(staging, "wasm-hex.js"), wasmHexModule(wasmBytes));
 rmSync(outDir, { recursive: true, force: true });
 mkdirSync(outDir, { recursive: true });
 await build({
+  ...bundleOptions,
   entryPoints: [join(staging, "entry.js")],
   outfile: join(outDir, "index.js"),
-  bundle: true,
-  format: "esm",
-  platform: "neutral",
-  target: "es2020",
-  minify: true,
-  legalComments: "none",
   sourcemap: "linked",
-  logLevel: "warning",
 });
 tidySourceMap(join(outDir, "index.js.map"), staging);
 rmSync(staging, { recursive: true, force: true });
