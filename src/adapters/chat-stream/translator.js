@@ -45,8 +45,8 @@ function toolParts(part, messageId) {
   }
 }
 
-// A ChatMessage of a `done` frame as a session message.
-function sessionMessage(message) {
+// The parts of a `done` frame's ChatMessage as session parts.
+function sessionParts(message) {
   const parts = [];
   for (const part of Array.isArray(message.parts) ? message.parts : []) {
     if (!isRecord(part) || !isString(part.type)) continue;
@@ -95,13 +95,12 @@ export function createChatStreamTranslator() {
       const part = messageId === undefined ? { type: "text-delta", text: frame.text } : { type: "text-delta", messageId, text: frame.text };
       return [{ type: "part", part }];
     },
+    // A "start" phase opens a reasoning block; deltas (and frames without a phase) append; the
+    // "end" phase adds nothing.
     thinking: (frame) => {
-      if (!isString(frame.text)) return [];
-      const messageId = target(frame);
-      // A "start" phase opens a new reasoning block; deltas (and frames without a phase) append.
+      if (!isString(frame.text) || frame.phase === "end") return [];
       const type = frame.phase === "start" ? "reasoning" : "reasoning-delta";
-      if (frame.phase === "end") return [];
-      return parts([targeted({ type, text: frame.text }, messageId)]);
+      return parts([targeted({ type, text: frame.text }, target(frame))]);
     },
     tool: (frame) => {
       if (!isRecord(frame.part) || !isString(frame.part.toolCallId)) return [];
@@ -116,7 +115,7 @@ export function createChatStreamTranslator() {
       const finish = partAction({ type: "finish", reason: "stop" });
       const message = frame.message;
       if (!isRecord(message) || !isString(message.id)) return [finish];
-      const messageParts = sessionMessage(message);
+      const messageParts = sessionParts(message);
       // An empty final message keeps what was streamed (as the reference client does).
       if (!messageParts.some((part) => part.type !== "text" || part.text.trim() !== "")) return [finish];
       // It replaces the message the turn streamed into, whatever id the server gives it now.
