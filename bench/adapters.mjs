@@ -19,7 +19,7 @@ if (!existsSync(`${PKG}ai-sdk/index.js`)) {
   console.error(`${PKG} has no adapters: run npm run build first.`);
   process.exit(1);
 }
-const { sessionReducer } = await import(`${PKG}index.js`);
+const { checkAction, sessionReducer } = await import(`${PKG}index.js`);
 const { fromAiSdkChunk } = await import(`${PKG}ai-sdk/index.js`);
 const { createAgUiTranslator, readAgUiStream } = await import(`${PKG}ag-ui/index.js`);
 const { createChatStreamTranslator, readNdjson } = await import(`${PKG}chat-stream/index.js`);
@@ -33,6 +33,17 @@ const expectedText = words.join("");
 const median = (values) => [...values].sort((a, b) => a - b)[values.length >> 1];
 const sent = () => sessionReducer({ messages: [], status: "idle" }, { type: "send", id: "u1", text: "Go" });
 const apply = (state, actions) => actions.reduce(sessionReducer, state);
+// SPEC v2's batch: what an app dispatches once per animation frame (here, per 100 items).
+let hasBatch = true;
+try {
+  checkAction({ type: "batch", actions: [] });
+} catch {
+  hasBatch = false;
+}
+function applyPerFrame(state, perItem) {
+  for (let i = 0; i < perItem.length; i += 100) state = sessionReducer(state, { type: "batch", actions: perItem.slice(i, i + 100).flat() });
+  return state;
+}
 const replyText = (state) => state.messages.at(-1).parts.map((part) => part.text).join("");
 
 // Median milliseconds of `run`; `textOf` (untimed) gives the reply its result holds.
@@ -117,28 +128,30 @@ const textOf = (batches) => batches.flat().map(({ part }) => (part.type === "tex
 
 async function measure({ read, translator, peer }) {
   const items = await read();
-  const batches = items.map(translator());
+  const translated = items.map(translator());
   return {
     read: await time(async () => (await read()).map(translator()), textOf),
     translate: await time(() => items.map(translator()), textOf),
-    apply: await time(() => batches.reduce(apply, sent()), replyText),
+    apply: await time(() => translated.reduce(apply, sent()), replyText),
+    perFrame: hasBatch ? await time(() => applyPerFrame(sent(), translated), replyText) : undefined,
     total: await time(async () => (await read()).map(translator()).reduce(apply, sent()), replyText),
     peer: peer ? await time(peer) : undefined,
   };
 }
 
 const ms = (value) => (value === undefined ? "-" : `${value.toFixed(1)} ms`);
-const widths = [28, 14, 11, 17, 12, 14];
+const widths = [28, 11, 11, 15, 16, 12, 14];
 const row = (cells) => cells.map((cell, i) => String(cell).padEnd(widths[i])).join("  ").trimEnd();
 console.log(`chat-session-reducer adapters benchmark, ${new Date().toISOString().slice(0, 10)}`);
 console.log(`machine: ${cpus()[0].model.trim()}, ${cpus().length} cores; Node ${process.version}; ${RUNS} runs after ${WARM_UP_RUNS} warm-up, medians`);
 console.log(`a ${DELTAS.toLocaleString("en")}-delta reply (${expectedText.length.toLocaleString("en")} characters)`);
 console.log();
-console.log(row(["protocol", "translate", "reducer", "read+translate", "end to end", "peer library"]));
+console.log(row(["protocol", "translate", "reducer", "reducer, batch", "read+translate", "end to end", "peer library"]));
 for (const protocol of protocols) {
   const figures = await measure(protocol);
-  console.log(row([protocol.name, ms(figures.translate), ms(figures.apply), ms(figures.read), ms(figures.total), ms(figures.peer)]));
+  console.log(row([protocol.name, ms(figures.translate), ms(figures.apply), ms(figures.perFrame), ms(figures.read), ms(figures.total), ms(figures.peer)]));
 }
 console.log();
-console.log("translate: protocol objects to actions; reducer: applying those actions one by one;");
+console.log("translate: protocol objects to actions; reducer: applying those actions one by one; reducer, batch:");
+console.log("one batch action per 100 items (an app dispatching once per animation frame), when the reducer has batch;");
 console.log("read+translate: from what arrives (bytes: the SSE or NDJSON reader) to actions; end to end: to the state.");
