@@ -4,7 +4,7 @@
 // the research note's projection.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { jsonSchema, stepCountIs, streamText, tool } from "ai";
+import { convertToModelMessages, jsonSchema, stepCountIs, streamText, tool, validateUIMessages } from "ai";
 import { MockLanguageModelV4, convertArrayToReadableStream } from "ai/test";
 import { agUi, aiSdk, applyAll, collect, core, needsV2 } from "./package.mjs";
 import { agUiAgent, agUiResponse, aiSdkMessage, aiSdkResponse, projectAgUiMessages, projectSessionAsAgUi, projectSessionMessage, projectUiMessage } from "./peers.mjs";
@@ -29,16 +29,21 @@ async function assertSameAsAiSdk(chunks, { endedEarly = false } = {}) {
   return state;
 }
 
-// A turn recorded from `ai`'s own server side: streamText over a scripted model, its UI message stream.
-async function recordAiSdkTurn(steps, tools) {
+// A turn recorded from `ai`'s own server side: streamText over a scripted model, its UI message
+// stream. With `request` (UIMessages, as a client sends them), the model gets them as
+// convertToModelMessages makes them, and the stream continues the request's last message.
+async function recordAiSdkTurn(steps, tools, request) {
   let step = 0;
   const model = new MockLanguageModelV4({ doStream: async () => ({ stream: convertArrayToReadableStream(steps[step++]) }) });
-  const result = streamText({ model, prompt: "Go", tools, stopWhen: stepCountIs(steps.length) });
-  return collect(result.toUIMessageStream({ sendReasoning: true, sendSources: true, generateMessageId: () => "a1" }));
+  const prompt = request ? { messages: await convertToModelMessages(await validateUIMessages({ messages: request })) } : { prompt: "Go" };
+  const result = streamText({ model, ...prompt, tools, stopWhen: stepCountIs(steps.length) });
+  return collect(result.toUIMessageStream({ sendReasoning: true, sendSources: true, generateMessageId: () => "a1", originalMessages: request }));
 }
 const usage = { inputTokens: { total: 1 }, outputTokens: { total: 1 } };
 const finish = (reason) => ({ type: "finish", finishReason: { unified: reason, raw: undefined }, usage });
 const inputSchema = jsonSchema({ type: "object" });
+
+const deleteFile = { delete_file: tool({ inputSchema, needsApproval: true, execute: async ({ path }) => `deleted ${path}` }) };
 
 test("AI SDK: a recorded turn with reasoning, text and a call that asks for approval", needsV2, async () => {
   const chunks = await recordAiSdkTurn(
@@ -60,12 +65,35 @@ test("AI SDK: a recorded turn with reasoning, text and a call that asks for appr
         finish("tool-calls"),
       ],
     ],
-    { delete_file: tool({ inputSchema, needsApproval: true, execute: async () => "deleted" }) },
+    deleteFile,
   );
   assert.ok(chunks.some((chunk) => chunk.type === "tool-approval-request"));
   const state = await assertSameAsAiSdk(chunks);
   assert.equal(state.status, "idle");
   assert.equal(state.messages[1].parts.at(-1).state, "awaiting-confirmation");
+});
+
+test("AI SDK: the approval goes back in the request built by toAiSdkMessages; ai's server runs the call and the reply continues the message", needsV2, async () => {
+  const first = await recordAiSdkTurn(
+    [[{ type: "stream-start", warnings: [] }, { type: "tool-call", toolCallId: "c1", toolName: "delete_file", input: '{"path":"/scratch"}' }, finish("tool-calls")]],
+    deleteFile,
+  );
+  const asked = await sessionAfterAiSdk(first);
+  const approvalId = asked.messages[1].parts[0].approval.id;
+  let state = core.sessionReducer(asked, { type: "part", part: { type: "tool-approval-response", approvalId, approved: true } });
+  state = core.sessionReducer(state, { type: "continue" });
+  const request = aiSdk.toAiSdkMessages(state.messages);
+  const second = await recordAiSdkTurn(
+    [[{ type: "stream-start", warnings: [] }, { type: "text-start", id: "t" }, { type: "text-delta", id: "t", delta: "Done." }, { type: "text-end", id: "t" }, finish("stop")]],
+    deleteFile,
+    request,
+  );
+  assert.ok(second.some((chunk) => chunk.type === "tool-output-available" && chunk.output === "deleted /scratch"), "ai ran the approved call");
+  const { message } = await aiSdkMessage(second, request.at(-1));
+  state = await sessionAfterAiSdk(second, state);
+  assert.deepEqual(state.messages.map((m) => m.id), ["u1", "a1"]);
+  assert.deepEqual(projectSessionMessage(state.messages[1]), projectUiMessage(message));
+  assert.deepEqual([state.messages[1].parts[0].state, state.messages[1].parts[0].output], ["done", "deleted /scratch"]);
 });
 
 test("AI SDK: a recorded multi-step turn: sources, a streaming tool's preliminary outputs, its result, then text", needsV2, async () => {
