@@ -79,16 +79,27 @@ test("story: AG-UI reconnects with a MESSAGES_SNAPSHOT: reconciled by id, nothin
   assert.equal(reconnected.messages[0], streamed.messages[0]);
 });
 
-test("story: an approval survives a reload and its answer lands after the run (vercel/ai #9968, CopilotKit #6101)", needsV2, async () => {
+// The SPEC decides that loading applies `stop`: a reload never shows a call as waiting.
+test("story: approval then reload: the waiting call is cancelled, not left waiting, and the next request still converts (vercel/ai #4584, #10638)", needsV2, async () => {
   const asked = fromChunks(sent(), approvalTurn);
-  assert.equal(asked.status, "idle");
+  assert.equal(callsOf(asked)[0].state, "awaiting-confirmation");
   const storage = memoryStorage();
   core.saveSession("chat", asked, storage);
   const reloaded = core.loadSession("chat", storage);
-  const [waiting] = callsOf(reloaded);
-  assert.deepEqual([waiting.state, waiting.approval.id, waiting.prompt], ["awaiting-confirmation", "ap1", "Delete /scratch?"]);
+  const [call] = callsOf(reloaded);
+  assert.deepEqual([call.state, call.approval.id, call.prompt], ["cancelled", "ap1", "Delete /scratch?"]);
+  // An answer given after that changes nothing; the conversation goes on with a new message.
+  const late = sessionReducer(reloaded, { type: "part", part: { type: "tool-approval-response", approvalId: "ap1", approved: true } });
+  assert.equal(late, reloaded);
+  const next = sessionReducer(late, { type: "send", id: "u2", text: "Delete it after all" });
+  const model = await convertToModelMessages(await validateUIMessages({ messages: aiSdk.toAiSdkMessages(next.messages) }));
+  const result = model.flatMap((m) => (m.role === "tool" ? m.content : [])).find((c) => c.toolCallId === "c1");
+  assert.match(JSON.stringify(result.output), /Cancelled by the user/);
+});
 
-  const approved = sessionReducer(reloaded, { type: "part", part: { type: "tool-approval-response", approvalId: "ap1", approved: true } });
+test("story: an approval answered after the run goes back in the next request (vercel/ai #9968, PR #16352)", needsV2, async () => {
+  const asked = fromChunks(sent(), approvalTurn);
+  const approved = sessionReducer(asked, { type: "part", part: { type: "tool-approval-response", approvalId: "ap1", approved: true } });
   assert.deepEqual(callsOf(approved)[0].approval, { id: "ap1", approved: true, details: { reason: "Delete /scratch?" } });
   const model = await convertToModelMessages(await validateUIMessages({ messages: aiSdk.toAiSdkMessages(approved.messages) }));
   const response = model.flatMap((m) => (m.role === "tool" ? m.content : [])).find((c) => c.type === "tool-approval-response");
