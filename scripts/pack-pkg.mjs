@@ -18,10 +18,10 @@
 //                links (Cargo.toml's `repository`).
 //   README.md    pkg-template/README.md.
 //   LICENSE      the repository's LICENSE.
-//   <subpath>/   each JavaScript subpath export (the protocol adapters): its module bundled and
-//                minified into <subpath>/index.js, its declarations in <subpath>/index.d.ts,
-//                which import the core's types from ../index.js and the readers' source type
-//                from ../stream-source.d.ts.
+//   <subpath>/   each JavaScript subpath export (the protocol adapters, the React hook): its
+//                module bundled and minified into <subpath>/index.js, its declarations in
+//                <subpath>/index.d.ts, which import the core's types from ../index.js and the
+//                readers' source type from ../stream-source.d.ts.
 import { readFileSync, writeFileSync, mkdirSync, mkdtempSync, rmSync, copyFileSync, cpSync, existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { build } from "esbuild";
@@ -203,11 +203,31 @@ const javascriptSubpaths = {
   "ai-sdk": "src/adapters/ai-sdk",
   "ag-ui": "src/adapters/ag-ui",
   "chat-stream": "src/adapters/chat-stream",
+  react: "src/react",
+};
+
+// A subpath's imports of the package itself (the hook imports the core and the adapters) point
+// at the package's own files, so that the app and the subpath share one instance of the core
+// (and its memo of recent states). React, the hook's peer dependency, stays an import.
+const selfImports = {
+  name: "self-imports",
+  setup(build) {
+    build.onResolve({ filter: /^chat-session-reducer(\/[\w-]+)?$/ }, ({ path }) => {
+      const target = path === "chat-session-reducer" ? "index.js" : `${path.slice("chat-session-reducer/".length)}/index.js`;
+      return { path: `../${target}`, external: true };
+    });
+  },
 };
 
 async function packSubpath(subpath, sourceDir) {
   const source = join(root, sourceDir);
-  await build({ ...bundleOptions, entryPoints: [join(source, "index.js")], outfile: join(outDir, subpath, "index.js") });
+  await build({
+    ...bundleOptions,
+    entryPoints: [join(source, "index.js")],
+    outfile: join(outDir, subpath, "index.js"),
+    external: ["react"],
+    plugins: [selfImports],
+  });
   // In the source the core's types come from the package by name; beside it, from ../index.js.
   const declarations = readFileSync(join(source, "index.d.ts"), "utf8").replaceAll('from "chat-session-reducer"', 'from "../index.js"');
   writeFileSync(join(outDir, subpath, "index.d.ts"), declarations);

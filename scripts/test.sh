@@ -48,6 +48,9 @@ node --test tests/adapters/
 suite "the built package as users install it: tests/consumers/run.mjs"
 node tests/consumers/run.mjs
 
+suite "the React hook in real consumers of the packed package: tests/react/run.mjs"
+node tests/react/run.mjs vitest jest
+
 suite "the demo end to end in headless Chromium: tests/e2e/run.mjs"
 bash scripts/setup.sh demo
 npm --prefix www run build

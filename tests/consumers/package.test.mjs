@@ -12,11 +12,11 @@ const installed = () => join(consumerProject(), "node_modules", "chat-session-re
 
 const subpaths = ["ag-ui", "ai-sdk", "chat-stream"];
 
-test("the installed package holds the one module, its source map, the types, the manifest, the README, the LICENSE and the subpaths", () => {
+test("the installed package holds the one module, its source map, the types, the manifest, the README, the LICENSE, the adapters and the React hook", () => {
   assert.deepEqual(readdirSync(installed()).sort(), [
-    "LICENSE", "README.md", ...subpaths, "index.d.ts", "index.js", "index.js.map", "package.json", "stream-source.d.ts",
+    "LICENSE", "README.md", ...subpaths, "index.d.ts", "index.js", "index.js.map", "package.json", "react", "stream-source.d.ts",
   ].sort());
-  for (const subpath of subpaths) assert.deepEqual(readdirSync(join(installed(), subpath)).sort(), ["index.d.ts", "index.js"]);
+  for (const subpath of [...subpaths, "react"]) assert.deepEqual(readdirSync(join(installed(), subpath)).sort(), ["index.d.ts", "index.js"]);
 });
 
 test("the source map carries the sources it maps, but for the wasm's hex", () => {
@@ -38,6 +38,20 @@ test("each subpath resolves by name to its own module, which imports nothing (no
     assert.doesNotMatch(readFileSync(file, "utf8"), /\bimport\s*(?:[\w{*][^;]*?from\s*)?["']|\bimport\(/);
     assert.ok(Object.keys(await import(pathToFileURL(file).href)).length > 0);
   }
+});
+
+test("the React hook imports only React and the package's own core, by relative path", () => {
+  const code = readFileSync(join(installed(), "react", "index.js"), "utf8");
+  const imported = [...code.matchAll(/\bfrom\s*["']([^"']+)["']|\bimport\s*\(\s*["']([^"']+)["']/g)].map((match) => match[1] ?? match[2]);
+  assert.deepEqual([...new Set(imported)].sort(), ["../index.js", "react"]);
+});
+
+test("the core entry does not import React: React is an optional peer of the hook only", () => {
+  const manifest = JSON.parse(readFileSync(join(installed(), "package.json"), "utf8"));
+  assert.deepEqual(manifest.exports["./react"], { types: "./react/index.d.ts", default: "./react/index.js" });
+  assert.equal(manifest.peerDependenciesMeta.react.optional, true);
+  assert.match(manifest.peerDependencies.react, /\^18.*\^19/);
+  assert.equal(manifest.dependencies, undefined);
 });
 
 test("the module imports nothing: the glue and the wasm are inside it", () => {
@@ -63,4 +77,9 @@ test("the package's JavaScript, wasm included, stays within the size its README 
   const code = readFileSync(join(installed(), "index.js"));
   assert.ok(code.length < 275_000, `${code.length} bytes raw`);
   assert.ok(gzipSync(code, { level: 9 }).length < 65_000, "gzip -9 size: the budget is 65 kB");
+});
+
+test("the React hook adds little on top of the core", () => {
+  const code = readFileSync(join(installed(), "react", "index.js"));
+  assert.ok(gzipSync(code, { level: 9 }).length < 4_000, "gzip -9 size: the budget is 4 kB");
 });

@@ -12,33 +12,19 @@
 // The bundlers, tsc and playwright-core come from the repo's own (locked) devDependencies.
 //
 //   node tests/consumers/run.mjs        (after `npm run build`)
-import { spawnSync } from "node:child_process";
-import { cpSync, copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { packPackage, root, run } from "./pack.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
-const root = resolve(here, "..", "..");
-const pkgDir = join(root, "pkg");
-
-function run(command, args, options) {
-  const { status } = spawnSync(command, args, { stdio: "inherit", ...options });
-  if (status !== 0) throw new Error(`${command} ${args.join(" ")} exited with ${status}`);
-}
-
-if (!existsSync(join(pkgDir, "package.json"))) {
-  console.error("tests/consumers: pkg/ is not built; run `npm run build` first");
-  process.exit(1);
-}
 
 const workDir = mkdtempSync(join(tmpdir(), "chat-session-reducer-consumers-"));
 const project = join(workDir, "project");
 let passed = false;
 try {
-  const packed = spawnSync("npm", ["pack", pkgDir, "--pack-destination", workDir, "--json"], { encoding: "utf8" });
-  if (packed.status !== 0) throw new Error(`npm pack failed:\n${packed.stderr}`);
-  const tarball = join(workDir, JSON.parse(packed.stdout)[0].filename);
+  const tarball = packPackage(workDir);
 
   cpSync(join(here, "app"), join(project, "app"), { recursive: true });
   copyFileSync(join(here, "seed.mjs"), join(project, "seed.mjs"));

@@ -1,0 +1,73 @@
+// useAgentSession: a chat connected to an agent endpoint (chat-session-reducer/react).
+import type { SessionAction, SessionError, SessionState, AgentMessage, JsonValue } from "../index.js";
+
+/** The wire protocol of the endpoint. */
+export type AgentProtocol =
+  /** This package's NDJSON: one `part` or `toolPhase` action a line. */
+  | "actions";
+
+export interface UseAgentSessionOptions {
+  /**
+   * The endpoint: a URL the hook POSTs the request body to as JSON, or a function that sends the
+   * body itself and returns the response (it must honour `signal`: Stop, Reset and unmounting
+   * abort it).
+   */
+  api: string | URL | ((body: unknown, signal: AbortSignal) => Promise<Response>);
+  /** The wire protocol of the response. Default `"actions"`. */
+  protocol?: AgentProtocol;
+  /**
+   * The request body. Gets the session at the start of the run and the protocol's default body
+   * (`{ messages }` for `"actions"`), and returns what to send.
+   */
+  body?: (session: SessionState, defaultBody: unknown) => unknown;
+  /** Extra request headers (with a URL `api`), or a function called for each request. */
+  headers?: Record<string, string> | (() => Record<string, string>);
+  /** Where the conversation is kept; no key: nothing is stored. */
+  storageKey?: string;
+  /** Any object with the Web Storage methods; default `sessionStorage`. */
+  storage?: Pick<Storage, "getItem" | "setItem" | "removeItem">;
+  /**
+   * How often the streamed actions are applied: `"frame"` (default) once per animation frame, or
+   * every so many milliseconds, each time as one `batch` action (one render).
+   */
+  throttle?: "frame" | number;
+}
+
+export interface ApproveOptions {
+  /** The call's input as the user edited it (approved with edits). */
+  input?: JsonValue;
+  /** The user's answer as the call's result: the call ends `done` (a question, an interrupt). */
+  output?: JsonValue;
+  reason?: string;
+}
+
+export interface AgentSession {
+  /** The whole session: `messages`, `status`, `error`. */
+  state: SessionState;
+  messages: AgentMessage[];
+  status: SessionState["status"];
+  /** Why the last run failed; `retry()` sends it again. */
+  error: SessionError | undefined;
+  /** Why the conversation is not being saved (storage full, blocked, or unreadable); else undefined. */
+  storageError: (Error & { code: string }) | undefined;
+  /** Appends a user message and starts a run. */
+  send(text: string): void;
+  /** Aborts the request; running and waiting calls end cancelled. */
+  stop(): void;
+  /** Starts the run again from what `resumable(messages)` keeps. */
+  retry(): void;
+  /** Starts a run without a new user message. */
+  continue(): void;
+  /** Approves a call that awaits confirmation; the agent goes on once no call waits. */
+  approve(callId: string, options?: ApproveOptions): void;
+  /** Refuses a call that awaits confirmation (it ends `error`, code `denied`); the agent goes on. */
+  deny(callId: string, reason?: string): void;
+  /** Answers a client-side tool call (its result) or a question (its approval's answer). */
+  answer(callId: string, output: JsonValue): void;
+  /** Aborts the request and empties the conversation (and what is stored). */
+  reset(): void;
+  /** Any other action; a malformed one throws here, in the caller, never in render. */
+  dispatch(action: SessionAction): void;
+}
+
+export function useAgentSession(options: UseAgentSessionOptions): AgentSession;

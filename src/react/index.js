@@ -1,0 +1,118 @@
+// useAgentSession: a chat connected to an agent endpoint. The session lives in sessionReducer;
+// this hook starts a request whenever an action starts a run (send, retry, continue, an answer
+// that lets the agent go on), streams the response into the session once per animation frame,
+// aborts it when the run ends early (Stop, Reset, unmount), and keeps the session in storage.
+//
+// Server rendering: the server and the first client render both show the empty session; the
+// stored one is applied right after hydration (a layout effect: before the browser paints), so
+// the markup always matches and nothing touches storage on the server.
+
+import { useCallback, useEffect, useId, useLayoutEffect, useMemo, useReducer, useRef, useState } from "react";
+import { checkAction, persistSession, restoreSession } from "chat-session-reducer";
+import { createFrameQueue } from "./frameQueue.js";
+import { newId } from "./ids.js";
+import { protocolNamed } from "./protocols.js";
+import { streamRun } from "./run.js";
+import { ANSWER, EMPTY_SESSION, RESTORE, hookReducer, initialHookState } from "./session.js";
+
+// useLayoutEffect warns when it runs on the server (React 18); there is nothing to restore there.
+const useClientLayoutEffect = typeof document === "undefined" ? useEffect : useLayoutEffect;
+
+function findCall(messages, callId) {
+  for (const message of messages) {
+    for (const part of message.parts) {
+      if (part.type !== "tool") continue;
+      if (part.id === callId) return part;
+      const nested = part.agent === undefined ? undefined : findCall(part.agent.messages, callId);
+      if (nested !== undefined) return nested;
+    }
+  }
+  return undefined;
+}
+
+export function useAgentSession(options) {
+  const { storageKey, storage, throttle = "frame" } = options;
+  const protocolName = options.protocol ?? "actions";
+  // Checked while rendering on purpose: a wrong protocol name is the app's bug, shown at once.
+  protocolNamed(protocolName);
+  if (options.api === undefined) {
+    throw Object.assign(new TypeError("options.api: expected a URL or a function"), { code: "invalid", path: "options.api" });
+  }
+
+  const [{ session, runs }, dispatchToHook] = useReducer(hookReducer, initialHookState);
+  const chatId = useId();
+  // The newest options and session, read when a run starts or a button is pressed.
+  const latest = useRef(undefined);
+  useClientLayoutEffect(() => {
+    latest.current = { options: { ...options, protocol: protocolName }, session };
+  });
+  const currentRun = useRef(undefined);
+
+  useClientLayoutEffect(() => {
+    if (storageKey === undefined) return;
+    dispatchToHook({ type: RESTORE, session: restoreSession(storageKey, storage) });
+  }, [storageKey, storage]);
+
+  const [storageError, setStorageError] = useState(undefined);
+  useEffect(() => {
+    // The empty session before restoring must not overwrite what is stored.
+    if (storageKey === undefined || session === EMPTY_SESSION) return;
+    const failure = persistSession(storageKey, session, storage);
+    setStorageError((shown) => (shown?.message === failure?.message ? shown : failure));
+  }, [storageKey, storage, session]);
+
+  const streaming = session.status === "streaming";
+  useEffect(() => {
+    if (!streaming) return;
+    const { options: runOptions, session: runSession } = latest.current;
+    const protocol = protocolNamed(runOptions.protocol);
+    const defaultBody = protocol.body({ session: runSession, chatId: runOptions.storageKey ?? chatId, runId: newId("run") });
+    const body = runOptions.body === undefined ? defaultBody : runOptions.body(runSession, defaultBody);
+    const controller = new AbortController();
+    const queue = createFrameQueue(dispatchToHook, throttle);
+    currentRun.current = queue;
+    void streamRun({ options: runOptions, protocol, body }, controller.signal, queue.push);
+    return () => {
+      queue.close();
+      if (currentRun.current === queue) currentRun.current = undefined;
+      controller.abort();
+    };
+    // A run is keyed by its number; the options it needs are read when it starts.
+  }, [streaming, runs]);
+
+  const dispatch = useCallback((action) => dispatchToHook(checkAction(action)), []);
+
+  const dispatchAnswer = useCallback((part) => dispatchToHook({ type: ANSWER, answer: checkAction({ type: "part", part }) }), []);
+
+  const actions = useMemo(
+    () => ({
+      dispatch,
+      send: (text) => dispatch({ type: "send", id: newId("user"), text }),
+      // What arrived before Stop is applied with it, in one render.
+      stop: () => dispatchToHook({ type: "batch", actions: [...(currentRun.current?.take() ?? []), { type: "stop" }] }),
+      retry: () => dispatch({ type: "retry" }),
+      continue: () => dispatch({ type: "continue" }),
+      reset: () => dispatch({ type: "reset" }),
+      approve: (callId, { input, output, reason } = {}) =>
+        dispatchAnswer({
+          type: "tool-approval-response",
+          id: callId,
+          approved: true,
+          ...(reason === undefined ? {} : { reason }),
+          ...(input === undefined ? {} : { input }),
+          ...(output === undefined ? {} : { output }),
+        }),
+      deny: (callId, reason) =>
+        dispatchAnswer({ type: "tool-approval-response", id: callId, approved: false, ...(reason === undefined ? {} : { reason }) }),
+      // A call that asked a question (an approval or an interrupt) takes the answer as its
+      // approval; a client-side tool call takes it as its result.
+      answer: (callId, output) => {
+        const call = findCall(latest.current.session.messages, callId);
+        dispatchAnswer(call?.approval !== undefined ? { type: "tool-approval-response", id: callId, approved: true, output } : { type: "tool-result", id: callId, output });
+      },
+    }),
+    [dispatch, dispatchAnswer],
+  );
+
+  return { state: session, messages: session.messages, status: session.status, error: session.error, storageError, ...actions };
+}

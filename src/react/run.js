@@ -1,0 +1,88 @@
+// One agent run: the request, then every frame of the response turned into checked actions and
+// handed to `deliver`. Every way a run can go wrong ends it with an error part, so the session
+// shows it with Retry: nothing here throws, and nothing unchecked reaches the reducer (a reducer
+// that throws inside React's render would take the page down). An abort (Stop, Reset, unmount)
+// is not an error: the run just ends.
+
+import { checkAction } from "chat-session-reducer";
+
+/** An error part: the session ends the run in error, cancels its open calls and offers Retry. */
+export function runFailed(message, code) {
+  return { type: "part", part: code === undefined ? { type: "error", error: message } : { type: "error", error: message, code } };
+}
+
+/** True for an action that ends the top-level run (a nested finish or error ends only its sub-run). */
+export function endsRun(action) {
+  if (action.type === "batch") return action.actions.some(endsRun);
+  return action.type === "part" && action.within === undefined && (action.part.type === "finish" || action.part.type === "error");
+}
+
+function codeForStatus(status) {
+  if (status === 429) return "rate_limited";
+  if (status === 403) return "chat_disabled";
+  if (status >= 400 && status < 500) return "bad_request";
+  return "network";
+}
+
+async function describeRefusal(response) {
+  const text = await response.text().catch(() => "");
+  let reason = response.statusText;
+  try {
+    const body = JSON.parse(text);
+    if (typeof body?.error === "string") reason = body.error;
+    else if (typeof body?.message === "string") reason = body.message;
+  } catch {
+    if (text.trim() !== "" && text.length <= 200) reason = text.trim();
+  }
+  return `The agent refused the request (HTTP ${response.status})${reason ? `: ${reason}` : "."}`;
+}
+
+function post({ api, headers }, protocol, body, signal) {
+  if (typeof api === "function") return api(body, signal);
+  return fetch(api, {
+    method: "POST",
+    headers: { "content-type": "application/json", accept: protocol.accept, ...(typeof headers === "function" ? headers() : headers) },
+    body: JSON.stringify(body),
+    signal,
+  });
+}
+
+/** The frame as checked actions; throws a coded error naming the frame when it is malformed. */
+function actionsOf(translate, frame, frameNumber) {
+  try {
+    return translate(frame).map((action) => checkAction(action));
+  } catch (error) {
+    throw Object.assign(new TypeError(`frame ${frameNumber}: ${error.message}`), { code: "invalid", path: `frame ${frameNumber}` });
+  }
+}
+
+/**
+ * Runs one request. `request` is { options, protocol, body }; `deliver(actions)` receives the
+ * checked actions in order; it is not called once `signal` has aborted.
+ */
+export async function streamRun({ options, protocol, body }, signal, deliver) {
+  const send = (actions) => {
+    if (!signal.aborted) deliver(actions);
+  };
+  try {
+    const response = await post(options, protocol, body, signal);
+    if (!response.ok) return send([runFailed(await describeRefusal(response), codeForStatus(response.status))]);
+    if (response.body === null) return send([runFailed("The agent answered with an empty response.", "network")]);
+    const translate = protocol.translator();
+    let frameNumber = 0;
+    for await (const frame of protocol.read(response)) {
+      frameNumber += 1;
+      const actions = actionsOf(translate, frame, frameNumber);
+      send(actions);
+      if (actions.some(endsRun)) return;
+    }
+    send([runFailed("The connection closed before the reply was finished.", "network")]);
+  } catch (error) {
+    if (signal.aborted) return;
+    if (error?.code === "invalid") {
+      send([runFailed(`The agent sent a malformed frame, so this reply was stopped: ${error.message}`)]);
+    } else {
+      send([runFailed(`Couldn't reach the agent: ${error?.message ?? String(error)}`, "network")]);
+    }
+  }
+}

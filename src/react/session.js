@@ -1,0 +1,46 @@
+// The hook's reducer: the session (sessionReducer's state) plus a count of the runs started, so
+// that the hook starts a request exactly when an action starts a run. Two internal actions, with
+// symbol types no app can send: restoring a stored session after hydration, and answering a
+// call with the continuation the agent needs.
+
+import { sessionReducer } from "chat-session-reducer";
+
+export const RESTORE = Symbol("restore");
+export const ANSWER = Symbol("answer");
+
+export const EMPTY_SESSION = { messages: [], status: "idle" };
+
+export const initialHookState = { session: EMPTY_SESSION, runs: 0 };
+
+const OPEN_STATES = new Set(["input-streaming", "running", "awaiting-confirmation"]);
+
+/** Whether a call of the conversation is still open: it waits for the user's answer. */
+function waitsForUser(messages) {
+  return messages.some((message) =>
+    message.parts.some((part) => part.type === "tool" && (OPEN_STATES.has(part.state) || (part.agent !== undefined && waitsForUser(part.agent.messages)))),
+  );
+}
+
+/** A run starts when the session starts streaming, and again on Retry (the messages changed). */
+function startsRun(before, after, action) {
+  return after.status === "streaming" && (before.status !== "streaming" || action.type === "retry");
+}
+
+// TEMPORARY until the core's `batch` action lands (issue 9): a batch applied action by action.
+function reduce(session, action) {
+  return action.type === "batch" ? action.actions.reduce(reduce, session) : sessionReducer(session, action);
+}
+
+function answered(session, answer) {
+  const next = sessionReducer(session, answer);
+  // After a finished run, the agent goes on once every call it left open has its answer.
+  if (next === session || next.status === "streaming" || waitsForUser(next.messages)) return next;
+  return sessionReducer(next, { type: "continue" });
+}
+
+export function hookReducer(current, action) {
+  if (action.type === RESTORE) return { session: action.session, runs: current.runs };
+  const session = action.type === ANSWER ? answered(current.session, action.answer) : reduce(current.session, action);
+  if (session === current.session) return current;
+  return { session, runs: startsRun(current.session, session, action) ? current.runs + 1 : current.runs };
+}

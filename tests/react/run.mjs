@@ -1,0 +1,58 @@
+// Tests chat-session-reducer/react (useAgentSession) in real consumers of the packed package.
+// Each consumer is a project of its own with locked dependencies (its package-lock.json),
+// copied to a temp directory and installed there (`npm ci`, then the tarball):
+//   vitest/  Vitest 3 + jsdom on React 19: the hook's behaviour (scenarios.mjs) on a scripted endpoint
+//   jest/    Jest 30 + jsdom on React 18: the same scenarios, configured as the README documents
+//   vite/    a chat app in Vite's dev server, in headless Chromium (vite.test.mjs): a reply
+//            streamed from the server, and the render count of a 2,000-delta reply
+//   next/    a Next.js 16 app router app (next.test.mjs): next build, next start, Chromium:
+//            server rendering, hydration without a warning, reload restoring with stop applied
+//
+//   node tests/react/run.mjs [consumer…]     (after `npm run build`; default: all of them)
+import { copyFileSync, cpSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { packPackage, run } from "../consumers/pack.mjs";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const inProject = (project) => ({ cwd: project, env: { ...process.env, REACT_CONSUMER: project } });
+const npmTest = (project) => run("npm", ["test", "--silent"], inProject(project));
+const nodeTest = (file) => (project) => run(process.execPath, ["--test", join(here, file)], inProject(project));
+
+const CONSUMERS = {
+  vitest: { shared: ["harness.mjs", "scenarios.mjs"], test: npmTest },
+  jest: { shared: ["harness.mjs", "scenarios.mjs"], test: npmTest },
+  vite: { shared: [], test: nodeTest("vite.test.mjs") },
+  next: { shared: [], test: nodeTest("next.test.mjs") },
+};
+
+const names = process.argv.length > 2 ? process.argv.slice(2) : Object.keys(CONSUMERS);
+for (const name of names) {
+  if (!Object.hasOwn(CONSUMERS, name)) {
+    console.error(`tests/react: no consumer "${name}"; there are ${Object.keys(CONSUMERS).join(", ")}`);
+    process.exit(1);
+  }
+}
+
+const workDir = mkdtempSync(join(tmpdir(), "chat-session-reducer-react-"));
+const failed = [];
+const tarball = packPackage(workDir);
+for (const name of names) {
+  const { shared, test } = CONSUMERS[name];
+  const project = join(workDir, name);
+  console.log(`\n--- tests/react: ${name} (${project})`);
+  try {
+    cpSync(join(here, name), project, { recursive: true });
+    for (const file of shared) copyFileSync(join(here, file), join(project, file));
+    run("npm", ["ci", "--no-audit", "--no-fund", "--loglevel=error"], { cwd: project });
+    run("npm", ["install", "--no-save", "--no-audit", "--no-fund", "--loglevel=error", tarball], { cwd: project });
+    test(project);
+  } catch (error) {
+    console.error(`tests/react: ${name}: ${error.message}`);
+    failed.push(name);
+  }
+}
+if (failed.length === 0) rmSync(workDir, { recursive: true, force: true });
+else console.error(`tests/react: failed: ${failed.join(", ")}; the projects are kept for inspection in ${workDir}`);
+process.exit(failed.length === 0 ? 0 : 1);

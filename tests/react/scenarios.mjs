@@ -1,0 +1,298 @@
+// What useAgentSession does, as an app sees it, against a scripted endpoint (see harness.mjs).
+// Each entry is { name, run, needs? }; vitest/ and jest/ register them all with registerScenarios.
+
+import assert from "node:assert/strict";
+import { act } from "react";
+import { hydrateHook, renderHook, scriptedAgent, textOf, until } from "./harness.mjs";
+
+const idle = (hook) => hook.session().status === "idle";
+const failed = (hook) => hook.session().status === "error";
+
+async function answered(agent, hook, messageId, text) {
+  agent.part({ type: "message-start", messageId });
+  for (const word of text.split(/(?<= )/)) agent.part({ type: "text-delta", messageId, text: word });
+  agent.part({ type: "finish", reason: "stop" });
+  await until(() => idle(hook), "the run to finish");
+}
+
+class MemoryStorage {
+  items = new Map();
+  getItem(key) {
+    return this.items.has(key) ? this.items.get(key) : null;
+  }
+  setItem(key, value) {
+    this.items.set(key, String(value));
+  }
+  removeItem(key) {
+    this.items.delete(key);
+  }
+}
+
+export const scenarios = [
+  {
+    name: "send posts the conversation and streams the reply into the session",
+    async run() {
+      const agent = scriptedAgent();
+      const hook = await renderHook({ api: agent.api });
+      await act(async () => hook.session().send("Hello"));
+      assert.equal(hook.session().status, "streaming");
+      await until(() => agent.requests.length === 1);
+      const [{ body }] = agent.requests;
+      assert.equal(body.messages.length, 1);
+      assert.equal(body.messages[0].role, "user");
+      assert.equal(textOf(body.messages[0]), "Hello");
+      await answered(agent, hook, "a1", "Hi there, how can I help?");
+      const { messages } = hook.session();
+      assert.deepEqual(messages.map((message) => message.role), ["user", "assistant"]);
+      assert.equal(textOf(messages[1]), "Hi there, how can I help?");
+      assert.equal(agent.requests.length, 1, "one request per run, in Strict Mode too");
+      await hook.unmount();
+    },
+  },
+  {
+    name: "a URL api goes through fetch with JSON, the protocol's accept header and the app's headers",
+    async run() {
+      const agent = scriptedAgent();
+      const realFetch = globalThis.fetch;
+      globalThis.fetch = agent.fetch;
+      try {
+        const hook = await renderHook({ api: "/api/chat", headers: () => ({ authorization: "Bearer t" }) });
+        await act(async () => hook.session().send("Hello"));
+        await until(() => agent.requests.length === 1);
+        assert.equal(agent.lastUrl, "/api/chat");
+        assert.equal(agent.lastInit.method, "POST");
+        assert.equal(agent.lastInit.headers["content-type"], "application/json");
+        assert.equal(agent.lastInit.headers.accept, "application/x-ndjson");
+        assert.equal(agent.lastInit.headers.authorization, "Bearer t");
+        await answered(agent, hook, "a1", "Hi.");
+        await hook.unmount();
+      } finally {
+        globalThis.fetch = realFetch;
+      }
+    },
+  },
+  {
+    name: "HTTP refusals end the run with the error code the status means",
+    async run() {
+      for (const [status, code] of [
+        [429, "rate_limited"],
+        [403, "chat_disabled"],
+        [400, "bad_request"],
+        [502, "network"],
+      ]) {
+        const agent = scriptedAgent({ status });
+        const hook = await renderHook({ api: agent.api });
+        await act(async () => hook.session().send("Hello"));
+        await until(() => failed(hook), `HTTP ${status} to end the run`);
+        assert.equal(hook.session().error.code, code, `HTTP ${status}`);
+        assert.match(hook.session().error.message, new RegExp(`HTTP ${status}.*refused by the test`));
+        await hook.unmount();
+      }
+    },
+  },
+  {
+    name: "a network failure ends the run with a network error, never an exception",
+    async run() {
+      const hook = await renderHook({ api: async () => Promise.reject(new TypeError("Failed to fetch")) });
+      await act(async () => hook.session().send("Hello"));
+      await until(() => failed(hook));
+      assert.deepEqual(hook.session().error, { message: "Couldn't reach the agent: Failed to fetch", code: "network" });
+      await hook.unmount();
+    },
+  },
+  {
+    name: "a malformed frame stops the reply with an error naming it, and nothing after it lands",
+    async run() {
+      for (const [line, problem] of [
+        [JSON.stringify({ type: "part", part: { type: "tool-call", id: 42, name: "broken", input: {} } }), /frame 3: action\.part\.id/],
+        [JSON.stringify({ type: "reset" }), /frame 3: .*"part" or "toolPhase"/],
+        ['{"type": "part", "part": {', /line 3: not JSON/],
+      ]) {
+        const agent = scriptedAgent();
+        const hook = await renderHook({ api: agent.api });
+        await act(async () => hook.session().send("Hello"));
+        await until(() => agent.requests.length === 1);
+        agent.part({ type: "message-start", messageId: "a1" });
+        agent.part({ type: "text-delta", messageId: "a1", text: "Before." });
+        agent.writeLine(line);
+        agent.part({ type: "text-delta", messageId: "a1", text: " After." });
+        await until(() => failed(hook));
+        assert.match(hook.session().error.message, /^The agent sent a malformed frame/);
+        assert.match(hook.session().error.message, problem);
+        assert.equal(textOf(hook.session().messages[1]), "Before.");
+        assert.equal(agent.requests[0].signal.aborted, true, "the request is aborted");
+        await hook.unmount();
+      }
+    },
+  },
+  {
+    name: "a stream that ends before the run finished is a network error",
+    async run() {
+      const agent = scriptedAgent();
+      const hook = await renderHook({ api: agent.api });
+      await act(async () => hook.session().send("Hello"));
+      await until(() => agent.requests.length === 1);
+      agent.part({ type: "message-start", messageId: "a1" });
+      agent.part({ type: "text-delta", messageId: "a1", text: "Half a" });
+      agent.end();
+      await until(() => failed(hook));
+      assert.deepEqual(hook.session().error, { message: "The connection closed before the reply was finished.", code: "network" });
+      assert.equal(textOf(hook.session().messages[1]), "Half a");
+      await hook.unmount();
+    },
+  },
+  {
+    name: "stop aborts the request, keeps what arrived and cancels the running call",
+    async run() {
+      const agent = scriptedAgent();
+      const hook = await renderHook({ api: agent.api });
+      await act(async () => hook.session().send("Look it up"));
+      await until(() => agent.requests.length === 1);
+      agent.part({ type: "message-start", messageId: "a1" });
+      agent.part({ type: "tool-call", messageId: "a1", id: "c1", name: "search", input: { q: "x" } });
+      await until(() => hook.session().messages.length === 2);
+      agent.part({ type: "text-delta", messageId: "a1", text: "Searching" });
+      await act(async () => hook.session().stop());
+      const { status, messages } = hook.session();
+      assert.equal(status, "idle");
+      assert.equal(messages[1].parts[0].state, "cancelled");
+      assert.equal(agent.requests[0].signal.aborted, true);
+      await hook.unmount();
+    },
+  },
+  {
+    name: "unmounting aborts the request",
+    async run() {
+      const agent = scriptedAgent();
+      const hook = await renderHook({ api: agent.api });
+      await act(async () => hook.session().send("Hello"));
+      await until(() => agent.requests.length === 1);
+      await hook.unmount();
+      assert.equal(agent.requests[0].signal.aborted, true);
+    },
+  },
+  {
+    name: "retry sends what resumable keeps: through the finished tool call",
+    async run() {
+      const agent = scriptedAgent();
+      const hook = await renderHook({ api: agent.api });
+      await act(async () => hook.session().send("Weather?"));
+      await until(() => agent.requests.length === 1);
+      agent.part({ type: "message-start", messageId: "a1" });
+      agent.part({ type: "tool-call", messageId: "a1", id: "c1", name: "weather", input: {} });
+      agent.part({ type: "tool-result", id: "c1", output: "sunny" });
+      agent.part({ type: "text-delta", messageId: "a1", text: "It is" });
+      agent.part({ type: "error", error: "connection reset", code: "network" });
+      await until(() => failed(hook));
+      await act(async () => hook.session().retry());
+      await until(() => agent.requests.length === 2);
+      const sent = agent.requests[1].body.messages;
+      assert.equal(sent.length, 2);
+      assert.deepEqual(sent[1].parts.map((part) => part.type), ["tool"]);
+      await answered(agent, hook, "a1", " sunny.");
+      assert.equal(hook.session().error, undefined);
+      await hook.unmount();
+    },
+  },
+  {
+    name: "a stream's actions are applied once per frame, in one render",
+    async run() {
+      const agent = scriptedAgent();
+      const hook = await renderHook({ api: agent.api }, { strict: false });
+      await act(async () => hook.session().send("Hello"));
+      await until(() => agent.requests.length === 1);
+      agent.part({ type: "message-start", messageId: "a1" });
+      await until(() => hook.session().messages.length === 2);
+      const before = hook.renders;
+      for (let i = 0; i < 200; i += 1) agent.part({ type: "text-delta", messageId: "a1", text: "x" });
+      await until(() => textOf(hook.session().messages[1]).length === 200);
+      assert.ok(hook.renders - before <= 2, `200 deltas written at once took ${hook.renders - before} renders`);
+      await hook.unmount();
+    },
+  },
+  {
+    name: "dispatch throws a malformed action at the caller, not in render",
+    async run() {
+      const hook = await renderHook({ api: scriptedAgent().api });
+      let thrown;
+      try {
+        hook.session().dispatch({ type: "send", id: 7, text: "x" });
+      } catch (error) {
+        thrown = error;
+      }
+      assert.equal(thrown?.code, "invalid");
+      assert.equal(thrown?.path, "action.id");
+      assert.equal(hook.session().messages.length, 0);
+      await hook.unmount();
+    },
+  },
+  {
+    name: "with a storage key the conversation is saved, and restored after mount with stop applied",
+    needs: "the storage argument of restoreSession/persistSession (issue 9)",
+    async run() {
+      const storage = new MemoryStorage();
+      const agent = scriptedAgent();
+      const first = await renderHook({ api: agent.api, storageKey: "chat", storage });
+      await act(async () => first.session().send("Look it up"));
+      await until(() => agent.requests.length === 1);
+      agent.part({ type: "message-start", messageId: "a1" });
+      agent.part({ type: "tool-call", messageId: "a1", id: "c1", name: "search", input: {} });
+      await until(() => first.session().messages.length === 2);
+      await first.unmount();
+      assert.ok(storage.getItem("chat")?.includes('"search"'), "saved while streaming");
+
+      const second = await renderHook({ api: agent.api, storageKey: "chat", storage });
+      const { status, messages } = second.session();
+      assert.equal(status, "idle");
+      assert.equal(messages.length, 2);
+      assert.equal(messages[1].parts[0].state, "cancelled", "a reload never shows a call as running");
+      assert.equal(agent.requests.length, 1, "restoring starts no run");
+      await act(async () => second.session().reset());
+      await second.unmount();
+      const third = await renderHook({ api: agent.api, storageKey: "chat", storage });
+      assert.equal(third.session().messages.length, 0, "reset is saved too");
+      await third.unmount();
+    },
+  },
+  {
+    name: "without a storage key nothing is stored",
+    async run() {
+      const storage = new MemoryStorage();
+      const agent = scriptedAgent();
+      const hook = await renderHook({ api: agent.api, storage });
+      await act(async () => hook.session().send("Hello"));
+      await until(() => agent.requests.length === 1);
+      await answered(agent, hook, "a1", "Hi.");
+      assert.equal(storage.items.size, 0);
+      await hook.unmount();
+    },
+  },
+  {
+    name: "server render and hydration agree on the empty session; the stored one appears right after",
+    needs: "the storage argument of restoreSession/persistSession (issue 9)",
+    async run() {
+      const storage = new MemoryStorage();
+      const agent = scriptedAgent();
+      const first = await renderHook({ api: agent.api, storageKey: "chat", storage });
+      await act(async () => first.session().send("Hello"));
+      await until(() => agent.requests.length === 1);
+      await answered(agent, first, "a1", "Hi.");
+      await first.unmount();
+
+      const hydrated = await hydrateHook({ api: agent.api, storageKey: "chat", storage });
+      assert.equal(hydrated.html, "<p>0 messages, idle</p>", "the server renders the empty session");
+      assert.equal(hydrated.container.textContent, "2 messages, idle", "the stored session, once hydrated");
+      assert.deepEqual(hydrated.problems, []);
+      await hydrated.unmount();
+    },
+  },
+];
+
+/** Registers every scenario with a runner's `test`; one that `needs` a part of the package not
+ *  built yet is reported as skipped, with why. */
+export function registerScenarios(test) {
+  for (const { name, needs, run } of scenarios) {
+    if (needs === undefined) test(name, run);
+    else test.skip(`${name} (needs ${needs})`, run);
+  }
+}

@@ -1,0 +1,42 @@
+// Type-checked (never run) as a React app using chat-session-reducer/react; see types.test.mjs.
+// Every `@ts-expect-error` line must fail to compile: tsc reports an unused one as an error.
+import { useAgentSession, type AgentSession, type UseAgentSessionOptions } from "chat-session-reducer/react";
+import type { AgentMessage, SessionState } from "chat-session-reducer";
+
+export function useSupportChat(token: string): AgentSession {
+  const chat = useAgentSession({
+    api: "/api/chat",
+    protocol: "actions",
+    headers: () => ({ authorization: `Bearer ${token}` }),
+    body: (session: SessionState, defaultBody: unknown) => ({ ...(defaultBody as object), locale: "en", turns: session.messages.length }),
+    storageKey: "support-chat",
+    storage: localStorage,
+    throttle: 50,
+  });
+  const messages: AgentMessage[] = chat.messages;
+  if (chat.status === "error" && chat.error?.code === "rate_limited") chat.retry();
+  if (messages.length === 0) chat.send("Hello");
+  chat.approve("call-1", { input: { path: "/tmp" } });
+  chat.deny("call-2", "Not now");
+  chat.answer("call-3", { choice: "Ann" });
+  chat.continue();
+  chat.stop();
+  chat.reset();
+  chat.dispatch({ type: "part", part: { type: "text-delta", text: "hi" } });
+  return chat;
+}
+
+export const custom: UseAgentSessionOptions = {
+  api: (body, signal) => fetch("/agent", { method: "POST", body: JSON.stringify(body), signal }),
+};
+
+// @ts-expect-error: the endpoint is required
+export const missingApi: UseAgentSessionOptions = { protocol: "actions" };
+
+// @ts-expect-error: not a protocol the hook speaks
+export const unknownProtocol: UseAgentSessionOptions = { api: "/api", protocol: "graphql" };
+
+export function badDispatch(chat: AgentSession) {
+  // @ts-expect-error: an action's fields are checked
+  chat.dispatch({ type: "send", text: "no id" });
+}
