@@ -49,7 +49,7 @@ suite "the built package as users install it: tests/consumers/run.mjs"
 node tests/consumers/run.mjs
 
 suite "the React hook in real consumers of the packed package: tests/react/run.mjs"
-node tests/react/run.mjs vitest jest
+node tests/react/run.mjs
 
 suite "the demo end to end in headless Chromium: tests/e2e/run.mjs"
 bash scripts/setup.sh demo
