@@ -6,4 +6,7 @@ export default defineConfig({
   server: {
     proxy: { "/api": `http://localhost:${process.env.API_PORT ?? 3000}` },
   },
+  // The package is linked from ../pkg (file:../pkg), so its React hook would otherwise resolve
+  // React from the repository root's node_modules: one React for the page, as an npm install has.
+  resolve: { dedupe: ["react", "react-dom"] },
 });

@@ -176,7 +176,7 @@ export const tests = [
       await chat.send("Send a malformed frame");
       const banner = chat.errorBanner.filter({ hasText: "malformed frame" });
       await chat.visible(banner);
-      assert.match(await banner.innerText(), /line \d+: action\.part\.id/);
+      assert.match(await banner.innerText(), /frame \d+: action\.part\.id/);
       await chat.waitUntilIdle();
       assert.match(await chat.assistantReplies().last().innerText(), /does not match the types:$/);
       assert.equal(await page.getByText("this text must never show").count(), 0);
@@ -191,7 +191,7 @@ export const tests = [
     name: "a line that is not JSON ends the run with a clear error",
     async run({ page, chat, screenshot }) {
       await chat.send("Send a garbled line");
-      const banner = chat.errorBanner.filter({ hasText: "is not JSON" });
+      const banner = chat.errorBanner.filter({ hasText: "not JSON" });
       await chat.visible(banner);
       await chat.waitUntilIdle();
       assert.equal(await page.getByText("this text must never show").count(), 0);

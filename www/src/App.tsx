@@ -1,9 +1,7 @@
-import { useCallback, useEffect, useReducer, useRef, useState } from "react";
-import { persistSession, restoreSession, sessionReducer } from "chat-session-reducer";
+import { useCallback, useEffect, useRef } from "react";
 import type { SessionErrorCode, ToolPart } from "chat-session-reducer";
+import { useAgentSession } from "chat-session-reducer/react";
 import { decide } from "./chat/decide";
-import { newId } from "./chat/ids";
-import { useAgentRun } from "./chat/useAgentRun";
 import { Composer } from "./components/Composer";
 import { Conversation } from "./components/Conversation";
 import { DecisionContext } from "./components/decisionContext";
@@ -19,16 +17,13 @@ const ERROR_TITLES: Record<SessionErrorCode, string> = {
 };
 
 export function App() {
-  // restoreSession loads what this tab saved, with stop applied: nothing shows as running.
-  const [state, dispatch] = useReducer(sessionReducer, STORAGE_KEY, restoreSession);
-  const [storageProblem, setStorageProblem] = useState<string>();
-  useEffect(() => {
-    setStorageProblem(persistSession(STORAGE_KEY, state)?.message);
-  }, [state]);
-  useAgentRun(state, dispatch);
+  // The hook restores what this tab saved (with stop applied: nothing shows as running), starts
+  // a request on Send and Retry, streams it into the session and saves each change.
+  const chat = useAgentSession({ api: "/api/chat", storageKey: STORAGE_KEY });
+  const { state, dispatch } = chat;
 
   const streaming = state.status === "streaming";
-  const onDecide = useCallback((call: ToolPart, approved: boolean) => void decide(call, approved, dispatch), []);
+  const onDecide = useCallback((call: ToolPart, approved: boolean) => void decide(call, approved, dispatch), [dispatch]);
   const liveDecisions = streaming ? onDecide : null;
 
   const end = useRef<HTMLDivElement>(null);
@@ -44,9 +39,9 @@ export function App() {
       <header className="topbar">
         <div>
           <h1>Chat session reducer</h1>
-          <p className="subtitle">A scripted agent, streamed over NDJSON into useReducer(sessionReducer).</p>
+          <p className="subtitle">A scripted agent, streamed over NDJSON into useAgentSession.</p>
         </div>
-        <button type="button" data-testid="reset" onClick={() => dispatch({ type: "reset" })}>
+        <button type="button" data-testid="reset" onClick={chat.reset}>
           Reset
         </button>
       </header>
@@ -68,22 +63,18 @@ export function App() {
           <div>
             <strong>{errorTitle}.</strong> {error.message}
           </div>
-          <button type="button" className="primary" data-testid="retry" onClick={() => dispatch({ type: "retry" })}>
+          <button type="button" className="primary" data-testid="retry" onClick={chat.retry}>
             Retry
           </button>
         </div>
       )}
-      {storageProblem !== undefined && (
+      {chat.storageError !== undefined && (
         <p className="notice" role="status">
-          This conversation is not being saved: {storageProblem}
+          This conversation is not being saved: {chat.storageError.message}
         </p>
       )}
 
-      <Composer
-        streaming={streaming}
-        onSend={(text) => dispatch({ type: "send", id: newId("user"), text })}
-        onStop={() => dispatch({ type: "stop" })}
-      />
+      <Composer streaming={streaming} onSend={chat.send} onStop={chat.stop} />
     </div>
   );
 }

@@ -5,7 +5,6 @@
 // (a toolPhase that changes nothing, a tool-error for a call that is no longer open).
 
 import type { SessionAction, ToolPart } from "chat-session-reducer";
-import { runFailed } from "./frames";
 
 export async function decide(call: ToolPart, approved: boolean, dispatch: (action: SessionAction) => void): Promise<void> {
   dispatch(
@@ -21,6 +20,7 @@ export async function decide(call: ToolPart, approved: boolean, dispatch: (actio
     });
     if (!response.ok) throw new Error(`HTTP ${response.status}`);
   } catch (error) {
-    dispatch(runFailed(`Couldn't send your decision to the agent (${(error as Error).message}).`, "network"));
+    const message = `Couldn't send your decision to the agent (${(error as Error).message}).`;
+    dispatch({ type: "part", part: { type: "error", error: message, code: "network" } });
   }
 }
