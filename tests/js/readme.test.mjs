@@ -1,6 +1,6 @@
 // The README's examples, run as written against the built package (pkg/): the plain examples
-// in Node, and the React example rendered with react-dom in a jsdom window whose
-// sessionStorage (a global, as in a jsdom test environment) the package uses.
+// in Node, and the React examples (useAgentSession, then useReducer) rendered with react-dom in
+// a jsdom window whose sessionStorage (a global, as in a jsdom test environment) the package uses.
 import assert from "node:assert/strict";
 import { mkdtempSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { test } from "node:test";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { transform } from "esbuild";
+import { JSDOM } from "jsdom";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
 const readme = readFileSync(join(root, "README.md"), "utf8");
@@ -54,42 +55,90 @@ for (const [index, example] of plainExamples.entries()) {
   });
 }
 
-test("the README's React example restores, streams and saves a conversation", async () => {
-  const { JSDOM } = await import("jsdom");
-  const dom = new JSDOM("<!doctype html><div id=root></div>", { url: "http://localhost/" });
-  // The package finds sessionStorage through globalThis, as in a browser or a jsdom test environment.
-  Object.assign(globalThis, { window: dom.window, Window: dom.window.Window, document: dom.window.document, navigator: dom.window.navigator, sessionStorage: dom.window.sessionStorage });
-  globalThis.IS_REACT_ACT_ENVIRONMENT = true;
-  const stored = {
-    format: "chat-session-reducer",
-    version: 1,
-    state: {
-      messages: [
-        { id: "u-0", role: "user", parts: [{ type: "text", text: "Earlier question" }] },
-        { id: "a-0", role: "assistant", parts: [{ type: "tool", id: "c-0", name: "search", input: {}, state: "running" }] },
-      ],
-      status: "streaming",
-    },
-  };
-  dom.window.sessionStorage.setItem("support-chat", JSON.stringify(stored));
+// A jsdom window as the global one: the package finds sessionStorage through globalThis, as in a
+// browser or a jsdom test environment.
+// One window for the process (as one page), emptied for each example.
+const dom = new JSDOM("<!doctype html>", { url: "http://localhost/" });
+Object.assign(globalThis, { window: dom.window, Window: dom.window.Window, document: dom.window.document, navigator: dom.window.navigator, sessionStorage: dom.window.sessionStorage });
+globalThis.IS_REACT_ACT_ENVIRONMENT = true;
 
-  const [jsx] = blocks("jsx");
+function browserGlobals(storedSession) {
+  dom.window.document.body.innerHTML = "<div id=root></div>";
+  dom.window.sessionStorage.clear();
+  dom.window.sessionStorage.setItem("support-chat", JSON.stringify({ format: "chat-session-reducer", version: 1, state: storedSession }));
+  return dom;
+}
+
+// A conversation saved while a call was running.
+const savedMidRun = {
+  messages: [
+    { id: "u-0", role: "user", parts: [{ type: "text", text: "Earlier question" }] },
+    { id: "a-0", role: "assistant", parts: [{ type: "tool", id: "c-0", name: "search", input: {}, state: "running" }] },
+  ],
+  status: "streaming",
+};
+
+async function renderExample(jsx, props) {
   const { code } = await transform(jsx, { loader: "jsx", jsx: "automatic", format: "esm" });
   const { Chat } = await importModule(project(), "chat.mjs", code);
   const React = await import("react");
-  const { act } = React;
   const { createRoot } = await import(pathToFileURL(join(root, "node_modules/react-dom/client.js")).href);
+  const container = document.getElementById("root");
+  const reactRoot = createRoot(container);
+  await React.act(async () => reactRoot.render(React.createElement(React.StrictMode, null, React.createElement(Chat, props))));
+  const rows = () => [...container.querySelectorAll("p[data-role]")].map((row) => `${row.dataset.role}: ${row.textContent}`);
+  return { container, rows, act: React.act, unmount: () => React.act(async () => reactRoot.unmount()) };
+}
 
-  const container = dom.window.document.getElementById("root");
+test("the README's useAgentSession example restores, sends, streams and saves a conversation", async () => {
+  const dom = browserGlobals(savedMidRun);
+  const requests = [];
+  const realFetch = globalThis.fetch;
+  globalThis.fetch = async (url, init) => {
+    requests.push({ url, body: JSON.parse(init.body) });
+    const frames = [
+      { type: "part", part: { type: "message-start", messageId: "a-1" } },
+      { type: "part", part: { type: "text-delta", messageId: "a-1", text: "Hi " } },
+      { type: "part", part: { type: "text-delta", messageId: "a-1", text: "there" } },
+      { type: "part", part: { type: "finish" } },
+    ];
+    return new Response(frames.map((frame) => JSON.stringify(frame) + "\n").join(""), { headers: { "content-type": "application/x-ndjson" } });
+  };
+  try {
+    const chat = await renderExample(blocks("jsx")[0]);
+    assert.deepEqual(chat.rows(), ["user: Earlier question", "assistant: "], "restored from sessionStorage");
+
+    const input = chat.container.querySelector("input");
+    await chat.act(async () => {
+      Object.getOwnPropertyDescriptor(dom.window.HTMLInputElement.prototype, "value").set.call(input, "Hello");
+      input.dispatchEvent(new dom.window.Event("input", { bubbles: true }));
+    });
+    await chat.act(async () => chat.container.querySelector("form").requestSubmit());
+    for (let waited = 0; waited < 1000 && chat.rows().length < 4; waited += 10) await chat.act(() => new Promise((resolve) => setTimeout(resolve, 10)));
+    assert.deepEqual(chat.rows(), ["user: Earlier question", "assistant: ", "user: Hello", "assistant: Hi there"]);
+    assert.equal(requests.length, 1);
+    assert.equal(requests[0].url, "/api/chat");
+    assert.deepEqual(requests[0].body.messages.map((message) => message.role), ["user", "assistant", "user"]);
+
+    const saved = JSON.parse(dom.window.sessionStorage.getItem("support-chat"));
+    assert.equal(saved.state.status, "idle");
+    assert.equal(saved.state.messages[1].parts[0].state, "cancelled", "the running call was stopped on load");
+    assert.equal(saved.state.messages[3].parts[0].text, "Hi there");
+    await chat.unmount();
+  } finally {
+    globalThis.fetch = realFetch;
+  }
+});
+
+test("the README's useReducer example restores, streams and saves a conversation", async () => {
+  const dom = browserGlobals(savedMidRun);
   const onSend = (dispatch) => {
     dispatch({ type: "send", id: "u-1", text: "Hello" });
     dispatch({ type: "part", part: { type: "text-delta", text: "Hi " } });
     dispatch({ type: "part", part: { type: "text-delta", text: "there" } });
     dispatch({ type: "part", part: { type: "finish" } });
   };
-  const reactRoot = createRoot(container);
-  await act(async () => reactRoot.render(React.createElement(React.StrictMode, null, React.createElement(Chat, { onSend }))));
-  const rows = () => [...container.querySelectorAll("p")].map((row) => `${row.dataset.role}: ${row.textContent}`);
+  const { container, rows, act, unmount } = await renderExample(blocks("jsx")[1], { onSend });
   assert.deepEqual(rows(), ["user: Earlier question", "assistant: "], "restored from sessionStorage");
   const restored = JSON.parse(dom.window.sessionStorage.getItem("support-chat"));
   assert.equal(restored.state.messages[1].parts[0].state, "running", "restoring alone does not rewrite what is stored");
@@ -100,5 +149,5 @@ test("the README's React example restores, streams and saves a conversation", as
   assert.equal(saved.state.status, "idle");
   assert.equal(saved.state.messages[1].parts[0].state, "cancelled", "the running call was stopped on load");
   assert.equal(saved.state.messages[3].parts[0].text, "Hi there");
-  await act(async () => reactRoot.unmount());
+  await unmount();
 });
