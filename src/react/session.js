@@ -12,13 +12,18 @@ export const EMPTY_SESSION = { messages: [], status: "idle" };
 
 export const initialHookState = { session: EMPTY_SESSION, runs: 0 };
 
-const OPEN_STATES = new Set(["input-streaming", "running", "awaiting-confirmation"]);
-
-/** Whether a call of the conversation is still open: it waits for the user's answer. */
+/**
+ * Whether a call still waits for the user once the run has finished: a question (awaiting
+ * confirmation), or a client-side tool (running with no approved answer: the agent would run an
+ * approved call itself when it goes on).
+ */
 function waitsForUser(messages) {
-  return messages.some((message) =>
-    message.parts.some((part) => part.type === "tool" && (OPEN_STATES.has(part.state) || (part.agent !== undefined && waitsForUser(part.agent.messages)))),
-  );
+  const waits = (part) =>
+    part.type === "tool" &&
+    (part.state === "awaiting-confirmation" ||
+      (part.state === "running" && part.approval?.approved !== true) ||
+      (part.agent !== undefined && waitsForUser(part.agent.messages)));
+  return messages.some((message) => message.parts.some(waits));
 }
 
 /** A run starts when the session starts streaming, and again on Retry (the messages changed). */

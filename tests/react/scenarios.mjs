@@ -104,9 +104,9 @@ export const scenarios = [
     name: "a malformed frame stops the reply with an error naming it, and nothing after it lands",
     async run() {
       for (const [line, problem] of [
-        [JSON.stringify({ type: "part", part: { type: "tool-call", id: 42, name: "broken", input: {} } }), /frame 3: action\.part\.id/],
-        [JSON.stringify({ type: "reset" }), /frame 3: .*"part" or "toolPhase"/],
-        ['{"type": "part", "part": {', /line 3: not JSON/],
+        [JSON.stringify({ type: "part", part: { type: "tool-call", id: 42, name: "broken", input: {} } }), /stream\[2\]: action\.part\.id/],
+        [JSON.stringify({ type: "reset" }), /stream\[2\]: .*"part" or "toolPhase"/],
+        ['{"type": "part", "part": {', /stream\[2\]: not JSON/],
       ]) {
         const agent = scriptedAgent();
         const hook = await renderHook({ api: agent.api });
@@ -207,6 +207,59 @@ export const scenarios = [
       for (let i = 0; i < 200; i += 1) agent.part({ type: "text-delta", messageId: "a1", text: "x" });
       await until(() => textOf(hook.session().messages[1]).length === 200);
       assert.ok(hook.renders - before <= 2, `200 deltas written at once took ${hook.renders - before} renders`);
+      await hook.unmount();
+    },
+  },
+  {
+    name: "approve answers a call awaiting confirmation and starts the continuation once no call waits",
+    needs: "approvals and continue (issue 8)",
+    async run() {
+      const agent = scriptedAgent();
+      const hook = await renderHook({ api: agent.api });
+      await act(async () => hook.session().send("Clean up"));
+      await until(() => agent.requests.length === 1);
+      agent.part({ type: "message-start", messageId: "a1" });
+      for (const id of ["c1", "c2"]) {
+        agent.part({ type: "tool-call", messageId: "a1", id, name: "delete", input: { id } });
+        agent.part({ type: "tool-approval-request", id, approvalId: `ap-${id}`, prompt: `Delete ${id}?` });
+      }
+      agent.part({ type: "finish", reason: "tool-calls" });
+      await until(() => idle(hook) && hook.session().messages.length === 2);
+      const states = () => hook.session().messages[1].parts.map((part) => part.state);
+      assert.deepEqual(states(), ["awaiting-confirmation", "awaiting-confirmation"]);
+
+      await act(async () => hook.session().approve("c1"));
+      assert.deepEqual(states(), ["running", "awaiting-confirmation"]);
+      assert.equal(hook.session().status, "idle", "c2 still waits: no continuation yet");
+      await act(async () => hook.session().deny("c2", "Keep it"));
+      assert.equal(hook.session().status, "streaming", "both answered: the agent goes on");
+      await until(() => agent.requests.length === 2);
+      const [first, second] = agent.requests[1].body.messages[1].parts;
+      assert.deepEqual([first.state, first.approval.approved], ["running", true]);
+      assert.deepEqual([second.state, second.approval.approved, second.error.code], ["error", false, "denied"]);
+      agent.part({ type: "tool-result", id: "c1", output: "deleted" });
+      await answered(agent, hook, "a2", "Deleted c1, kept c2.");
+      assert.deepEqual(states(), ["done", "error"]);
+      await hook.unmount();
+    },
+  },
+  {
+    name: "answer gives a client-side tool call its result and lets the agent go on",
+    needs: "answers after the run and continue (issue 8)",
+    async run() {
+      const agent = scriptedAgent();
+      const hook = await renderHook({ api: agent.api });
+      await act(async () => hook.session().send("Book a table"));
+      await until(() => agent.requests.length === 1);
+      agent.part({ type: "message-start", messageId: "a1" });
+      agent.part({ type: "tool-call", messageId: "a1", id: "c1", name: "pick_time", input: { options: ["7 pm", "8 pm"] } });
+      agent.part({ type: "finish", reason: "tool-calls" });
+      await until(() => idle(hook) && hook.session().messages.length === 2);
+      await act(async () => hook.session().answer("c1", { time: "8 pm" }));
+      await until(() => agent.requests.length === 2);
+      const call = agent.requests[1].body.messages[1].parts[0];
+      assert.deepEqual([call.state, call.output], ["done", { time: "8 pm" }]);
+      await answered(agent, hook, "a2", "Booked for 8 pm.");
       await hook.unmount();
     },
   },
