@@ -47,12 +47,13 @@ function post({ api, headers }, protocol, body, signal) {
   });
 }
 
-/** The frame as checked actions; throws a coded error naming the frame when it is malformed. */
-function actionsOf(translate, frame, frameNumber) {
+/** The frame as checked actions; throws a coded error naming the frame (`stream[N]`, counted
+ *  from 0 as the readers count them) when it is malformed. */
+function actionsOf(translate, frame, index) {
   try {
     return translate(frame).map((action) => checkAction(action));
   } catch (error) {
-    throw Object.assign(new TypeError(`frame ${frameNumber}: ${error.message}`), { code: "invalid", path: `frame ${frameNumber}` });
+    throw Object.assign(new TypeError(`stream[${index}]: ${error.message}`), { code: "invalid", path: `stream[${index}]` });
   }
 }
 
@@ -69,17 +70,17 @@ export async function streamRun({ options, protocol, body }, signal, deliver) {
     if (!response.ok) return send([runFailed(await describeRefusal(response), codeForStatus(response.status))]);
     if (response.body === null) return send([runFailed("The agent answered with an empty response.", "network")]);
     const translate = protocol.translator();
-    let frameNumber = 0;
+    let index = 0;
     for await (const frame of protocol.read(response)) {
-      frameNumber += 1;
-      const actions = actionsOf(translate, frame, frameNumber);
+      const actions = actionsOf(translate, frame, index++);
       send(actions);
       if (actions.some(endsRun)) return;
     }
     send([runFailed("The connection closed before the reply was finished.", "network")]);
   } catch (error) {
     if (signal.aborted) return;
-    if (error?.code === "invalid") {
+    // A frame the reader could not parse (invalid_json), or one that is not a valid action.
+    if (error?.code === "invalid" || error?.code === "invalid_json") {
       send([runFailed(`The agent sent a malformed frame, so this reply was stopped: ${error.message}`)]);
     } else {
       send([runFailed(`Couldn't reach the agent: ${error?.message ?? String(error)}`, "network")]);

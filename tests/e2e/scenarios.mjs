@@ -176,7 +176,7 @@ export const tests = [
       await chat.send("Send a malformed frame");
       const banner = chat.errorBanner.filter({ hasText: "malformed frame" });
       await chat.visible(banner);
-      assert.match(await banner.innerText(), /frame \d+: action\.part\.id/);
+      assert.match(await banner.innerText(), /stream\[\d+\]: action\.part\.id/);
       await chat.waitUntilIdle();
       assert.match(await chat.assistantReplies().last().innerText(), /does not match the types:$/);
       assert.equal(await page.getByText("this text must never show").count(), 0);
