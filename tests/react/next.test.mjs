@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
 import { createServer } from "node:net";
 import { join } from "node:path";
-import { launchChromium } from "../chromium.mjs";
+import { openPage } from "./page.mjs";
 
 const project = process.env.REACT_CONSUMER;
 const env = { ...process.env, NEXT_TELEMETRY_DISABLED: "1" };
@@ -16,7 +16,7 @@ let next;
 let url;
 let browser;
 let page;
-const problems = [];
+let problems;
 
 function freePort() {
   return new Promise((resolve) => {
@@ -51,13 +51,7 @@ before(async () => {
   const port = await freePort();
   next = await startNext(port);
   url = `http://127.0.0.1:${port}/`;
-  browser = await launchChromium();
-  page = await browser.context.newPage();
-  page.setDefaultTimeout(30_000);
-  page.on("pageerror", (error) => problems.push(`pageerror: ${error.message}`));
-  page.on("console", (message) => {
-    if (message.type() === "error" || message.type() === "warning") problems.push(`console.${message.type()}: ${message.text()}`);
-  });
+  ({ browser, page, problems } = await openPage());
 });
 
 after(async () => {

@@ -15,6 +15,16 @@ async function answered(agent, hook, messageId, text) {
   await until(() => idle(hook), "the run to finish");
 }
 
+/** A hook (in Strict Mode unless `render` says otherwise) on a scripted agent, after send(text)
+ *  has reached the agent. */
+async function sent(text, options = {}, render = {}) {
+  const agent = scriptedAgent();
+  const hook = await renderHook({ api: agent.api, ...options }, render);
+  await act(async () => hook.session().send(text));
+  await until(() => agent.requests.length === 1);
+  return { agent, hook };
+}
+
 class MemoryStorage {
   items = new Map();
   getItem(key) {
@@ -128,10 +138,7 @@ export const scenarios = [
   {
     name: "a stream that ends before the run finished is a network error",
     async run() {
-      const agent = scriptedAgent();
-      const hook = await renderHook({ api: agent.api });
-      await act(async () => hook.session().send("Hello"));
-      await until(() => agent.requests.length === 1);
+      const { agent, hook } = await sent("Hello");
       agent.part({ type: "message-start", messageId: "a1" });
       agent.part({ type: "text-delta", messageId: "a1", text: "Half a" });
       agent.end();
@@ -144,10 +151,7 @@ export const scenarios = [
   {
     name: "stop aborts the request, keeps what arrived and cancels the running call",
     async run() {
-      const agent = scriptedAgent();
-      const hook = await renderHook({ api: agent.api });
-      await act(async () => hook.session().send("Look it up"));
-      await until(() => agent.requests.length === 1);
+      const { agent, hook } = await sent("Look it up");
       agent.part({ type: "message-start", messageId: "a1" });
       agent.part({ type: "tool-call", messageId: "a1", id: "c1", name: "search", input: { q: "x" } });
       await until(() => hook.session().messages.length === 2);
@@ -163,10 +167,7 @@ export const scenarios = [
   {
     name: "unmounting aborts the request",
     async run() {
-      const agent = scriptedAgent();
-      const hook = await renderHook({ api: agent.api });
-      await act(async () => hook.session().send("Hello"));
-      await until(() => agent.requests.length === 1);
+      const { agent, hook } = await sent("Hello");
       await hook.unmount();
       assert.equal(agent.requests[0].signal.aborted, true);
     },
@@ -174,10 +175,7 @@ export const scenarios = [
   {
     name: "retry sends what resumable keeps: through the finished tool call",
     async run() {
-      const agent = scriptedAgent();
-      const hook = await renderHook({ api: agent.api });
-      await act(async () => hook.session().send("Weather?"));
-      await until(() => agent.requests.length === 1);
+      const { agent, hook } = await sent("Weather?");
       agent.part({ type: "message-start", messageId: "a1" });
       agent.part({ type: "tool-call", messageId: "a1", id: "c1", name: "weather", input: {} });
       agent.part({ type: "tool-result", id: "c1", output: "sunny" });
@@ -186,9 +184,9 @@ export const scenarios = [
       await until(() => failed(hook));
       await act(async () => hook.session().retry());
       await until(() => agent.requests.length === 2);
-      const sent = agent.requests[1].body.messages;
-      assert.equal(sent.length, 2);
-      assert.deepEqual(sent[1].parts.map((part) => part.type), ["tool"]);
+      const resent = agent.requests[1].body.messages;
+      assert.equal(resent.length, 2);
+      assert.deepEqual(resent[1].parts.map((part) => part.type), ["tool"]);
       await answered(agent, hook, "a1", " sunny.");
       assert.equal(hook.session().error, undefined);
       await hook.unmount();
@@ -197,10 +195,7 @@ export const scenarios = [
   {
     name: "a stream's actions are applied once per frame, in one render",
     async run() {
-      const agent = scriptedAgent();
-      const hook = await renderHook({ api: agent.api }, { strict: false });
-      await act(async () => hook.session().send("Hello"));
-      await until(() => agent.requests.length === 1);
+      const { agent, hook } = await sent("Hello", {}, { strict: false });
       agent.part({ type: "message-start", messageId: "a1" });
       await until(() => hook.session().messages.length === 2);
       const before = hook.renders;
@@ -214,10 +209,7 @@ export const scenarios = [
     name: "approve answers a call awaiting confirmation and starts the continuation once no call waits",
     needs: "approvals and continue (issue 8)",
     async run() {
-      const agent = scriptedAgent();
-      const hook = await renderHook({ api: agent.api });
-      await act(async () => hook.session().send("Clean up"));
-      await until(() => agent.requests.length === 1);
+      const { agent, hook } = await sent("Clean up");
       agent.part({ type: "message-start", messageId: "a1" });
       for (const id of ["c1", "c2"]) {
         agent.part({ type: "tool-call", messageId: "a1", id, name: "delete", input: { id } });
@@ -247,10 +239,7 @@ export const scenarios = [
     name: "answer gives a client-side tool call its result and lets the agent go on",
     needs: "answers after the run and continue (issue 8)",
     async run() {
-      const agent = scriptedAgent();
-      const hook = await renderHook({ api: agent.api });
-      await act(async () => hook.session().send("Book a table"));
-      await until(() => agent.requests.length === 1);
+      const { agent, hook } = await sent("Book a table");
       agent.part({ type: "message-start", messageId: "a1" });
       agent.part({ type: "tool-call", messageId: "a1", id: "c1", name: "pick_time", input: { options: ["7 pm", "8 pm"] } });
       agent.part({ type: "finish", reason: "tool-calls" });
@@ -311,10 +300,7 @@ export const scenarios = [
     name: "without a storage key nothing is stored",
     async run() {
       const storage = new MemoryStorage();
-      const agent = scriptedAgent();
-      const hook = await renderHook({ api: agent.api, storage });
-      await act(async () => hook.session().send("Hello"));
-      await until(() => agent.requests.length === 1);
+      const { agent, hook } = await sent("Hello", { storage });
       await answered(agent, hook, "a1", "Hi.");
       assert.equal(storage.items.size, 0);
       await hook.unmount();

@@ -4,14 +4,14 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { createServer } from "vite";
-import { launchChromium } from "../chromium.mjs";
+import { openPage } from "./page.mjs";
 import { LONG_REPLY_DELTAS, agentPlugin } from "./vite/agent.mjs";
 
 const project = process.env.REACT_CONSUMER;
 let server;
 let browser;
 let page;
-const problems = [];
+let problems;
 
 before(async () => {
   assert.ok(project, "REACT_CONSUMER is not set: run tests/react/run.mjs vite");
@@ -24,13 +24,7 @@ before(async () => {
     server: { host: "127.0.0.1", port: 0, strictPort: false },
   });
   await server.listen();
-  browser = await launchChromium();
-  page = await browser.context.newPage();
-  page.setDefaultTimeout(30_000);
-  page.on("pageerror", (error) => problems.push(`pageerror: ${error.message}`));
-  page.on("console", (message) => {
-    if (message.type() === "error" || message.type() === "warning") problems.push(`console.${message.type()}: ${message.text()}`);
-  });
+  ({ browser, page, problems } = await openPage());
   await page.goto(server.resolvedUrls.local[0]);
 });
 
