@@ -207,7 +207,6 @@ export const scenarios = [
   },
   {
     name: "approve answers a call awaiting confirmation and starts the continuation once no call waits",
-    needs: "approvals and continue (issue 8)",
     async run() {
       const { agent, hook } = await sent("Clean up");
       agent.part({ type: "message-start", messageId: "a1" });
@@ -237,7 +236,6 @@ export const scenarios = [
   },
   {
     name: "answer gives a client-side tool call its result and lets the agent go on",
-    needs: "answers after the run and continue (issue 8)",
     async run() {
       const { agent, hook } = await sent("Book a table");
       agent.part({ type: "message-start", messageId: "a1" });
