@@ -3,20 +3,16 @@
 // that lets the agent go on), streams the response into the session once per animation frame,
 // aborts it when the run ends early (Stop, Reset, unmount), and keeps the session in storage.
 //
-// Server rendering: the server and the first client render both show the empty session; the
-// stored one is applied right after hydration (a layout effect: before the browser paints), so
-// the markup always matches and nothing touches storage on the server.
+// Server rendering: see storage.js.
 
-import { useCallback, useEffect, useId, useLayoutEffect, useMemo, useReducer, useRef, useState } from "react";
-import { checkAction, persistSession, restoreSession } from "chat-session-reducer";
+import { useCallback, useEffect, useId, useMemo, useReducer, useRef } from "react";
+import { checkAction } from "chat-session-reducer";
 import { createFrameQueue } from "./frameQueue.js";
 import { newId } from "./ids.js";
 import { protocolNamed } from "./protocols.js";
 import { streamRun } from "./run.js";
-import { ANSWER, EMPTY_SESSION, RESTORE, hookReducer, initialHookState } from "./session.js";
-
-// useLayoutEffect warns when it runs on the server (React 18); there is nothing to restore there.
-const useClientLayoutEffect = typeof document === "undefined" ? useEffect : useLayoutEffect;
+import { ANSWER, hookReducer, initialHookState } from "./session.js";
+import { useClientLayoutEffect, useStoredSession } from "./storage.js";
 
 function findCall(messages, callId) {
   for (const message of messages) {
@@ -48,18 +44,7 @@ export function useAgentSession(options) {
   });
   const currentRun = useRef(undefined);
 
-  useClientLayoutEffect(() => {
-    if (storageKey === undefined) return;
-    dispatchToHook({ type: RESTORE, session: restoreSession(storageKey, storage) });
-  }, [storageKey, storage]);
-
-  const [storageError, setStorageError] = useState(undefined);
-  useEffect(() => {
-    // The empty session before restoring must not overwrite what is stored.
-    if (storageKey === undefined || session === EMPTY_SESSION) return;
-    const failure = persistSession(storageKey, session, storage);
-    setStorageError((shown) => (shown?.message === failure?.message ? shown : failure));
-  }, [storageKey, storage, session]);
+  const storageError = useStoredSession(storageKey, storage, session, dispatchToHook);
 
   const streaming = session.status === "streaming";
   useEffect(() => {

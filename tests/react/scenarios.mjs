@@ -295,6 +295,30 @@ export const scenarios = [
     },
   },
   {
+    name: "while a reply streams the conversation is saved at most twice a second, and at once when it ends",
+    needs: "the storage argument of restoreSession/persistSession (issue 9)",
+    async run() {
+      const storage = new MemoryStorage();
+      let saves = 0;
+      const setItem = storage.setItem.bind(storage);
+      storage.setItem = (key, value) => (saves++, setItem(key, value));
+      const { agent, hook } = await sent("Hello", { storageKey: "chat", storage, throttle: 10 });
+      agent.part({ type: "message-start", messageId: "a1" });
+      const started = Date.now();
+      for (let i = 0; i < 60; i += 1) {
+        agent.part({ type: "text-delta", messageId: "a1", text: "x" });
+        await act(() => new Promise((resolve) => setTimeout(resolve, 10)));
+      }
+      const elapsed = Date.now() - started;
+      assert.ok(saves <= 1 + Math.ceil(elapsed / 500), `${saves} saves in ${elapsed} ms of streaming`);
+      agent.part({ type: "finish" });
+      await until(() => idle(hook));
+      assert.match(storage.getItem("chat"), /"status":"idle"/, "saved when the run ended");
+      assert.match(storage.getItem("chat"), /x{60}/);
+      await hook.unmount();
+    },
+  },
+  {
     name: "without a storage key nothing is stored",
     async run() {
       const storage = new MemoryStorage();
