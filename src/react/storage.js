@@ -35,9 +35,10 @@ export function useStoredSession(storageKey, storage, session, dispatch) {
       setStorageError((shown) => (shown?.message === failure?.message ? shown : failure));
     };
     unsaved.current.save = save;
-    addEventListener("pagehide", save);
+    // A page has pagehide; other hosts (React Native, a test's bare global) may not.
+    globalThis.addEventListener?.("pagehide", save);
     return () => {
-      removeEventListener("pagehide", save);
+      globalThis.removeEventListener?.("pagehide", save);
       save();
     };
   }, [storageKey, storage]);
