@@ -31,11 +31,6 @@ function startsRun(before, after, action) {
   return after.status === "streaming" && (before.status !== "streaming" || action.type === "retry");
 }
 
-// TEMPORARY until the core's `batch` action lands (issue 9): a batch applied action by action.
-function reduce(session, action) {
-  return action.type === "batch" ? action.actions.reduce(reduce, session) : sessionReducer(session, action);
-}
-
 function answered(session, answer) {
   const next = sessionReducer(session, answer);
   // After a finished run, the agent goes on once every call it left open has its answer.
@@ -45,7 +40,7 @@ function answered(session, answer) {
 
 export function hookReducer(current, action) {
   if (action.type === RESTORE) return { session: action.session, runs: current.runs };
-  const session = action.type === ANSWER ? answered(current.session, action.answer) : reduce(current.session, action);
+  const session = action.type === ANSWER ? answered(current.session, action.answer) : sessionReducer(current.session, action);
   if (session === current.session) return current;
   return { session, runs: startsRun(current.session, session, action) ? current.runs + 1 : current.runs };
 }

@@ -1,8 +1,8 @@
 // What useAgentSession does, as an app sees it, against a scripted endpoint (see harness.mjs).
-// Each entry is { name, run, needs? }; vitest/ and jest/ register them all with registerScenarios.
+// Each entry is { name, run }; vitest/ and jest/ register them all with registerScenarios.
 
 import assert from "node:assert/strict";
-import { act } from "react";
+import { act, version } from "react";
 import { hydrateHook, renderHook, scriptedAgent, textOf, until } from "./harness.mjs";
 
 const idle = (hook) => hook.session().status === "idle";
@@ -268,7 +268,6 @@ export const scenarios = [
   },
   {
     name: "with a storage key the conversation is saved, and restored after mount with stop applied",
-    needs: "the storage argument of restoreSession/persistSession (issue 9)",
     async run() {
       const storage = new MemoryStorage();
       const agent = scriptedAgent();
@@ -296,7 +295,6 @@ export const scenarios = [
   },
   {
     name: "while a reply streams the conversation is saved at most twice a second, and at once when it ends",
-    needs: "the storage argument of restoreSession/persistSession (issue 9)",
     async run() {
       const storage = new MemoryStorage();
       let saves = 0;
@@ -330,7 +328,6 @@ export const scenarios = [
   },
   {
     name: "server render and hydration agree on the empty session; the stored one appears right after",
-    needs: "the storage argument of restoreSession/persistSession (issue 9)",
     async run() {
       const storage = new MemoryStorage();
       const agent = scriptedAgent();
@@ -343,17 +340,18 @@ export const scenarios = [
       const hydrated = await hydrateHook({ api: agent.api, storageKey: "chat", storage });
       assert.equal(hydrated.html, "<p>0 messages, idle</p>", "the server renders the empty session");
       assert.equal(hydrated.container.textContent, "2 messages, idle", "the stored session, once hydrated");
-      assert.deepEqual(hydrated.problems, []);
+      // React 18 warns about useLayoutEffect when it renders on the "server" where a `document`
+      // exists, as this test does in jsdom; a real server has none, and there the hook uses
+      // useEffect. React 19 never warns. Anything else (a mismatch, a recoverable error) counts.
+      const serverLayoutEffect = /^console\.error: Warning: useLayoutEffect does nothing on the server/;
+      const problems = version.startsWith("18.") ? hydrated.problems.filter((problem) => !serverLayoutEffect.test(problem)) : hydrated.problems;
+      assert.deepEqual(problems, []);
       await hydrated.unmount();
     },
   },
 ];
 
-/** Registers every scenario with a runner's `test`; one that `needs` a part of the package not
- *  built yet is reported as skipped, with why. */
+/** Registers every scenario with a runner's `test`. */
 export function registerScenarios(test) {
-  for (const { name, needs, run } of scenarios) {
-    if (needs === undefined) test(name, run);
-    else test.skip(`${name} (needs ${needs})`, run);
-  }
+  for (const { name, run } of scenarios) test(name, run);
 }
