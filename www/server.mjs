@@ -1,6 +1,5 @@
-// The demo's server: serves the built page (www/dist) and the scripted agent.
-//   POST /api/chat           { messages: AgentMessage[] } -> NDJSON, one frame a line
-//   POST /api/chat/decision  { callId: string, approved: boolean } -> 204, or 404 when no call waits
+// The demo's server: serves the built page (www/dist) and the scripted agent:
+//   POST /api/chat/actions  { messages: AgentMessage[] } -> NDJSON actions (this package's own)
 // Plain node:http on purpose: the page needs nothing a framework would add.
 // PORT picks the port (0: any free one); the URL is printed once listening.
 
@@ -9,9 +8,12 @@ import { stat } from "node:fs/promises";
 import http from "node:http";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { decide } from "./agent/decisions.mjs";
 import { pickRun } from "./agent/scenarios.mjs";
 import { createAgentStream } from "./agent/stream.mjs";
+import * as actions from "./agent/wire/actions.mjs";
+
+/** The wire protocols the agent speaks, one endpoint each. */
+const WIRES = { actions };
 
 const DIST = fileURLToPath(new URL("./dist/", import.meta.url));
 const MAX_BODY_BYTES = 4 * 1024 * 1024;
@@ -53,13 +55,11 @@ function sendJson(res, status, body) {
   res.end(JSON.stringify(body));
 }
 
-async function chat(req, res) {
-  const body = await readJson(req);
-  const isMessage = (message) => typeof message?.role === "string" && Array.isArray(message.parts);
-  if (!Array.isArray(body?.messages) || !body.messages.every(isMessage)) {
-    throw new HttpError(400, "expected { messages: AgentMessage[] }");
-  }
-  const run = pickRun(body.messages);
+async function chat(req, res, protocol) {
+  const wire = WIRES[protocol];
+  const messages = wire.messagesOf(await readJson(req));
+  if (messages === null) throw new HttpError(400, `not a ${protocol} request`);
+  const run = pickRun(messages);
   if (!run) throw new HttpError(400, "the conversation has no user message to answer");
 
   // The page aborting its fetch closes the response before it has finished.
@@ -67,30 +67,17 @@ async function chat(req, res) {
   res.on("close", () => {
     if (!res.writableFinished) abort.abort(new Error("client went away"));
   });
-  res.writeHead(200, {
-    "content-type": "application/x-ndjson; charset=utf-8",
-    "cache-control": "no-store",
-    "x-content-type-options": "nosniff",
-  });
-  const agent = createAgentStream(res, abort.signal);
+  const writer = wire.createWire(res);
+  const agent = createAgentStream(writer, abort.signal);
   try {
     await run.play(agent);
-    res.end();
-    console.log(`chat: ${run.name}: finished after ${agent.frames} frames`);
+    await writer.end();
+    console.log(`chat: ${protocol}: ${run.name}: finished after ${agent.frames} frames`);
   } catch (error) {
     if (!abort.signal.aborted) throw error;
-    console.log(`chat: ${run.name}: aborted by the client after ${agent.frames} frames`);
+    writer.abort();
+    console.log(`chat: ${protocol}: ${run.name}: aborted by the client after ${agent.frames} frames`);
   }
-}
-
-async function decision(req, res) {
-  const body = await readJson(req);
-  if (typeof body?.callId !== "string" || typeof body?.approved !== "boolean") {
-    throw new HttpError(400, "expected { callId: string, approved: boolean }");
-  }
-  if (!decide(body.callId, body.approved)) throw new HttpError(404, `no tool call ${body.callId} is waiting for a decision`);
-  console.log(`chat: ${body.callId} ${body.approved ? "approved" : "denied"}`);
-  res.writeHead(204).end();
 }
 
 async function serveStatic(req, res, pathname) {
@@ -111,8 +98,8 @@ async function serveStatic(req, res, pathname) {
 
 async function route(req, res) {
   const { pathname } = new URL(req.url, "http://localhost");
-  if (pathname === "/api/chat" && req.method === "POST") return chat(req, res);
-  if (pathname === "/api/chat/decision" && req.method === "POST") return decision(req, res);
+  const protocol = pathname.match(/^\/api\/chat\/([\w-]+)$/)?.[1];
+  if (protocol !== undefined && Object.hasOwn(WIRES, protocol) && req.method === "POST") return chat(req, res, protocol);
   if (pathname.startsWith("/api/")) throw new HttpError(404, "not found");
   if (req.method === "GET" || req.method === "HEAD") return serveStatic(req, res, pathname);
   throw new HttpError(405, "method not allowed");

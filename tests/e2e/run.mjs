@@ -1,15 +1,16 @@
 // End-to-end tests of the demo in Debian's Chromium: node tests/e2e/run.mjs
 //   node tests/e2e/run.mjs reload    only the scenarios whose name contains "reload"
 // Builds nothing: expects pkg/ (npm run build) and www/dist (npm --prefix www run build).
-// Starts the demo server on a free port, runs every scenario in its own tab, saves screenshots
-// to tests/e2e/screenshots/, prints "N passed, N failed" and exits non-zero on any failure.
+// Starts the demo server on a free port, runs every scenario in its own tab once per protocol
+// the page offers (?protocol=…), saves screenshots to tests/e2e/screenshots/, prints
+// "N passed, N failed" and exits non-zero on any failure.
 
 import { existsSync } from "node:fs";
 import { mkdir, rm } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { launchChromium } from "../chromium.mjs";
 import { chatPage } from "./chatPage.mjs";
-import { tests } from "./scenarios.mjs";
+import { PROTOCOLS, tests } from "./scenarios.mjs";
 import { startServer } from "./server.mjs";
 
 const root = new URL("../../", import.meta.url);
@@ -26,7 +27,10 @@ for (const [built, how] of [
 }
 
 const filter = process.argv[2];
-const selected = filter === undefined ? tests : tests.filter((test) => test.name.includes(filter));
+const runs = PROTOCOLS.flatMap((protocol) =>
+  tests.filter((test) => test.protocols?.includes(protocol) ?? true).map((test) => ({ ...test, protocol, name: `${protocol}: ${test.name}` })),
+);
+const selected = filter === undefined ? runs : runs.filter((test) => test.name.includes(filter));
 if (selected.length === 0) {
   console.error(`e2e: no scenario name contains "${filter}"`);
   process.exit(1);
@@ -55,8 +59,8 @@ for (const [index, test] of selected.entries()) {
   const logStart = server.lineCount;
   const serverLine = (pattern) => server.waitForLine(pattern, logStart);
   try {
-    await page.goto(server.url);
-    await test.run({ page, chat: chatPage(page), screenshot, serverLine });
+    await page.goto(`${server.url}?protocol=${test.protocol}`);
+    await test.run({ page, chat: chatPage(page), screenshot, serverLine, protocol: test.protocol });
     if (pageErrors.length > 0) throw new Error(`the page threw: ${pageErrors.map((error) => error.message).join("; ")}`);
     passed += 1;
     console.log(`ok ${index + 1} - ${test.name}`);

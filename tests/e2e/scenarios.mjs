@@ -1,9 +1,15 @@
-// Every scenario of the demo, driven through the page as a user would.
-// Each test gets a fresh tab (so an empty sessionStorage) on the running demo, the chat page
-// helpers, `serverLine(pattern)` (waits for a line the server prints from this test on) and
-// `screenshot(name)`.
+// Every scenario of the demo, driven through the page as a user would, once per protocol.
+// Each test gets a fresh tab (so an empty sessionStorage) on the running demo in that protocol,
+// the chat page helpers, `serverLine(pattern)` (waits for a line the server prints from this
+// test on), `screenshot(name)` and `protocol`. A test with `protocols` runs only in those.
 
 import assert from "node:assert/strict";
+
+/** The protocols the demo's page offers, each on its own endpoint. */
+export const PROTOCOLS = ["actions"];
+
+/** The next POST to the agent's endpoint, whatever the protocol. */
+const nextAgentRequest = (page) => page.waitForRequest((request) => request.method() === "POST" && request.url().includes("/api/chat/"));
 
 export const tests = [
   {
@@ -25,38 +31,76 @@ export const tests = [
     },
   },
   {
-    name: "a tool call awaiting confirmation runs once approved",
+    name: "a tool call awaiting confirmation runs once approved, in a new request that carries the answer",
     async run({ page, chat, screenshot, serverLine }) {
       await chat.send("Delete the old drafts");
       const call = chat.toolCall("delete_drafts");
       await chat.waitForToolState(call, "awaiting-confirmation");
       await chat.visible(call.getByText("Delete 3 drafts older than 30 days?"));
+      await chat.waitUntilIdle();
       await screenshot("awaiting-confirmation");
+      const continuation = nextAgentRequest(page);
       await call.getByTestId("approve").click();
-      await serverLine(/ approved$/);
+      await continuation;
+      await serverLine(/: approval \(resumed\): finished/);
       await chat.waitForToolState(call, "done");
       await chat.visible(call.getByText("Deleted 3 drafts"));
       await chat.replyContaining("the 3 old drafts are deleted.");
       await chat.waitUntilIdle();
       assert.equal(await page.getByTestId("approve").count(), 0);
+      assert.equal(await chat.topMessages.count(), 2, "the agent went on in the same reply");
       await screenshot("approved");
     },
   },
   {
-    name: "Deny ends the call cancelled and the agent carries on without it",
+    name: "Deny ends the call as denied and the agent carries on without it",
     async run({ page, chat, screenshot, serverLine }) {
       await chat.send("Delete the old drafts");
       const call = chat.toolCall("delete_drafts");
       await chat.waitForToolState(call, "awaiting-confirmation");
       await call.getByTestId("deny").click();
-      await chat.waitForToolState(call, "cancelled");
-      await serverLine(/ denied$/);
-      await chat.visible(call.getByText("Denied by the user."));
+      await chat.waitForToolState(call, "error");
+      await chat.visible(call.getByText("Denied by the user"));
+      await serverLine(/: approval \(resumed\): finished/);
       await chat.replyContaining("I left the drafts alone.");
       await chat.waitUntilIdle();
-      assert.equal(await call.getAttribute("data-state"), "cancelled", "a cancelled call never changes state again");
+      assert.equal(await call.getAttribute("data-state"), "error", "a denied call never changes state again");
       assert.equal(await page.getByTestId("approve").count() + (await page.getByTestId("deny").count()), 0);
       await screenshot("denied");
+    },
+  },
+  {
+    name: "a call's input streams in before it runs",
+    async run({ chat, screenshot }) {
+      await chat.send("Write a haiku to a file");
+      const call = chat.toolCall("write_file");
+      await chat.waitForToolState(call, "input-streaming");
+      await chat.visible(call.getByTestId("tool-input").filter({ hasText: '{"path":"notes/haiku.txt"' }));
+      await screenshot("input-streaming");
+      await chat.waitForToolState(call, "done");
+      assert.match(await call.getByTestId("tool-input").innerText(), /"content":"Bytes cross the boundary/);
+      await chat.visible(call.getByText("Wrote 3 lines"));
+      await chat.replyContaining("Saved.");
+      await chat.waitUntilIdle();
+      await screenshot("written");
+    },
+  },
+  {
+    name: "a client-side tool waits for the user's answer, and the agent goes on with it",
+    async run({ page, chat, screenshot }) {
+      await chat.send("Book a table");
+      const call = chat.toolCall("pick_time");
+      await chat.waitUntilIdle();
+      assert.equal(await call.getAttribute("data-state"), "running", "the call waits for the user");
+      await screenshot("asking");
+      const continuation = nextAgentRequest(page);
+      await call.getByTestId("answer").filter({ hasText: "8 pm" }).click();
+      await continuation;
+      await chat.waitForToolState(call, "done");
+      await chat.replyContaining("Booked a table for 8 pm.");
+      await chat.waitUntilIdle();
+      assert.equal(await call.getByTestId("answer").count(), 0);
+      await screenshot("answered");
     },
   },
   {
@@ -89,12 +133,12 @@ export const tests = [
     async run({ page, chat, screenshot, serverLine }) {
       await chat.send("Research Rust");
       const delegate = chat.toolCall("delegate_to_researcher");
+      await chat.waitForToolState(delegate, "running");
       const search = chat.toolCall("web_search", delegate);
       await chat.waitForToolState(search, "running");
       await page.reload();
-      await serverLine(/^chat: delegation: aborted by the client/);
+      await serverLine(/^chat: \S+: delegation: aborted by the client/);
 
-      await chat.visible(search);
       await chat.waitForToolState(delegate, "cancelled");
       await chat.waitForToolState(search, "cancelled");
       await chat.waitUntilIdle();
@@ -106,7 +150,7 @@ export const tests = [
     },
   },
   {
-    name: "Retry after a network failure re-sends the conversation through the finished tool call",
+    name: "Retry after a dropped connection re-sends the conversation through the finished tool call",
     async run({ page, chat, screenshot }) {
       await chat.send("What's the weather in Lisbon?");
       await chat.visible(chat.errorBanner.filter({ hasText: "Connection problem" }));
@@ -116,21 +160,11 @@ export const tests = [
       assert.match(await chat.assistantReplies().last().innerText(), /In Lisbon it is\s*$/);
       await screenshot("failed");
 
-      const retried = page.waitForRequest((request) => request.method() === "POST" && request.url().endsWith("/api/chat"));
+      const retried = nextAgentRequest(page);
       await chat.retryButton.click();
-      const { messages } = (await retried).postDataJSON();
-      assert.deepEqual(
-        messages.map((message) => message.role),
-        ["user", "assistant"],
-      );
-      const sentParts = messages[1].parts;
-      assert.deepEqual(
-        sentParts.map((part) => part.type),
-        ["text", "tool"],
-        "the reply cut short after the finished call is not re-sent",
-      );
-      assert.equal(sentParts[1].name, "get_weather");
-      assert.equal(sentParts[1].state, "done");
+      const sent = JSON.stringify((await retried).postDataJSON());
+      assert.ok(sent.includes("get_weather"), "the finished call is sent again");
+      assert.ok(!sent.includes("In Lisbon it is"), "the reply cut short after the finished call is not re-sent");
 
       const reply = await chat.replyContaining("21 °C and sunny");
       await chat.waitUntilIdle();
@@ -149,7 +183,7 @@ export const tests = [
       await chat.stopButton.click();
       await chat.waitUntilIdle();
       const textAtStop = await reply.innerText();
-      await serverLine(/^chat: long: aborted by the client/);
+      await serverLine(/^chat: \S+: long: aborted by the client/);
       assert.equal(await reply.innerText(), textAtStop);
       assert.ok(!textAtStop.includes("The end."), "the story was cut short");
       await screenshot("stopped");
@@ -163,7 +197,7 @@ export const tests = [
       await chat.resetButton.click();
       await chat.waitUntilIdle();
       assert.equal(await chat.topMessages.count(), 0);
-      await serverLine(/^chat: long: aborted by the client/);
+      await serverLine(/^chat: \S+: long: aborted by the client/);
       await page.reload();
       await chat.visible(page.getByText("Pick a prompt below"));
       assert.equal(await chat.topMessages.count(), 0);
@@ -172,6 +206,7 @@ export const tests = [
   },
   {
     name: "a frame that is not a valid action ends the run with a clear error, not a crash",
+    protocols: ["actions"],
     async run({ page, chat, screenshot }) {
       await chat.send("Send a malformed frame");
       const banner = chat.errorBanner.filter({ hasText: "malformed frame" });
@@ -188,12 +223,13 @@ export const tests = [
     },
   },
   {
-    name: "a line that is not JSON ends the run with a clear error",
+    name: "a frame that is not JSON ends the run with a clear error",
     async run({ page, chat, screenshot }) {
-      await chat.send("Send a garbled line");
+      await chat.send("Send a garbled frame");
       const banner = chat.errorBanner.filter({ hasText: "not JSON" });
       await chat.visible(banner);
       await chat.waitUntilIdle();
+      assert.match(await chat.assistantReplies().last().innerText(), /is not JSON:$/);
       assert.equal(await page.getByText("this text must never show").count(), 0);
       await screenshot("garbled");
     },

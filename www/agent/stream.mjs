@@ -1,37 +1,39 @@
-// Writes one scripted agent run as NDJSON: one frame a line, each frame an action the page
-// dispatches as is: { type: "part", part, within? } or { type: "toolPhase", name, state, prompt? }.
-// Every write and pause checks the request's abort signal, so a run stops as soon as the page
-// stops listening (Stop, Reset, reload, closed tab).
+// What a scripted run writes: stream parts (this package's AgentStreamPart), paced like a model,
+// through a wire writer (./wire/) that encodes them in the endpoint's protocol. Every write and
+// pause checks the request's abort signal, so a run stops as soon as the page stops listening
+// (Stop, Reset, reload, closed tab).
 
 import { setTimeout as sleep } from "node:timers/promises";
-import { awaitDecision } from "./decisions.mjs";
 
 /** Milliseconds between two words of streamed text: a realistic model pace. */
 const WORD_PACE_MS = 35;
 
-export function createAgentStream(res, signal) {
+export function createAgentStream(wire, signal) {
   let frames = 0;
-
-  const writeLine = (line) => {
+  const written = (write) => {
     signal.throwIfAborted();
-    res.write(line + "\n");
+    write();
     frames += 1;
   };
-
   const stream = {
     get frames() {
       return frames;
     },
     /** One AgentStreamPart; `within` names the delegate call whose sub-agent run it belongs to. */
     part(part, within) {
-      writeLine(JSON.stringify(within === undefined ? { type: "part", part } : { type: "part", part, within }));
+      written(() => wire.part(part, within));
     },
-    phase(name, state, prompt) {
-      writeLine(JSON.stringify({ type: "toolPhase", name, state, ...(prompt === undefined ? {} : { prompt }) }));
+    /** A frame that is not JSON: only the scenario that demonstrates malformed frames sends it. */
+    garbled() {
+      written(() => wire.garbled());
     },
-    /** A line written verbatim: only the scenarios that demonstrate malformed frames use it. */
-    rawLine(line) {
-      writeLine(line);
+    /** A frame that is JSON but not a valid action (the actions protocol only). */
+    invalid(frame) {
+      written(() => wire.invalid(frame));
+    },
+    /** Cuts the connection mid-reply, as a network failure does. */
+    drop() {
+      written(() => wire.drop());
     },
     pause(ms) {
       return sleep(ms, undefined, { signal });
@@ -42,9 +44,6 @@ export function createAgentStream(res, signal) {
         stream.part({ type: "text-delta", messageId, text: word }, within);
         await stream.pause(WORD_PACE_MS);
       }
-    },
-    decision(callId) {
-      return awaitDecision(callId, signal);
     },
   };
   return stream;

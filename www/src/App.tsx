@@ -1,10 +1,9 @@
-import { useCallback, useEffect, useRef } from "react";
-import type { SessionErrorCode, ToolPart } from "chat-session-reducer";
+import { useEffect, useMemo, useRef } from "react";
+import type { SessionErrorCode } from "chat-session-reducer";
 import { useAgentSession } from "chat-session-reducer/react";
-import { decide } from "./chat/decide";
 import { Composer } from "./components/Composer";
 import { Conversation } from "./components/Conversation";
-import { DecisionContext } from "./components/decisionContext";
+import { CallAnswersContext } from "./components/callAnswers";
 
 /** Where the conversation lives in sessionStorage: it survives a reload of this tab. */
 const STORAGE_KEY = "chat-session-reducer-demo";
@@ -18,13 +17,13 @@ const ERROR_TITLES: Record<SessionErrorCode, string> = {
 
 export function App() {
   // The hook restores what this tab saved (with stop applied: nothing shows as running), starts
-  // a request on Send and Retry, streams it into the session and saves each change.
-  const chat = useAgentSession({ api: "/api/chat", storageKey: STORAGE_KEY });
-  const { state, dispatch } = chat;
+  // a request on Send, Retry and each answer that lets the agent go on, streams it into the
+  // session and saves each change.
+  const chat = useAgentSession({ api: "/api/chat/actions", storageKey: STORAGE_KEY });
+  const { state, approve, deny, answer } = chat;
 
   const streaming = state.status === "streaming";
-  const onDecide = useCallback((call: ToolPart, approved: boolean) => void decide(call, approved, dispatch), [dispatch]);
-  const liveDecisions = streaming ? onDecide : null;
+  const answers = useMemo(() => ({ approve: (callId: string) => approve(callId), deny: (callId: string) => deny(callId), answer }), [approve, deny, answer]);
 
   const end = useRef<HTMLDivElement>(null);
   useEffect(() => {
@@ -50,9 +49,9 @@ export function App() {
         {state.messages.length === 0 ? (
           <p className="empty">Pick a prompt below or type your own. The conversation survives a reload of this tab.</p>
         ) : (
-          <DecisionContext.Provider value={liveDecisions}>
+          <CallAnswersContext.Provider value={streaming ? null : answers}>
             <Conversation messages={state.messages} />
-          </DecisionContext.Provider>
+          </CallAnswersContext.Provider>
         )}
         {streaming && <p className="typing">The agent is replying…</p>}
         <div ref={end} />

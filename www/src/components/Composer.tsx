@@ -6,6 +6,8 @@ const SUGGESTIONS = [
   "Hello!",
   "Delete the old drafts",
   "Research WebAssembly",
+  "Write a haiku to a file",
+  "Book a table",
   "What's the weather in Lisbon?",
   "Tell me a long story",
 ];

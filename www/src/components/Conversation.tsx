@@ -2,11 +2,14 @@ import { memo } from "react";
 import type { AgentMessage } from "chat-session-reducer";
 import { ToolCall } from "./ToolCall";
 
+/** Whether a message has anything to show: AG-UI streams reasoning as a message of its own. */
+const shown = (message: AgentMessage) => message.parts.some((part) => part.type === "text" || part.type === "tool");
+
 /** A list of messages: the top-level conversation, or a sub-agent's run inside a tool call. */
 export function Conversation({ messages }: { messages: AgentMessage[] }) {
   return (
     <ol className="messages">
-      {messages.map((message) => (
+      {messages.filter(shown).map((message) => (
         <Message key={message.id} message={message} />
       ))}
     </ol>

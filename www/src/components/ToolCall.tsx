@@ -2,7 +2,7 @@ import { memo, useContext } from "react";
 import { isCancelled } from "chat-session-reducer";
 import type { JsonValue, SessionState, ToolPart, ToolState } from "chat-session-reducer";
 import { Conversation } from "./Conversation";
-import { DecisionContext } from "./decisionContext";
+import { CallAnswersContext } from "./callAnswers";
 
 const STATE_LABELS: Record<ToolState, string> = {
   "input-streaming": "receiving input",
@@ -13,9 +13,13 @@ const STATE_LABELS: Record<ToolState, string> = {
   cancelled: "cancelled",
 };
 
+/** Tools that run in this page: the user's choice is the result. */
+const CLIENT_TOOLS = new Set(["pick_time"]);
+
 export const ToolCall = memo(function ToolCall({ call }: { call: ToolPart }) {
-  const decide = useContext(DecisionContext);
+  const answers = useContext(CallAnswersContext);
   const awaiting = call.state === "awaiting-confirmation";
+  const asksUser = CLIENT_TOOLS.has(call.name) && call.state === "running";
   return (
     <section className={`tool-call state-${call.state}`} data-testid="tool-call" data-state={call.state} data-name={call.name}>
       <header className="tool-header">
@@ -23,18 +27,21 @@ export const ToolCall = memo(function ToolCall({ call }: { call: ToolPart }) {
         <span className="tool-state">{STATE_LABELS[call.state]}</span>
       </header>
       {/* While its input streams, the call shows the text so far (it is parsed once, at its end). */}
-      <pre className="tool-input">{call.state === "input-streaming" ? call.inputText : JSON.stringify(call.input)}</pre>
+      <pre className="tool-input" data-testid="tool-input">
+        {call.state === "input-streaming" ? call.inputText : JSON.stringify(call.input)}
+      </pre>
       {call.prompt !== undefined && <p className="tool-prompt">{call.prompt}</p>}
-      {awaiting && decide !== null && (
+      {awaiting && answers !== null && (
         <div className="tool-decision">
-          <button type="button" className="primary" data-testid="approve" onClick={() => decide(call, true)}>
+          <button type="button" className="primary" data-testid="approve" onClick={() => answers.approve(call.id)}>
             Approve
           </button>
-          <button type="button" data-testid="deny" onClick={() => decide(call, false)}>
+          <button type="button" data-testid="deny" onClick={() => answers.deny(call.id)}>
             Deny
           </button>
         </div>
       )}
+      {asksUser && answers !== null && <TimePicker call={call} onPick={(time) => answers.answer(call.id, { time })} />}
       {call.agent !== undefined && <SubAgentRun run={call.agent} />}
       {call.output !== undefined && <pre className="tool-output">{outputText(call.output)}</pre>}
       {call.error !== undefined && (
@@ -43,6 +50,20 @@ export const ToolCall = memo(function ToolCall({ call }: { call: ToolPart }) {
     </section>
   );
 });
+
+/** pick_time's UI: one button per option the agent offered. */
+function TimePicker({ call, onPick }: { call: ToolPart; onPick: (time: string) => void }) {
+  const options = typeof call.input === "object" && call.input !== null && !Array.isArray(call.input) ? call.input.options : undefined;
+  return (
+    <div className="tool-decision">
+      {(Array.isArray(options) ? options : []).map((option) => (
+        <button key={String(option)} type="button" data-testid="answer" onClick={() => onPick(String(option))}>
+          {String(option)}
+        </button>
+      ))}
+    </div>
+  );
+}
 
 /** The sub-agent's run behind a delegate_to_* call, indented under it. */
 function SubAgentRun({ run }: { run: SessionState }) {
@@ -55,8 +76,9 @@ function SubAgentRun({ run }: { run: SessionState }) {
   );
 }
 
-/** MCP-style output ({ content: [{ type: "text", text }] }) as its text; anything else as JSON. */
+/** Text as is; MCP-style output ({ content: [{ type: "text", text }] }) as its text; anything else as JSON. */
 function outputText(output: JsonValue): string {
+  if (typeof output === "string") return output;
   const content = typeof output === "object" && output !== null && !Array.isArray(output) ? output.content : undefined;
   if (Array.isArray(content)) {
     const texts = content.map((item) =>
