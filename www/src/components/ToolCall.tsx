@@ -24,7 +24,7 @@ export const ToolCall = memo(function ToolCall({ call }: { call: ToolPart }) {
     <section className={`tool-call state-${call.state}`} data-testid="tool-call" data-state={call.state} data-name={call.name}>
       <header className="tool-header">
         <span className="tool-name">{call.name}</span>
-        <span className="tool-state">{STATE_LABELS[call.state]}</span>
+        <span className="tool-state">{call.error?.code === "denied" ? "denied" : STATE_LABELS[call.state]}</span>
       </header>
       {/* While its input streams, the call shows the text so far (it is parsed once, at its end). */}
       <pre className="tool-input" data-testid="tool-input">
