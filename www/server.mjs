@@ -1,5 +1,7 @@
-// The demo's server: serves the built page (www/dist) and the scripted agent:
+// The demo's server: serves the built page (www/dist) and the scripted agent, in three protocols:
 //   POST /api/chat/actions  { messages: AgentMessage[] } -> NDJSON actions (this package's own)
+//   POST /api/chat/ai-sdk   { messages: UIMessage[] }    -> the AI SDK UI message stream (SSE)
+//   POST /api/chat/ag-ui    RunAgentInput                -> AG-UI events (SSE)
 // Plain node:http on purpose: the page needs nothing a framework would add.
 // PORT picks the port (0: any free one); the URL is printed once listening.
 
@@ -11,9 +13,10 @@ import { fileURLToPath } from "node:url";
 import { pickRun } from "./agent/scenarios.mjs";
 import { createAgentStream } from "./agent/stream.mjs";
 import * as actions from "./agent/wire/actions.mjs";
+import * as agUi from "./agent/wire/ag-ui.mjs";
+import * as aiSdk from "./agent/wire/ai-sdk.mjs";
 
-/** The wire protocols the agent speaks, one endpoint each. */
-const WIRES = { actions };
+const WIRES = { actions, "ai-sdk": aiSdk, "ag-ui": agUi };
 
 const DIST = fileURLToPath(new URL("./dist/", import.meta.url));
 const MAX_BODY_BYTES = 4 * 1024 * 1024;

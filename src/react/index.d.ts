@@ -1,10 +1,16 @@
 // useAgentSession: a chat connected to an agent endpoint (chat-session-reducer/react).
-import type { SessionAction, SessionError, SessionState, AgentMessage, JsonValue } from "../index.js";
+import type { AgentMessage, JsonValue, SessionAction, SessionError, SessionState } from "chat-session-reducer";
 
 /** The wire protocol of the endpoint. */
 export type AgentProtocol =
-  /** This package's NDJSON: one `part` or `toolPhase` action a line. */
-  | "actions";
+  /** This package's NDJSON: one `part` or `toolPhase` action a line; the body is `{ messages }`. */
+  | "actions"
+  /** The Vercel AI SDK UI message stream (SSE); the body is `{ id, messages: UIMessage[] }`. */
+  | "ai-sdk"
+  /** AG-UI events over SSE; the body is a `RunAgentInput` (messages, resume for interrupts). */
+  | "ag-ui"
+  /** NDJSON `ChatStreamEvent` frames of a chat turn; the body is `{ messages }`. */
+  | "chat-stream";
 
 export interface UseAgentSessionOptions {
   /**
@@ -17,7 +23,7 @@ export interface UseAgentSessionOptions {
   protocol?: AgentProtocol;
   /**
    * The request body. Gets the session at the start of the run and the protocol's default body
-   * (`{ messages }` for `"actions"`), and returns what to send.
+   * (see `AgentProtocol`), and returns what to send.
    */
   body?: (session: SessionState, defaultBody: unknown) => unknown;
   /** Extra request headers (with a URL `api`), or a function called for each request. */

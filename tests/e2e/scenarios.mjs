@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 
 /** The protocols the demo's page offers, each on its own endpoint. */
-export const PROTOCOLS = ["actions"];
+export const PROTOCOLS = ["actions", "ai-sdk", "ag-ui"];
 
 /** The next POST to the agent's endpoint, whatever the protocol. */
 const nextAgentRequest = (page) => page.waitForRequest((request) => request.method() === "POST" && request.url().includes("/api/chat/"));
@@ -105,6 +105,7 @@ export const tests = [
   },
   {
     name: "a delegate_to_* call shows its sub-agent's run nested and indented",
+    protocols: ["actions", "ag-ui"],
     async run({ chat, screenshot }) {
       await chat.send("Research WebAssembly");
       const delegate = chat.toolCall("delegate_to_researcher");
@@ -129,18 +130,34 @@ export const tests = [
     },
   },
   {
+    name: "a delegate_to_* call streams its sub-agent's progress as preliminary output (the AI SDK's nesting)",
+    protocols: ["ai-sdk"],
+    async run({ chat, screenshot }) {
+      await chat.send("Research WebAssembly");
+      const delegate = chat.toolCall("delegate_to_researcher");
+      await chat.visible(delegate.getByText("→ web_search"));
+      assert.equal(await delegate.getAttribute("data-state"), "running", "preliminary output leaves the call running");
+      await screenshot("sub-agent-running");
+      await chat.waitForToolState(delegate, "done");
+      await chat.replyContaining("The researcher reports:");
+      await chat.waitUntilIdle();
+      assert.equal(await chat.toolCalls.count(), 1);
+      await screenshot("sub-agent-done");
+    },
+  },
+  {
     name: "a reload mid-stream restores the conversation with its running calls cancelled",
-    async run({ page, chat, screenshot, serverLine }) {
+    async run({ page, chat, screenshot, serverLine, protocol }) {
       await chat.send("Research Rust");
       const delegate = chat.toolCall("delegate_to_researcher");
       await chat.waitForToolState(delegate, "running");
       const search = chat.toolCall("web_search", delegate);
-      await chat.waitForToolState(search, "running");
+      if (protocol !== "ai-sdk") await chat.waitForToolState(search, "running");
       await page.reload();
       await serverLine(/^chat: \S+: delegation: aborted by the client/);
 
       await chat.waitForToolState(delegate, "cancelled");
-      await chat.waitForToolState(search, "cancelled");
+      if (protocol !== "ai-sdk") await chat.waitForToolState(search, "cancelled");
       await chat.waitUntilIdle();
       assert.equal(await chat.topMessages.count(), 2);
       assert.equal(await chat.topMessages.first().innerText(), "Research Rust");

@@ -1,12 +1,20 @@
-import { useEffect, useMemo, useRef } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import type { SessionErrorCode } from "chat-session-reducer";
 import { useAgentSession } from "chat-session-reducer/react";
+import type { AgentProtocol } from "chat-session-reducer/react";
 import { Composer } from "./components/Composer";
 import { Conversation } from "./components/Conversation";
 import { CallAnswersContext } from "./components/callAnswers";
 
 /** Where the conversation lives in sessionStorage: it survives a reload of this tab. */
 const STORAGE_KEY = "chat-session-reducer-demo";
+
+/** The protocols the demo's server speaks, each on its own endpoint (server.mjs). */
+const PROTOCOLS: { value: AgentProtocol; label: string }[] = [
+  { value: "actions", label: "NDJSON actions (this package's)" },
+  { value: "ai-sdk", label: "AI SDK UI message stream" },
+  { value: "ag-ui", label: "AG-UI events" },
+];
 
 const ERROR_TITLES: Record<SessionErrorCode, string> = {
   network: "Connection problem",
@@ -15,11 +23,24 @@ const ERROR_TITLES: Record<SessionErrorCode, string> = {
   bad_request: "Request refused",
 };
 
+/** The protocol in the address (?protocol=ai-sdk), so a reload keeps it; NDJSON actions by default. */
+function protocolInAddress(): AgentProtocol {
+  const named = new URLSearchParams(location.search).get("protocol");
+  return PROTOCOLS.find((protocol) => protocol.value === named)?.value ?? "actions";
+}
+
 export function App() {
+  const [protocol, setProtocol] = useState(protocolInAddress);
+  useEffect(() => {
+    const address = new URL(location.href);
+    address.searchParams.set("protocol", protocol);
+    history.replaceState(null, "", address);
+  }, [protocol]);
+
   // The hook restores what this tab saved (with stop applied: nothing shows as running), starts
   // a request on Send, Retry and each answer that lets the agent go on, streams it into the
   // session and saves each change.
-  const chat = useAgentSession({ api: "/api/chat/actions", storageKey: STORAGE_KEY });
+  const chat = useAgentSession({ api: `/api/chat/${protocol}`, protocol, storageKey: STORAGE_KEY });
   const { state, approve, deny, answer } = chat;
 
   const streaming = state.status === "streaming";
@@ -38,11 +59,20 @@ export function App() {
       <header className="topbar">
         <div>
           <h1>Chat session reducer</h1>
-          <p className="subtitle">A scripted agent, streamed over NDJSON into useAgentSession.</p>
+          <p className="subtitle">A scripted agent streamed into useAgentSession, in the protocol of your choice.</p>
         </div>
-        <button type="button" data-testid="reset" onClick={chat.reset}>
-          Reset
-        </button>
+        <div className="topbar-actions">
+          <select aria-label="Protocol" data-testid="protocol" value={protocol} disabled={streaming} onChange={(event) => setProtocol(event.target.value as AgentProtocol)}>
+            {PROTOCOLS.map(({ value, label }) => (
+              <option key={value} value={value}>
+                {label}
+              </option>
+            ))}
+          </select>
+          <button type="button" data-testid="reset" onClick={chat.reset}>
+            Reset
+          </button>
+        </div>
       </header>
 
       <main className="conversation" data-testid="conversation">
