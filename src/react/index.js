@@ -9,7 +9,7 @@ import { useCallback, useEffect, useId, useMemo, useReducer, useRef } from "reac
 import { checkAction } from "chat-session-reducer";
 import { createFrameQueue } from "./frameQueue.js";
 import { newId } from "./ids.js";
-import { protocolNamed } from "./protocols.js";
+import { checkProtocolName, loadProtocol } from "./protocols.js";
 import { streamRun } from "./run.js";
 import { ANSWER, hookReducer, initialHookState } from "./session.js";
 import { useClientLayoutEffect, useStoredSession } from "./storage.js";
@@ -30,7 +30,7 @@ export function useAgentSession(options) {
   const { storageKey, storage, throttle = "frame" } = options;
   const protocolName = options.protocol ?? "actions";
   // Checked while rendering on purpose: a wrong protocol name is the app's bug, shown at once.
-  protocolNamed(protocolName);
+  checkProtocolName(protocolName);
   if (options.api === undefined) {
     throw Object.assign(new TypeError("options.api: expected a URL or a function"), { code: "invalid", path: "options.api" });
   }
@@ -46,17 +46,18 @@ export function useAgentSession(options) {
 
   const storageError = useStoredSession(storageKey, storage, session, dispatchToHook);
 
+  // The protocol's adapter is loaded ahead of the first run.
+  useEffect(() => void loadProtocol(protocolName).catch(() => {}), [protocolName]);
+
   const streaming = session.status === "streaming";
   useEffect(() => {
     if (!streaming) return;
     const { options: runOptions, session: runSession } = latest.current;
-    const protocol = protocolNamed(runOptions.protocol);
-    const defaultBody = protocol.body({ session: runSession, chatId: runOptions.storageKey ?? chatId, runId: newId("run") });
-    const body = runOptions.body === undefined ? defaultBody : runOptions.body(runSession, defaultBody);
+    const request = { options: runOptions, session: runSession, chatId: runOptions.storageKey ?? chatId };
     const controller = new AbortController();
     const queue = createFrameQueue(dispatchToHook, throttle);
     currentRun.current = queue;
-    void streamRun({ options: runOptions, protocol, body }, controller.signal, queue.push);
+    void streamRun(request, controller.signal, queue.push);
     return () => {
       queue.close();
       if (currentRun.current === queue) currentRun.current = undefined;

@@ -6,10 +6,9 @@
 //   ai-sdk       the Vercel AI SDK UI message stream (server-sent events, up to [DONE])
 //   ag-ui        AG-UI events over server-sent events; the body is a RunAgentInput
 //   chat-stream  the NDJSON ChatStreamEvent frames of a chat turn (seed 001)
-
-import { createAgUiTranslator, readAgUiStream, toAgUiInput } from "chat-session-reducer/ag-ui";
-import { fromAiSdkChunk, readAiSdkStream, toAiSdkMessages } from "chat-session-reducer/ai-sdk";
-import { createChatStreamTranslator, readNdjson } from "chat-session-reducer/chat-stream";
+//
+// The adapters behind them are imported when a protocol is first used, not with the hook: an app
+// loads only the one it speaks (bundlers split each into a chunk of its own).
 
 /** The agent may only stream parts and tool phases; send, stop, retry and reset are the user's. */
 const AGENT_ACTION_TYPES = new Set(["part", "toolPhase"]);
@@ -22,50 +21,71 @@ function agentAction(frame) {
   return [frame];
 }
 
-const PROTOCOLS = {
-  actions: {
-    accept: "application/x-ndjson",
-    read: readNdjson,
-    translator: () => agentAction,
-    body: ({ session }) => ({ messages: session.messages }),
+const LOADERS = {
+  actions: async () => {
+    const { readNdjson } = await import("chat-session-reducer/chat-stream");
+    return {
+      accept: "application/x-ndjson",
+      read: readNdjson,
+      translator: () => agentAction,
+      body: ({ session }) => ({ messages: session.messages }),
+    };
   },
-  "ai-sdk": {
-    accept: "text/event-stream",
-    read: readAiSdkStream,
-    translator: () => (chunk) => fromAiSdkChunk(chunk),
-    body: ({ session, chatId }) => ({ id: chatId, messages: toAiSdkMessages(session.messages) }),
+  "ai-sdk": async () => {
+    const { fromAiSdkChunk, readAiSdkStream, toAiSdkMessages } = await import("chat-session-reducer/ai-sdk");
+    return {
+      accept: "text/event-stream",
+      read: readAiSdkStream,
+      translator: () => (chunk) => fromAiSdkChunk(chunk),
+      body: ({ session, chatId }) => ({ id: chatId, messages: toAiSdkMessages(session.messages) }),
+    };
   },
-  "ag-ui": {
-    accept: "text/event-stream",
-    read: readAgUiStream,
-    translator: createAgUiTranslator,
-    body: ({ session, chatId, runId }) => ({
-      threadId: chatId,
-      runId,
-      ...toAgUiInput(session),
-      state: session.agentState ?? {},
-      tools: [],
-      context: [],
-      forwardedProps: {},
-    }),
+  "ag-ui": async () => {
+    const { createAgUiTranslator, readAgUiStream, toAgUiInput } = await import("chat-session-reducer/ag-ui");
+    return {
+      accept: "text/event-stream",
+      read: readAgUiStream,
+      translator: createAgUiTranslator,
+      body: ({ session, chatId, runId }) => ({
+        threadId: chatId,
+        runId,
+        ...toAgUiInput(session),
+        state: session.agentState ?? {},
+        tools: [],
+        context: [],
+        forwardedProps: {},
+      }),
+    };
   },
-  "chat-stream": {
-    accept: "application/x-ndjson",
-    read: readNdjson,
-    translator: createChatStreamTranslator,
-    body: ({ session }) => ({ messages: session.messages }),
+  "chat-stream": async () => {
+    const { createChatStreamTranslator, readNdjson } = await import("chat-session-reducer/chat-stream");
+    return {
+      accept: "application/x-ndjson",
+      read: readNdjson,
+      translator: createChatStreamTranslator,
+      body: ({ session }) => ({ messages: session.messages }),
+    };
   },
 };
 
-const PROTOCOL_NAMES = Object.keys(PROTOCOLS);
-
-export function protocolNamed(name) {
-  const protocol = Object.hasOwn(PROTOCOLS, name) ? PROTOCOLS[name] : undefined;
-  if (protocol === undefined) {
-    throw Object.assign(new TypeError(`options.protocol: expected one of ${PROTOCOL_NAMES.join(", ")}`), {
+/** Throws a coded TypeError when `name` is not a protocol the hook speaks. */
+export function checkProtocolName(name) {
+  if (!Object.hasOwn(LOADERS, name)) {
+    throw Object.assign(new TypeError(`options.protocol: expected one of ${Object.keys(LOADERS).join(", ")}`), {
       code: "invalid",
       path: "options.protocol",
     });
   }
-  return protocol;
+}
+
+const loading = new Map();
+
+/** The protocol of that name, once its adapter is loaded (a failed load is tried again next time). */
+export function loadProtocol(name) {
+  if (!loading.has(name)) {
+    const loaded = LOADERS[name]();
+    loading.set(name, loaded);
+    loaded.catch(() => loading.delete(name));
+  }
+  return loading.get(name);
 }

@@ -5,6 +5,8 @@
 // is not an error: the run just ends.
 
 import { checkAction } from "chat-session-reducer";
+import { newId } from "./ids.js";
+import { loadProtocol } from "./protocols.js";
 
 /** An error part: the session ends the run in error, cancels its open calls and offers Retry. */
 export function runFailed(message, code) {
@@ -57,16 +59,24 @@ function actionsOf(translate, frame, index) {
   }
 }
 
+/** The request body: the protocol's default, or what the app's `body` option makes of it. */
+function bodyOf({ options, session, chatId }, protocol) {
+  const defaultBody = protocol.body({ session, chatId, runId: newId("run") });
+  return options.body === undefined ? defaultBody : options.body(session, defaultBody);
+}
+
 /**
- * Runs one request. `request` is { options, protocol, body }; `deliver(actions)` receives the
- * checked actions in order; it is not called once `signal` has aborted.
+ * Runs one request. `request` is { options, session, chatId }: the hook's options and the
+ * session at the start of the run; `deliver(actions)` receives the checked actions in order; it
+ * is not called once `signal` has aborted.
  */
-export async function streamRun({ options, protocol, body }, signal, deliver) {
+export async function streamRun(request, signal, deliver) {
   const send = (actions) => {
     if (!signal.aborted) deliver(actions);
   };
   try {
-    const response = await post(options, protocol, body, signal);
+    const protocol = await loadProtocol(request.options.protocol);
+    const response = await post(request.options, protocol, bodyOf(request, protocol), signal);
     if (!response.ok) return send([runFailed(await describeRefusal(response), codeForStatus(response.status))]);
     if (response.body === null) return send([runFailed("The agent answered with an empty response.", "network")]);
     const translate = protocol.translator();
