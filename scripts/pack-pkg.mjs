@@ -22,11 +22,12 @@
 //                module bundled and minified into <subpath>/index.js, its declarations in
 //                <subpath>/index.d.ts, which import the core's types from ../index.js and the
 //                readers' source type from ../stream-source.d.ts.
-import { readFileSync, writeFileSync, mkdirSync, mkdtempSync, rmSync, copyFileSync, cpSync, existsSync } from "node:fs";
+import { readFileSync, readdirSync, writeFileSync, mkdirSync, mkdtempSync, rmSync, copyFileSync, cpSync, existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { build } from "esbuild";
 import { join, relative, resolve, dirname } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { throwingSources, unsafeImports } from "./glue_audit.mjs";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const [bindgenDir, optimizedWasm, renamingPath, outDir] = process.argv.slice(2);
@@ -277,6 +278,21 @@ function tidySourceMap(mapPath, staging) {
   writeFileSync(mapPath, JSON.stringify({ ...map, sources, sourcesContent }));
 }
 
+// No exception may unwind through the module's frames (scripts/glue_audit.mjs says why).
+function auditGlue() {
+  const sourceDir = join(root, "src");
+  const sources = Object.fromEntries(
+    readdirSync(sourceDir, { recursive: true })
+      .filter((path) => path.endsWith(".rs"))
+      .map((path) => [join("src", path), readFileSync(join(sourceDir, path), "utf8")]),
+  );
+  const problems = [...unsafeImports(readFileSync(gluePath, "utf8")), ...throwingSources(sources)];
+  if (problems.length > 0) {
+    throw new Error(`JavaScript that could throw into the module:\n  ${problems.join("\n  ")}`);
+  }
+}
+
+auditGlue();
 const names = [...(await publicExportNames()), ...storageExports].sort();
 const declarations = publicDeclarations();
 checkDeclarationsMatch(names, declarations);

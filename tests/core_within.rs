@@ -4,6 +4,11 @@
 #![cfg(not(target_arch = "wasm32"))]
 mod common;
 
+use std::rc::Rc;
+
+use chat_session_reducer::core::model::{
+    AgentMessage, AgentPart, Json, Role, SessionState, ToolPart, ToolState, MAX_NESTING,
+};
 use common::*;
 use serde_json::{json, Value};
 
@@ -641,4 +646,80 @@ fn tool_phase_prefers_a_later_call_over_calls_nested_in_an_earlier_holder() {
             ])
         )])),
     );
+}
+
+/// The chain of `within` parts that nests `levels` runs: level k's run gets a call `c-{k+1}`.
+fn nest_by_within(levels: usize) -> Rc<SessionState> {
+    let mut state = replay(&[
+        json!({ "type": "send", "id": "u-1", "text": "go" }),
+        part(json!({ "type": "tool-call", "id": "c-1", "name": "delegate", "input": {} })),
+    ]);
+    for level in 1..levels {
+        let call = json!({ "type": "tool-call", "id": format!("c-{}", level + 1), "name": "delegate", "input": {} });
+        state = apply(&state, part_within(&format!("c-{level}"), call));
+    }
+    state
+}
+
+/// How deep the runs of `state` nest.
+fn nesting(state: &SessionState) -> usize {
+    let mut deepest = 0;
+    let mut run = state;
+    while let Some(agent) =
+        run.messages
+            .last()
+            .and_then(|message| match message.parts.last()?.as_ref() {
+                AgentPart::Tool(call) => call.agent.as_deref(),
+                _ => None,
+            })
+    {
+        deepest += 1;
+        run = agent;
+    }
+    deepest
+}
+
+#[test]
+fn within_nests_runs_up_to_the_limit_and_ignores_a_part_that_would_go_deeper() {
+    let state = nest_by_within(MAX_NESTING + 10);
+    assert_eq!(nesting(&state), MAX_NESTING);
+    let deepest = format!("c-{}", MAX_NESTING + 1);
+    let before = Rc::clone(&state);
+    let after = apply(
+        &state,
+        part_within(&deepest, json!({ "type": "text-delta", "text": "x" })),
+    );
+    assert!(
+        Rc::ptr_eq(&before, &after),
+        "a part for a run past the limit is ignored"
+    );
+}
+
+#[test]
+fn a_state_nested_far_past_the_limit_is_dropped_without_recursion() {
+    // Built directly, as only Rust code could: reading and `within` stop at the limit.
+    let mut state = SessionState::empty();
+    for level in 0..200_000 {
+        let call = ToolPart {
+            id: format!("c-{level}"),
+            name: "delegate".into(),
+            input: Json::Null,
+            input_text: None,
+            state: ToolState::Running,
+            output: None,
+            error: None,
+            prompt: None,
+            approval: None,
+            metadata: None,
+            agent: Some(Rc::new(state)),
+        };
+        state = SessionState::empty();
+        state.messages.push(Rc::new(AgentMessage {
+            id: format!("a-{level}"),
+            role: Role::Assistant,
+            parts: vec![Rc::new(AgentPart::Tool(call))],
+            metadata: None,
+        }));
+    }
+    drop(state);
 }

@@ -171,7 +171,9 @@ impl<'a> Editor<'a> {
         let messages = &mut self.run_mut(run)?.messages;
         messages.push(Rc::new(message));
         let index = messages.len() - 1;
-        self.session.messages.record(run, &id, index);
+        self.session
+            .messages
+            .record(&self.session.state, run, &id, index);
         self.log(Patch::PushMessage {
             run: run.to_vec(),
             message: new,
@@ -566,6 +568,20 @@ impl<'a> Editor<'a> {
 
     /// Cuts the root run where Retry cuts it.
     pub fn truncate(&mut self, cut: Cut) {
+        let state = Rc::clone(&self.session.state);
+        let messages = &state.messages;
+        self.session
+            .forget_messages(messages.get(cut.messages..).unwrap_or_default());
+        let last = cut
+            .messages
+            .checked_sub(1)
+            .and_then(|last| messages.get(last));
+        if let (Some(parts), Some(last)) = (cut.parts, last) {
+            self.session
+                .forget_parts(last.parts.get(parts..).unwrap_or_default());
+        }
+        // Let go of the state before changing it, or it would be copied.
+        drop(state);
         cut.apply_to(&mut self.root_mut().messages);
         self.open_mut()
             .retain(|call| call.path.first().is_some_and(|&pos| cut.keeps(pos)));

@@ -101,6 +101,11 @@ pub struct SessionError {
     pub code: Option<SessionErrorCode>,
 }
 
+/// How deep sub-agent runs nest, everywhere: in a state that is read (deeper is bad input)
+/// and in one built by `within` (a part that would start a deeper run is ignored). The run
+/// behind a top-level call is at depth 1. It bounds every walk of the tree.
+pub const MAX_NESTING: usize = 64;
+
 /// A conversation, or a sub-agent's run behind a tool call.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(target_arch = "wasm32", derive(Tsify))]
@@ -333,6 +338,27 @@ pub struct ToolPart {
     )]
     #[cfg_attr(target_arch = "wasm32", tsify(type = "JsonValue"))]
     pub metadata: Option<Json>,
+}
+
+/// Drops the sub-agent run behind a call without recursion: each run below is taken out of its
+/// call (when nothing else shares it) before it is dropped, so a drop never goes more than one
+/// run deep, however deep the runs nest.
+impl Drop for ToolPart {
+    fn drop(&mut self) {
+        let mut runs: Vec<Rc<SessionState>> = self.agent.take().into_iter().collect();
+        while let Some(run) = runs.pop() {
+            let Ok(mut run) = Rc::try_unwrap(run) else {
+                continue;
+            };
+            for message in run.messages.iter_mut().filter_map(Rc::get_mut) {
+                for part in message.parts.iter_mut().filter_map(Rc::get_mut) {
+                    if let AgentPart::Tool(call) = part {
+                        runs.extend(call.agent.take());
+                    }
+                }
+            }
+        }
+    }
 }
 
 /// An approval asked for a call, and the answer once given.

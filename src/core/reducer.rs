@@ -1,6 +1,5 @@
 //! The session state machine (SPEC "Actions" and "Stream parts").
 
-use std::collections::HashMap;
 use std::rc::Rc;
 
 use super::approval::{self, Answer, Question};
@@ -9,11 +8,12 @@ use super::find::{input_streaming_below, newest_named, open_call_below};
 use super::model::{
     is_cancelled, AgentMessage, AgentPart, AgentStreamPart, DataPart, FinishReason, Json, Role,
     SessionAction, SessionError, SessionState, SessionStatus, Text, TextPart, ToolPart, ToolState,
+    MAX_NESTING,
 };
 use super::patch::{Patch, Slot};
 use super::path::{visit_calls, CallPath, RunPath};
 use super::resumable::resumable_cut;
-use super::session::Session;
+use super::session::{Located, Seen, Session};
 
 /// What an action did to a session.
 #[derive(Debug, PartialEq, Eq)]
@@ -115,7 +115,8 @@ fn apply_action(editor: &mut Editor, action: &SessionAction) -> Option<()> {
             let state = editor.state();
             let empty = state.messages.is_empty()
                 && state.status == SessionStatus::Idle
-                && state.error.is_none();
+                && state.error.is_none()
+                && state.agent_state.is_none();
             if !empty {
                 editor.reset();
             }
@@ -143,6 +144,10 @@ fn apply_within(editor: &mut Editor, id: &str, part: &AgentStreamPart) -> Option
     let call = editor.session.open.iter().find(|call| call.id == id)?;
     let path = call.path.clone();
     if editor.call(&path)?.agent.is_none() {
+        // The run would be at depth `path.len()`.
+        if path.len() > MAX_NESTING {
+            return Some(());
+        }
         let mark = editor.mark();
         editor.start_agent(&path)?;
         apply_part(editor, &path, part)?;
@@ -494,10 +499,10 @@ fn snapshot_slots(
     exact: bool,
 ) -> Option<Option<Vec<Slot>>> {
     // Sets of ids as maps of the type the indexes use, so that the wasm has one copy of its code.
-    let mut ids: HashMap<String, CallPath> = HashMap::new();
+    let mut ids = Located::new();
     if !given
         .iter()
-        .all(|message| ids.insert(message.id.clone(), Vec::new()).is_none())
+        .all(|message| ids.insert(message.id.clone(), Seen::default()).is_none())
     {
         return Some(None);
     }
@@ -515,11 +520,11 @@ fn snapshot_slots(
         messages: given.to_vec(),
         ..SessionState::empty()
     };
-    let mut calls: HashMap<String, CallPath> = HashMap::new();
+    let mut calls = Located::new();
     let mut duplicate = false;
     visit_calls(&probe, &mut Vec::new(), &mut |_, call| {
         duplicate = duplicate
-            || calls.insert(call.id.clone(), Vec::new()).is_some()
+            || calls.insert(call.id.clone(), Seen::default()).is_some()
             || editor
                 .session
                 .calls

@@ -6,7 +6,7 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
 
-use super::model::SessionState;
+use super::model::{AgentMessage, AgentPart, SessionState};
 use super::path::{call_at, visit_calls, visit_runs, CallPath, CallPos, RunPath};
 
 /// An open call (`running` or `awaiting-confirmation`).
@@ -31,7 +31,7 @@ impl Session {
     /// Indexes a state: one walk over its calls.
     pub fn new(state: Rc<SessionState>) -> Self {
         let mut open = Vec::new();
-        let mut located = HashMap::new();
+        let mut located = Located::new();
         visit_calls(&state, &mut Vec::new(), &mut |path, call| {
             if call.state.is_open() {
                 open.push(OpenCall {
@@ -42,7 +42,8 @@ impl Session {
             }
             located
                 .entry(call.id.clone())
-                .or_insert_with(|| path.clone());
+                .or_insert_with(|| Seen::at(path.clone()))
+                .count += 1;
         });
         Session {
             messages: MessageIndex::new(state.clone()),
@@ -53,13 +54,84 @@ impl Session {
     }
 }
 
+impl Session {
+    /// Forgets, in the indexes, the messages a run no longer holds (everything in them,
+    /// nested runs included), so that they hold only what the state holds. Call it wherever
+    /// messages are removed.
+    pub fn forget_messages(&mut self, messages: &[Rc<AgentMessage>]) {
+        for message in messages {
+            self.messages.forget(&message.id);
+            self.forget_parts(&message.parts);
+        }
+    }
+
+    /// Forgets, in the indexes, the parts a message no longer holds.
+    pub fn forget_parts(&mut self, parts: &[Rc<AgentPart>]) {
+        for part in parts {
+            if let AgentPart::Tool(call) = part.as_ref() {
+                self.calls.forget(&call.id);
+                if let Some(agent) = &call.agent {
+                    self.forget_messages(&agent.messages);
+                }
+            }
+        }
+    }
+}
+
+/// Where an id was last seen (a hint), and how many times the states using the index hold it
+/// (at least: an index shared by states that diverged counts what any of them added).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Seen {
+    path: CallPath,
+    count: usize,
+}
+
+impl Seen {
+    fn at(path: CallPath) -> Self {
+        Seen { path, count: 0 }
+    }
+}
+
+/// The indexes' map, which other sets of ids use too: the wasm then has one copy of its code.
+pub(crate) type Located = HashMap<String, Seen>;
+
+/// Notes one more `id` at `path`.
+fn add(located: &mut Located, id: &str, path: CallPath) {
+    let seen = located
+        .entry(id.to_owned())
+        .or_insert_with(|| Seen::at(path.clone()));
+    seen.path = path;
+    seen.count += 1;
+}
+
+/// Notes one `id` fewer in an index no other session shares (`None` otherwise: what one
+/// session removed, another, a state that diverged from it, may still hold; an entry left
+/// behind is only a hint that does not match); the last one takes its entry out.
+fn remove(located: Option<&mut Located>, id: &str) {
+    let Some(located) = located else { return };
+    if let Some(seen) = located.get_mut(id) {
+        seen.count -= 1;
+        if seen.count == 0 {
+            located.remove(id);
+        }
+    }
+}
+
+/// Points the entry of `id` at where it was found.
+fn relocate(located: &mut Located, id: &str, path: CallPath) {
+    if let Some(seen) = located.get_mut(id) {
+        seen.path = path;
+    }
+}
+
 /// Where each call id was seen, shared by every state derived from the same indexed state.
 ///
 /// Entries are hints checked against the state at hand, so states that diverged (a retry,
-/// a reducer called twice on the same state) never get a wrong answer: an id that was never
-/// seen is absent from all of them, and an entry that does not match falls back to a walk.
+/// a reducer called twice on the same state) never get a wrong answer: an id that is in none
+/// of them is absent, and an entry that does not match falls back to a walk. An id's entry
+/// goes when the last call with it does (`Session::forget_parts`).
 #[derive(Clone, Debug)]
-pub struct CallIndex(Rc<RefCell<HashMap<String, CallPath>>>);
+pub struct CallIndex(Rc<RefCell<Located>>);
 
 impl CallIndex {
     /// Whether a call with this id is anywhere in `state`, nested runs included.
@@ -69,7 +141,7 @@ impl CallIndex {
 
     /// Where the call with this id is in `state`, nested runs included.
     pub fn locate(&self, state: &SessionState, id: &str) -> Option<CallPath> {
-        let path = self.0.borrow().get(id).cloned()?;
+        let path = self.0.borrow().get(id).map(|seen| seen.path.clone())?;
         if call_at(state, &path).is_some_and(|call| call.id == id) {
             return Some(path);
         }
@@ -80,32 +152,44 @@ impl CallIndex {
             }
         });
         let path = found?;
-        self.0.borrow_mut().insert(id.to_owned(), path.clone());
+        relocate(&mut self.0.borrow_mut(), id, path.clone());
         Some(path)
     }
 
+    /// Notes a call added at `path`.
     pub fn record(&self, id: &str, path: &CallPath) {
-        self.0.borrow_mut().insert(id.to_owned(), path.clone());
+        add(&mut self.0.borrow_mut(), id, path.clone());
+    }
+
+    fn forget(&mut self, id: &str) {
+        remove(Rc::get_mut(&mut self.0).map(RefCell::get_mut), id);
+    }
+
+    /// How many ids the index holds.
+    pub fn len(&self) -> usize {
+        self.0.borrow().len()
     }
 }
 
 /// Where each message id was last seen: the path of its run, then the message's position
 /// (its `part` unused). Keyed by id alone, like `CallIndex` (the same map type, so no second
 /// copy of its code in the wasm): an id seen in two runs keeps the last, and the other run's
-/// lookups fall back to a scan. Shared, like `CallIndex`, by every state derived from the same
-/// indexed state, and checked like it.
+/// lookups fall back to a scan. An entry names the newest message with its id in its run, so a
+/// session that shares its index with another (a state that diverged from it) starts its own
+/// before it records a message: the newest in one may be an older one in the other.
 ///
 /// Most actions never look a message up by id, so the indexed state's messages are read on
-/// first use; every message added since, in any of the states that share the index, is
-/// recorded as it is added. So an id absent from the index is in none of those states. (The
-/// first use reads the indexed state, not the state at hand: that one may have diverged from
-/// another state sharing the index, by a retry, say.)
+/// first use; every message added since is recorded as it is added. So an id absent from the
+/// index is in none of the session's states. (The first use reads the indexed state, not the
+/// state at hand: that one may have diverged from another state sharing the index, by a
+/// retry, say.) Entries are counted as `CallIndex`'s are, and go with the last message of
+/// their id once the indexed state has been read.
 #[derive(Clone, Debug)]
 pub struct MessageIndex(Rc<RefCell<MessageIds>>);
 
 #[derive(Debug)]
 struct MessageIds {
-    located: HashMap<String, CallPath>,
+    located: Located,
     /// The indexed state, until its messages are read.
     unread: Option<Rc<SessionState>>,
 }
@@ -126,21 +210,25 @@ impl MessageIndex {
         }
         let unread = self.0.borrow_mut().unread.take();
         if let Some(state) = unread {
-            // In the indexed state, the last message with an id is the newest.
-            let mut indexed = HashMap::new();
+            let located = &mut self.0.borrow_mut().located;
             visit_runs(&state, &mut Vec::new(), &mut |path, run| {
-                for (index, message) in run.messages.iter().enumerate() {
-                    indexed.insert(message.id.clone(), at(path, index));
+                // Newest first: the first entry made for an id in a run is its newest there,
+                // and a message recorded since is newer than the indexed state's.
+                for (index, message) in run.messages.iter().enumerate().rev() {
+                    located
+                        .entry(message.id.clone())
+                        .or_insert_with(|| Seen::at(at(path, index)))
+                        .count += 1;
                 }
             });
-            let located = &mut self.0.borrow_mut().located;
-            for (id, seen) in indexed {
-                // A message recorded since is newer than the indexed state's.
-                located.entry(id).or_insert(seen);
-            }
         }
         // Absent from the index: in no run at all.
-        let seen = self.0.borrow().located.get(id).cloned()?;
+        let seen = self
+            .0
+            .borrow()
+            .located
+            .get(id)
+            .map(|seen| seen.path.clone())?;
         if let Some((last, seen_run)) = seen.split_last() {
             if seen_run == path
                 && run
@@ -152,18 +240,37 @@ impl MessageIndex {
             }
         }
         let found = run.messages.iter().rposition(|message| message.id == id);
-        if let Some(index) = found {
-            self.record(path, id, index);
+        // Only in an index no other session shares: the newest here may not be the newest in
+        // a state that diverged.
+        if let (Some(index), 1) = (found, Rc::strong_count(&self.0)) {
+            relocate(&mut self.0.borrow_mut().located, id, at(path, index));
         }
         found
     }
 
-    /// Notes where a message is.
-    pub fn record(&self, path: &RunPath, id: &str, index: usize) {
-        self.0
-            .borrow_mut()
-            .located
-            .insert(id.to_owned(), at(path, index));
+    /// Notes a message added to `state`, the newest of its run with its id.
+    pub fn record(&mut self, state: &Rc<SessionState>, path: &RunPath, id: &str, index: usize) {
+        match Rc::get_mut(&mut self.0) {
+            Some(ids) => add(&mut ids.get_mut().located, id, at(path, index)),
+            // Shared with a session that diverged, where this message's id may name another:
+            // this session starts an index of its own, read from its state on first use.
+            None => *self = MessageIndex::new(Rc::clone(state)),
+        }
+    }
+
+    /// Before the indexed state is read, its messages are not counted: nothing is taken out.
+    fn forget(&mut self, id: &str) {
+        let ids = Rc::get_mut(&mut self.0).map(RefCell::get_mut);
+        remove(
+            ids.filter(|ids| ids.unread.is_none())
+                .map(|ids| &mut ids.located),
+            id,
+        );
+    }
+
+    /// How many ids the index holds.
+    pub fn len(&self) -> usize {
+        self.0.borrow().located.len()
     }
 }
 

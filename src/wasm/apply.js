@@ -141,17 +141,34 @@ function callAt(state, path) {
 }
 
 // The streamed input of the call at `path` once `ops` are applied, parsed as JSON.parse parses
-// it, blank text (JSON's white space only) as {}: undefined when it is not JSON. It is parsed
-// here, once, at tool-input-end: the text never crosses into the module.
+// it, blank text (JSON's white space only) as {}, and added to `inputs`: false when it is not
+// JSON. It is parsed here, once, at tool-input-end: the text never crosses into the module.
 export function parseInput(state, action, leaves, ops, assistantIds, inputs, path) {
   const root = ops.length === 0 ? state : applyPatches(state, action, leaves, ops, assistantIds, inputs);
   const text = callAt(root, path).inputText ?? "";
-  if (/^[ \t\n\r]*$/.test(text)) return {};
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
+  let input = {};
+  if (!/^[ \t\n\r]*$/.test(text)) {
+    try {
+      input = JSON.parse(text);
+    } catch {
+      return false;
+    }
   }
+  inputs.push(input);
+  return true;
+}
+
+// `messages` cut as Retry cuts it: the first `kept`, and of the last one the first `parts - 1`
+// parts when `parts` is not 0, in a copy of that message. The copy is made by spreading, which
+// keeps every own field as data (a `__proto__` field of a parsed message included; Object.assign
+// would make it the prototype).
+export function cutMessages(messages, kept, parts) {
+  const list = messages.slice(0, kept);
+  if (parts > 0) {
+    const last = list[kept - 1];
+    list[kept - 1] = { ...last, parts: last.parts.slice(0, parts - 1) };
+  }
+  return list;
 }
 
 // `leaves`: a batch's actions, which patch 14 (Source) switches between; undefined otherwise.
@@ -231,11 +248,8 @@ export function applyPatches(state, top, leaves, ops, assistantIds, inputs) {
         // Truncate: the number of messages kept, then 1 + the parts kept of the last one (0: all).
         const kept = step.next();
         const parts = step.next();
-        root.messages = step.made(root.messages.slice(0, kept));
-        if (parts > 0) {
-          const last = step.message(root, kept - 1);
-          last.parts = step.made(last.parts.slice(0, parts - 1));
-        }
+        root.messages = step.made(cutMessages(root.messages, kept, parts));
+        if (parts > 0) step.made(step.made(root.messages[kept - 1]).parts);
         break;
       }
       case 8: {

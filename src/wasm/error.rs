@@ -3,6 +3,8 @@
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
+use super::fields::Fields;
+
 /// Where a value sits in the caller's input, e.g. `action.part.id`.
 #[derive(Clone, Copy)]
 pub enum Path<'a> {
@@ -20,10 +22,13 @@ impl<'a> Path<'a> {
         Path::Index(self, index)
     }
 
-    pub fn depth(&self) -> usize {
+    /// How many of the path's steps are `key`: `agent` counts how many sub-agent runs deep
+    /// the value is, wherever the path starts (a state, an action's part).
+    pub fn steps(&self, key: &str) -> usize {
         match self {
             Path::Root(_) => 0,
-            Path::Key(parent, _) | Path::Index(parent, _) => parent.depth() + 1,
+            Path::Key(parent, step) => parent.steps(key) + usize::from(*step == key),
+            Path::Index(parent, _) => parent.steps(key),
         }
     }
 
@@ -93,14 +98,26 @@ pub fn coded_error(error: js_sys::Error, code: &str, path: Option<&str>) -> JsVa
     error.into()
 }
 
-/// The name and message of a thrown value, for the message of an error of ours.
+/// The `invalid` error for a value at `path` that a step after reading it found not as read
+/// (`problem`), with what was thrown.
+pub fn unreadable(path: &str, problem: &str, thrown: &JsValue) -> JsValue {
+    let message = format!("{path}: {problem} ({})", describe(thrown));
+    coded_error(
+        js_sys::TypeError::new(&message).into(),
+        "invalid",
+        Some(path),
+    )
+}
+
+/// The name and message of a thrown value, for the message of an error of ours. Read with
+/// `catch`: what a caller's code threw may have throwing getters too.
 pub fn describe(thrown: &JsValue) -> String {
-    match thrown.dyn_ref::<js_sys::Error>() {
-        Some(error) => format!(
-            "{}: {}",
-            String::from(error.name()),
-            String::from(error.message())
-        ),
-        None => thrown.as_string().unwrap_or_else(|| "unknown error".into()),
+    let text = |field: Result<JsValue, JsValue>| field.ok().and_then(|value| value.as_string());
+    if thrown.is_instance_of::<js_sys::Error>() {
+        let error: &Fields = thrown.unchecked_ref();
+        if let (Some(name), Some(message)) = (text(error.name()), text(error.message())) {
+            return format!("{name}: {message}");
+        }
     }
+    thrown.as_string().unwrap_or_else(|| "unknown error".into())
 }

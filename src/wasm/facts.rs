@@ -7,14 +7,16 @@ use wasm_bindgen::prelude::*;
 extern "C" {
     /// The next state when it needs no Rust work (the same action again, or a plain text
     /// delta appended where the core said it goes).
-    pub fn shortcut(state: &JsValue, action: &JsValue) -> Option<JsValue>;
+    #[wasm_bindgen(catch)]
+    pub fn shortcut(state: &JsValue, action: &JsValue) -> Result<Option<JsValue>, JsValue>;
 
     /// The id of the Rust session behind `state`, or -1.
-    #[wasm_bindgen(js_name = sessionOf)]
-    pub fn session_of(state: &JsValue) -> i32;
+    #[wasm_bindgen(js_name = sessionOf, catch)]
+    pub fn session_of(state: &JsValue) -> Result<i32, JsValue>;
 
     /// Records that `action` made `next` from `state`, the session behind `next`, and where a
     /// plain text delta appends in `next` (`message` -1: nowhere simple).
+    #[wasm_bindgen(catch)]
     pub fn remember(
         state: &JsValue,
         action: &JsValue,
@@ -22,5 +24,5 @@ extern "C" {
         session: u32,
         message: i32,
         part: i32,
-    );
+    ) -> Result<(), JsValue>;
 }

@@ -1,6 +1,10 @@
-//! Field access on plain JavaScript objects, by name, without building key strings.
-//! Reads go through `catch` so that a throwing getter becomes an error, never an exception
-//! unwinding through Rust frames.
+//! Every JavaScript operation the binding performs on a value it did not make: field reads and
+//! array reads, which may run a caller's code (getters, Proxy traps). Each is declared `catch`,
+//! so whatever the caller's code throws comes back as an `Err`, never as an exception unwinding
+//! through wasm frames: such an exception skips the restoring of the Rust stack pointer and of
+//! wasm-bindgen's table of borrowed references, and after a few hundred of them every call is
+//! broken.
+//! `scripts/glue_audit.mjs` fails the build when any other import could throw.
 
 use wasm_bindgen::prelude::*;
 
@@ -79,22 +83,32 @@ extern "C" {
     #[wasm_bindgen(method, structural, catch, getter = "agentState")]
     pub fn agent_state(this: &Fields) -> Result<JsValue, JsValue>;
 
-    #[wasm_bindgen(method, structural, setter)]
-    pub fn set_messages(this: &Fields, value: &JsValue);
-    #[wasm_bindgen(method, structural, setter)]
-    pub fn set_status(this: &Fields, value: &str);
-    #[wasm_bindgen(method, structural, setter)]
-    pub fn set_parts(this: &Fields, value: &JsValue);
+    /// `this[index]` of an array.
+    #[wasm_bindgen(method, structural, catch, indexing_getter)]
+    pub fn at(this: &Fields, index: u32) -> Result<JsValue, JsValue>;
+
+    #[wasm_bindgen(method, structural, catch)]
+    fn push(this: &Fields, value: &JsValue) -> Result<u32, JsValue>;
 }
 
-impl Fields {
-    /// A new empty plain object.
-    pub fn new() -> Fields {
-        js_sys::Object::new().unchecked_into()
-    }
+#[wasm_bindgen(module = "/src/wasm/fields.js")]
+extern "C" {
+    /// An array's `length`, or -1 for a value that is not an array; `Err` when asking threw (a
+    /// revoked Proxy, a trap).
+    #[wasm_bindgen(catch, js_name = arrayLength)]
+    pub fn array_length(value: &JsValue) -> Result<f64, JsValue>;
 
-    /// A shallow copy, keeping any extra fields a caller put on the object.
-    pub fn copy(&self) -> Fields {
-        js_sys::Object::assign(&js_sys::Object::new(), self.unchecked_ref()).unchecked_into()
-    }
+    /// The escaped form of a string that is not well-formed UTF-16 or starts with U+FFFF
+    /// (see `fields.js`); `None` for any other string.
+    #[wasm_bindgen(catch, js_name = escapedForm)]
+    pub fn escaped_form(text: &JsValue) -> Result<Option<String>, JsValue>;
+
+    /// The frozen empty state (see `fields.js`).
+    #[wasm_bindgen(catch, js_name = emptyState)]
+    pub fn empty_state() -> Result<JsValue, JsValue>;
+}
+
+/// Appends `value` to an array the binding made.
+pub fn append(list: &js_sys::Array, value: &JsValue) -> Result<(), JsValue> {
+    list.unchecked_ref::<Fields>().push(value).map(drop)
 }

@@ -15,7 +15,7 @@ use wasm_bindgen::prelude::*;
 use crate::core::model::{is_cancelled, Json, SessionAction, SessionState, Text, ToolError};
 use crate::core::patch::Patch;
 use crate::core::path::CallPath;
-use crate::core::{plain_append_target, reduce_with, resumable_cut, Outcome, Session};
+use crate::core::{plain_append_target, reduce_with, resumable_cut, Cut, Outcome, Session};
 use error::Path;
 
 #[wasm_bindgen(typescript_custom_section)]
@@ -45,12 +45,7 @@ fn read_session(state: &JsValue, path: &Path) -> Result<Session, JsValue> {
 thread_local! {
     /// The state `sessionReducer` takes for `undefined` (Redux's first call): frozen, since it
     /// is shared.
-    static EMPTY_STATE: JsValue = {
-        let state = fields::Fields::new();
-        state.set_messages(&js_sys::Object::freeze(js_sys::Array::new().unchecked_ref::<js_sys::Object>()));
-        state.set_status("idle");
-        JsValue::from(js_sys::Object::freeze(state.unchecked_ref::<js_sys::Object>()))
-    };
+    static EMPTY_STATE: JsValue = fields::empty_state().unwrap_or_default();
 }
 
 /// The next session state. Returns `state` itself when the action changes nothing; otherwise
@@ -70,7 +65,7 @@ pub fn session_reducer(
         state.clone()
     };
     let action = action.js_value();
-    if let Some(next) = facts::shortcut(&state, &action) {
+    if let Ok(Some(next)) = facts::shortcut(&state, &action) {
         return Ok(Ts::new_unchecked(next));
     }
     let Some(parsed) =
@@ -78,7 +73,7 @@ pub fn session_reducer(
     else {
         return Ok(Ts::new_unchecked(state));
     };
-    let session = match recent::take(facts::session_of(&state)) {
+    let session = match recent::take(facts::session_of(&state).unwrap_or(-1)) {
         Some(session) => session,
         None => read_session(&state, &Path::Root("state"))?,
     };
@@ -94,14 +89,10 @@ fn advance(
     mut session: Session,
 ) -> Result<JsValue, JsValue> {
     let changed_state = |thrown: JsValue| {
-        let message = format!(
-            "state: changed since the reducer made it, or not plain data ({})",
-            error::describe(&thrown)
-        );
-        error::coded_error(
-            js_sys::TypeError::new(&message).into(),
-            "invalid",
-            Some("state"),
+        error::unreadable(
+            "state",
+            "changed since the reducer made it, or not plain data",
+            &thrown,
         )
     };
     // A streamed tool input is parsed in JavaScript, where its text is: the core learns only
@@ -112,11 +103,8 @@ fn advance(
     let outcome = {
         let mut parse_input = |call: &CallPath, _: &Text, patches: &[Patch]| -> Option<Json> {
             match write::parse_input(&state, &action, leaves, patches, &inputs, call) {
-                Ok(Some(input)) => {
-                    inputs.push(&input);
-                    Some(Json::Null)
-                }
-                Ok(None) => None,
+                Ok(true) => Some(Json::Null),
+                Ok(false) => None,
                 Err(thrown) => {
                     unreadable.get_or_insert(thrown);
                     None
@@ -145,16 +133,13 @@ fn advance(
         (position(message), position(part))
     });
     let id = recent::put(session);
-    facts::remember(&state, &action, &next, id, message, part);
+    // It only records what is known; failing, it would only cost a later read.
+    let _ = facts::remember(&state, &action, &next, id, message, part);
     Ok(next)
 }
 
 fn position(value: usize) -> i32 {
     i32::try_from(value).unwrap_or(-1)
-}
-
-fn index(value: usize) -> u32 {
-    u32::try_from(value).unwrap_or(u32::MAX)
 }
 
 /// Checks that a value (a frame from the network, say) is a `SessionAction` before it is
@@ -176,21 +161,13 @@ pub fn resumable(
     #[wasm_bindgen(unchecked_param_type = "AgentMessage[]")] messages: &JsValue,
 ) -> Result<JsValue, JsValue> {
     let parsed = read::messages(messages, &Path::Root("messages"))?;
-    let list: &js_sys::Array = messages.unchecked_ref();
-    let Some(cut) = resumable_cut(&parsed) else {
-        return Ok(list.slice(0, list.length()).into());
-    };
-    let kept = list.slice(0, index(cut.messages));
-    if let (Some(parts), Some(last)) = (cut.parts, cut.messages.checked_sub(1)) {
-        let message: fields::Fields = kept.get(index(last)).unchecked_into();
-        let all: js_sys::Array = message.parts().unwrap_or_default().unchecked_into();
-        if index(parts) < all.length() {
-            let copy = message.copy();
-            copy.set_parts(&all.slice(0, index(parts)));
-            kept.set(index(last), copy.into());
-        }
-    }
-    Ok(kept.into())
+    let cut = resumable_cut(&parsed).unwrap_or(Cut {
+        messages: parsed.len(),
+        parts: None,
+    });
+    // Only a getter or Proxy that answers differently the second time fails here.
+    write::cut(messages, cut)
+        .map_err(|thrown| error::unreadable("messages", "could not be copied", &thrown))
 }
 
 /// Whether a tool error means the user cancelled the call (`code === "cancelled"`).

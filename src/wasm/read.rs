@@ -11,38 +11,51 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
 use super::error::{InputError, Path};
-use super::fields::Fields;
+use super::fields::{self, Fields};
 use crate::core::model::{
     AgentMessage, AgentPart, AgentStreamPart, Approval, DataPart, FinishReason, Json,
     OpenToolState, ReasoningPart, Role, SessionAction, SessionError, SessionErrorCode,
-    SessionState, SessionStatus, Text, TextPart, ToolError, ToolPart, ToolState,
+    SessionState, SessionStatus, Text, TextPart, ToolError, ToolPart, ToolState, MAX_NESTING,
 };
 
-/// Sub-agent runs nested deeper than this are refused rather than risk the stack.
-const MAX_NESTING: usize = 64;
-/// Batches nested deeper than this are refused, for the same reason.
+/// Batches nested deeper than this are refused rather than risk the stack.
 const MAX_BATCH_NESTING: usize = 64;
 
 type Read<T> = Result<T, InputError>;
 
-fn field(value: Result<JsValue, JsValue>, path: &Path) -> Read<JsValue> {
+fn field<T>(value: Result<T, JsValue>, path: &Path) -> Read<T> {
     value.map_err(|_| InputError::new(path, "could not be read (its getter threw)"))
 }
 
+/// An object that is not an array. (`instanceof`, which the glue guards and which costs less
+/// than `Array.isArray` with `catch`: an array of another realm passes, and is then found to
+/// miss the fields of an object.)
 pub fn object(value: &JsValue, path: &Path) -> Read<Fields> {
-    if value.is_object() && !js_sys::Array::is_array(value) {
+    if value.is_object() && !value.is_instance_of::<js_sys::Array>() {
         Ok(value.clone().unchecked_into())
     } else {
         Err(InputError::expected(path, "an object"))
     }
 }
 
-pub fn array(value: &JsValue, path: &Path) -> Read<js_sys::Array> {
-    if js_sys::Array::is_array(value) {
-        Ok(value.clone().unchecked_into())
-    } else {
-        Err(InputError::expected(path, "an array"))
+/// The items of an array, each read by `item`. Its `length` is only the loop's bound, never a
+/// size to allocate: a sparse array claims any length, and the first hole is an error.
+fn list<T>(
+    value: &JsValue,
+    path: &Path,
+    mut item: impl FnMut(&JsValue, &Path) -> Read<T>,
+) -> Read<Vec<T>> {
+    let length = field(fields::array_length(value), path)?;
+    if length < 0.0 {
+        return Err(InputError::expected(path, "an array"));
     }
+    let array: &Fields = value.unchecked_ref();
+    let mut items = Vec::new();
+    for index in 0..length as u32 {
+        let path = path.index(index as usize);
+        items.push(item(&field(array.at(index), &path)?, &path)?);
+    }
+    Ok(items)
 }
 
 /// Starts the Rust form of a string that is not well-formed UTF-16, or that starts with it.
@@ -66,18 +79,7 @@ fn exact_string(value: &JsValue) -> Option<String> {
     {
         return Some(converted);
     }
-    let units: Vec<u16> = value.unchecked_ref::<js_sys::JsString>().iter().collect();
-    if !escaped_start && char::decode_utf16(units.iter().copied()).all(|char| char.is_ok()) {
-        return Some(converted);
-    }
-    const HEX: &[u8; 16] = b"0123456789abcdef";
-    let mut escaped = String::from(ESCAPE);
-    for unit in units {
-        for shift in [12, 8, 4, 0] {
-            escaped.push(char::from(HEX[usize::from((unit >> shift) & 15)]));
-        }
-    }
-    Some(escaped)
+    Some(fields::escaped_form(value).ok()?.unwrap_or(converted))
 }
 
 fn string(value: &JsValue, path: &Path) -> Read<String> {
@@ -108,12 +110,13 @@ fn optional_boolean(value: &JsValue, path: &Path) -> Read<Option<bool>> {
 
 /// A text, kept in JavaScript: only whether it is empty crosses over.
 fn text(value: &JsValue, path: &Path) -> Read<Text> {
-    match value.dyn_ref::<js_sys::JsString>() {
-        Some(text) => Ok(Text::Held {
-            empty: text.length() == 0,
-        }),
-        None => Err(InputError::expected(path, "a string")),
+    if !value.is_string() {
+        return Err(InputError::expected(path, "a string"));
     }
+    const EMPTY: &[(&str, ()); 1] = &[("", ())];
+    Ok(Text::Held {
+        empty: index_of_literal(value, EMPTY).is_some(),
+    })
 }
 
 fn optional_text(value: &JsValue, path: &Path) -> Read<Option<Text>> {
@@ -151,10 +154,11 @@ fn json_patch(value: &JsValue, path: &Path) -> Read<Json> {
     if problem.is_null() {
         return Ok(Json::Null);
     }
-    let problem: js_sys::Array = problem.unchecked_into();
+    let problem: &Fields = problem.unchecked_ref();
+    let text = |index| problem.at(index).ok().and_then(|text| text.as_string());
     Err(InputError {
-        path: path.render() + &problem.get(0).as_string().unwrap_or_default(),
-        problem: problem.get(1).as_string().unwrap_or_default(),
+        path: path.render() + &text(0).unwrap_or_default(),
+        problem: text(1).unwrap_or_default(),
     })
 }
 
@@ -167,9 +171,9 @@ fn optional_json_patch(value: &JsValue, path: &Path) -> Read<Option<Json>> {
 }
 
 thread_local! {
-    /// Each table of literals as a JavaScript array, with the table's address, so that a
-    /// literal is found with one `indexOf` and no string crosses into Rust.
-    static LITERALS: RefCell<Vec<(usize, js_sys::Array)>> = const { RefCell::new(Vec::new()) };
+    /// Each table of literals as JavaScript strings, with the table's address, so that a
+    /// literal is found by `===` and no string crosses into Rust.
+    static LITERALS: RefCell<Vec<(usize, Vec<JsValue>)>> = const { RefCell::new(Vec::new()) };
 }
 
 fn index_of_literal<T>(value: &JsValue, options: &'static [(&'static str, T)]) -> Option<usize> {
@@ -179,18 +183,13 @@ fn index_of_literal<T>(value: &JsValue, options: &'static [(&'static str, T)]) -
         let index = match literals.iter().position(|(address, _)| *address == table) {
             Some(index) => index,
             None => {
-                literals.push((
-                    table,
-                    options
-                        .iter()
-                        .map(|(name, _)| JsValue::from_str(name))
-                        .collect(),
-                ));
+                let names = options.iter().map(|(name, _)| JsValue::from_str(name));
+                literals.push((table, names.collect()));
                 literals.len() - 1
             }
         };
         let (_, names) = literals.get(index)?;
-        usize::try_from(names.index_of(value, 0)).ok()
+        names.iter().position(|name| name == value)
     })
 }
 
@@ -285,8 +284,7 @@ const FINISH_REASONS: &[(&str, FinishReason)] = &[
 ];
 
 pub fn session_state(value: &JsValue, path: &Path) -> Read<SessionState> {
-    // Each level of nesting adds five steps to the path: messages, [i], parts, [j], agent.
-    if path.depth() > MAX_NESTING * 5 {
+    if path.steps("agent") > MAX_NESTING {
         return Err(InputError::new(
             path,
             format!("sub-agent runs nest deeper than {MAX_NESTING}"),
@@ -328,12 +326,9 @@ pub fn session_state(value: &JsValue, path: &Path) -> Read<SessionState> {
 }
 
 pub fn messages(value: &JsValue, path: &Path) -> Read<Vec<Rc<AgentMessage>>> {
-    let list = array(value, path)?;
-    let mut messages = Vec::with_capacity(list.length() as usize);
-    for (index, message) in list.iter().enumerate() {
-        messages.push(Rc::new(agent_message(&message, &path.index(index))?));
-    }
-    Ok(messages)
+    list(value, path, |message, path| {
+        Ok(Rc::new(agent_message(message, path)?))
+    })
 }
 
 fn agent_message(value: &JsValue, path: &Path) -> Read<AgentMessage> {
@@ -343,11 +338,11 @@ fn agent_message(value: &JsValue, path: &Path) -> Read<AgentMessage> {
     let role_path = path.key("role");
     let role = literal(&field(message.role(), &role_path)?, &role_path, ROLES)?;
     let parts_path = path.key("parts");
-    let list = array(&field(message.parts(), &parts_path)?, &parts_path)?;
-    let mut parts = Vec::with_capacity(list.length() as usize);
-    for (index, part) in list.iter().enumerate() {
-        parts.push(Rc::new(agent_part(&part, &parts_path.index(index))?));
-    }
+    let parts = list(
+        &field(message.parts(), &parts_path)?,
+        &parts_path,
+        |part, path| Ok(Rc::new(agent_part(part, path)?)),
+    )?;
     let metadata = optional_json(&field(message.metadata(), &path.key("metadata"))?);
     Ok(AgentMessage {
         id,
@@ -479,14 +474,15 @@ pub fn tool_error(value: &JsValue, path: &Path) -> Read<ToolError> {
 
 #[wasm_bindgen(module = "/src/wasm/text_delta.js")]
 extern "C" {
-    #[wasm_bindgen(js_name = textDeltaShape)]
-    fn text_delta_shape(action: &JsValue) -> i32;
+    #[wasm_bindgen(js_name = textDeltaShape, catch)]
+    fn text_delta_shape(action: &JsValue) -> Result<i32, JsValue>;
 }
 
 /// A text delta, recognised in one call; `None` for any other action, which the full reader
 /// then reads.
 fn text_delta(value: &JsValue) -> Option<SessionAction> {
-    let shape = text_delta_shape(value);
+    // A getter that throws: the full reader names it.
+    let shape = text_delta_shape(value).unwrap_or(-1);
     if shape < 0 {
         return None;
     }
@@ -566,22 +562,20 @@ fn batch(
     leaves: &js_sys::Array,
     into: &mut Vec<SessionAction>,
 ) -> Read<()> {
-    // Each level of nesting adds two steps to the path: actions, [i].
-    if path.depth() > MAX_BATCH_NESTING * 2 {
+    if path.steps("actions") > MAX_BATCH_NESTING {
         return Err(InputError::new(
             path,
             format!("batches nest deeper than {MAX_BATCH_NESTING}"),
         ));
     }
-    let list = array(value, path)?;
-    for (index, item) in list.iter().enumerate() {
-        let item_path = path.index(index);
-        if let Some(action) = text_delta(&item) {
-            leaves.push(&item);
+    let keep = |leaf: &JsValue, path: &Path| field(fields::append(leaves, leaf), path);
+    list(value, path, |item, item_path| {
+        if let Some(action) = text_delta(item) {
+            keep(item, item_path)?;
             into.push(action);
-            continue;
+            return Ok(());
         }
-        let fields = object(&item, &item_path)?;
+        let fields = object(item, item_path)?;
         let kind_path = item_path.key("type");
         if field(fields.kind(), &kind_path)?.as_string().as_deref() == Some("batch") {
             let actions_path = item_path.key("actions");
@@ -592,11 +586,12 @@ fn batch(
                 leaves,
                 into,
             )?;
-        } else if let Some(action) = action(&item, &item_path, unknown, leaves)? {
-            leaves.push(&item);
+        } else if let Some(action) = action(item, item_path, unknown, leaves)? {
+            keep(item, item_path)?;
             into.push(action);
         }
-    }
+        Ok(())
+    })?;
     Ok(())
 }
 

@@ -5,8 +5,11 @@
 // - `appendAt`: where a plain text delta (some text, no within, no messageId or the last
 //   message's) goes when all it does is append to a text part, [message, part] as the core
 //   computed it for this state (null: not so simple);
-// - `action` and `next`: the last action applied to the state and its result, because React
-//   calls a reducer twice with the same arguments (Strict Mode) and must get the same object.
+// - the last action applied to the state and its result `next`, because React calls a reducer
+//   twice with the same arguments (Strict Mode) and must get the same object: for plain text
+//   deltas, the text they `appended` (the same text again is the same delta); for any other
+//   action, the `action` and its `fields` as they were then, so that the same object with
+//   fields since reassigned (a reused action) is applied afresh.
 // The states are immutable, so these facts stay true; a state no longer listed, or a session id
 // Rust no longer holds, only means the state is read again.
 import { appendText } from "./apply.js";
@@ -24,10 +27,28 @@ function factsOf(state) {
   return facts;
 }
 
-function keep(facts) {
+function keep(state, session, appendAt) {
   if (known.length === KEPT) known.pop();
+  const facts = { state, session, appendAt, action: undefined, fields: undefined, appended: undefined, next: undefined };
   known.unshift(facts);
   return facts;
+}
+
+// What an action's answer depends on, to the depth a reused action is changed at: its own fields,
+// its part's and those of a batch's actions, compared by value (texts, ids) or by reference
+// (payloads, which a state holds as given). README "Decisions" says what deeper changes are not
+// seen.
+function fieldsOf(action, fields = []) {
+  for (const key in action) fields.push(key, action[key]);
+  for (const key in action.part) fields.push(key, action.part[key]);
+  if (Array.isArray(action.actions)) for (const each of action.actions) fieldsOf(each, fields);
+  return fields;
+}
+
+function sameAction(facts, action) {
+  if (facts.action !== action) return false;
+  const fields = fieldsOf(action);
+  return fields.length === facts.fields.length && fields.every((field, index) => Object.is(field, facts.fields[index]));
 }
 
 // `state` has a successor now, so its predecessor's facts go: React repeats a step (Strict Mode)
@@ -67,22 +88,25 @@ function appendedText(state, message, action) {
 export function shortcut(state, action) {
   const facts = factsOf(state);
   if (facts === undefined) return undefined;
-  if (facts.action === action) return facts.next;
-  if (facts.appendAt === null) return undefined;
-  const [message, part] = facts.appendAt;
-  let next;
+  let text, next;
   try {
-    const text = appendedText(state, message, action);
+    if (sameAction(facts, action)) return facts.next;
+    if (facts.appendAt === null) return undefined;
+    const [message, part] = facts.appendAt;
+    text = appendedText(state, message, action);
     if (text === undefined) return undefined;
+    if (facts.appended === text) return facts.next;
     next = appendText(state, message, part, text);
   } catch {
-    // The state was changed in place since it was made: the module's own path says so.
+    // The state was changed in place since it was made, or the action's getters throw: the
+    // module's own path says what is wrong.
     return undefined;
   }
-  facts.action = action;
+  facts.action = facts.fields = undefined;
+  facts.appended = text;
   facts.next = next;
   forgetPredecessor(state);
-  keep({ state: next, session: facts.session, appendAt: facts.appendAt, action: undefined, next: undefined });
+  keep(next, facts.session, facts.appendAt);
   return next;
 }
 
@@ -93,12 +117,19 @@ export function sessionOf(state) {
 // Records that `action` made `next` from `state`, and what is known of `next`. `message` is -1
 // when a plain text delta would not simply append.
 export function remember(state, action, next, session, message, part) {
-  const before = factsOf(state) ?? keep({ state, session: -1, appendAt: null });
-  before.action = action;
+  const before = factsOf(state) ?? keep(state, -1, null);
+  // Read first: an action whose getters now throw is simply not remembered.
+  let fields;
+  try {
+    fields = fieldsOf(action);
+  } catch {}
+  before.action = fields === undefined ? undefined : action;
+  before.fields = fields;
+  before.appended = undefined;
   before.next = next;
   const appendAt = message < 0 ? null : [message, part];
   if (next !== state) forgetPredecessor(state);
-  const after = next === state ? before : keep({ state: next, action: undefined, next: undefined });
+  const after = next === state ? before : keep(next, session, appendAt);
   after.session = session;
   after.appendAt = appendAt;
 }

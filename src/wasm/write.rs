@@ -28,6 +28,7 @@ use wasm_bindgen::prelude::*;
 use super::read::{STATUSES, TOOL_STATES};
 use crate::core::patch::{CallChange, NewMessage, NewPart, Patch};
 use crate::core::path::CallPos;
+use crate::core::Cut;
 
 #[wasm_bindgen(module = "/src/wasm/apply.js")]
 extern "C" {
@@ -50,7 +51,24 @@ extern "C" {
         assistant_ids: Vec<String>,
         inputs: &js_sys::Array,
         call: &[u32],
-    ) -> Result<JsValue, JsValue>;
+    ) -> Result<bool, JsValue>;
+
+    #[wasm_bindgen(js_name = cutMessages, catch)]
+    fn cut_messages(messages: &JsValue, kept: u32, parts: u32) -> Result<JsValue, JsValue>;
+}
+
+/// A new list: `messages` cut as `cut` says (the last message kept copied when it loses parts).
+pub fn cut(messages: &JsValue, cut: Cut) -> Result<JsValue, JsValue> {
+    let (kept, parts) = truncate_fields(cut);
+    cut_messages(messages, kept, parts)
+}
+
+/// Truncate's fields: the messages kept, then 1 + the parts kept of the last one (0: all).
+fn truncate_fields(cut: Cut) -> (u32, u32) {
+    (
+        index(cut.messages),
+        cut.parts.map_or(0, |parts| index(parts) + 1),
+    )
 }
 
 /// The next state: `state` with `patches` applied (the same `state` when the values they
@@ -69,8 +87,8 @@ pub fn apply(
     apply_patches(state, action, leaves.cloned(), &ops, assistant_ids, inputs)
 }
 
-/// The streamed input of the call at `call`, in `state` with `patches` applied, parsed as
-/// `JSON.parse` parses it (blank text as `{}`): `Ok(Some(input))`, or `Ok(None)` when it is
+/// Parses the streamed input of the call at `call`, in `state` with `patches` applied, as
+/// `JSON.parse` parses it (blank text as `{}`), and adds it to `inputs`: `Ok(false)` when it is
 /// not JSON. The text is read and parsed in JavaScript, where it is held; only the outcome
 /// crosses. Fails as `apply` fails.
 pub fn parse_input(
@@ -80,11 +98,11 @@ pub fn parse_input(
     patches: &[Patch],
     inputs: &js_sys::Array,
     call: &[CallPos],
-) -> Result<Option<JsValue>, JsValue> {
+) -> Result<bool, JsValue> {
     let (ops, assistant_ids) = encode(patches);
     let mut at = Vec::with_capacity(1 + 2 * call.len());
     path(&mut at, call);
-    let input = parse_input_js(
+    parse_input_js(
         state,
         action,
         leaves.cloned(),
@@ -92,8 +110,7 @@ pub fn parse_input(
         assistant_ids,
         inputs,
         &at,
-    )?;
-    Ok((!input.is_undefined()).then_some(input))
+    )
 }
 
 /// The patches as numbers, and the ids of the assistant messages they add, in order.
@@ -146,11 +163,11 @@ fn encode(patches: &[Patch]) -> (Vec<u32>, Vec<String>) {
                 path(&mut ops, call);
             }
             Patch::Truncate { messages, parts } => {
-                ops.extend([
-                    7,
-                    index(*messages),
-                    parts.map_or(0, |parts| index(parts) + 1),
-                ]);
+                let (kept, parts) = truncate_fields(Cut {
+                    messages: *messages,
+                    parts: *parts,
+                });
+                ops.extend([7, kept, parts]);
             }
             Patch::Reset => ops.push(8),
             Patch::AppendInput { call } => {

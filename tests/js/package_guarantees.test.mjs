@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { sessionReducer } from "../../pkg/index.js";
+import { resumable, sessionReducer } from "../../pkg/index.js";
 
 const EMPTY = { messages: [], status: "idle" };
 const part = (part) => ({ type: "part", part });
@@ -79,4 +79,38 @@ test("toolPhase sets a prompt that differs from the current one only in a lone s
   const next = sessionReducer(asked, { type: "toolPhase", name: "delete", state: "awaiting-confirmation", prompt });
   assert.notEqual(next, asked);
   assert.equal(next.messages[1].parts[0].prompt, prompt);
+});
+
+// Issue 10, item 5. README "Decisions": extra fields on objects are kept. A message parsed from
+// JSON may hold an own `__proto__` field, as data; copying it must keep it so, not make it the
+// copy's prototype (as Object.assign would).
+test("resumable and retry keep a message's own __proto__ field, as data, when they cut the message", () => {
+  const messages = JSON.parse(`[
+    { "id": "u-1", "role": "user", "parts": [{ "type": "text", "text": "hi" }] },
+    { "id": "a-1", "role": "assistant", "__proto__": { "from": "server" }, "parts": [
+      { "type": "tool", "id": "call-1", "name": "t", "input": {}, "state": "done", "output": 1 },
+      { "type": "text", "text": "cut by Retry" }
+    ] }
+  ]`);
+  const failed = { messages, status: "error", error: { message: "Network down" } };
+  for (const cut of [resumable(messages)[1], sessionReducer(failed, { type: "retry" }).messages[1]]) {
+    assert.notEqual(cut, messages[1]);
+    assert.equal(cut.parts.length, 1);
+    assert.ok(Object.hasOwn(cut, "__proto__"), "an own field");
+    assert.equal(Object.getPrototypeOf(cut), Object.prototype);
+    assert.equal(JSON.stringify(cut), JSON.stringify({ ...messages[1], parts: messages[1].parts.slice(0, 1) }));
+  }
+});
+
+// README "Decisions": ids are compared exactly, lone surrogates included. Rust gets U+FFFD for a
+// lone surrogate, so the module gives such an id an escaped form (U+FFFF and the code units in
+// hex); the escaped forms must not collide with each other or with any other id.
+test("call ids that differ only in a lone surrogate, U+FFFD or an escaped-looking U+FFFF prefix are distinct", () => {
+  const ids = ["\uD800", "\uDC00", "\uFFFD", "\uFFFFd800", "\uFFFF", "a\uD83D\uDE00", "a\uD83D", "\uD800\uFFFD"];
+  let state = sessionReducer({ messages: [], status: "idle" }, { type: "send", id: "u-1", text: "hi" });
+  for (const id of ids) state = sessionReducer(state, part({ type: "tool-call", id, name: "t", input: {} }));
+  for (const id of ids) state = sessionReducer(state, part({ type: "tool-result", id, output: id }));
+  const calls = state.messages[1].parts;
+  assert.deepEqual(calls.map((call) => call.id), ids, "each is a new call");
+  assert.deepEqual(calls.map((call) => call.output), ids, "each result found its own call");
 });
