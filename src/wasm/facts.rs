@@ -10,6 +10,10 @@ extern "C" {
     #[wasm_bindgen(catch)]
     pub fn shortcut(state: &JsValue, action: &JsValue) -> Result<Option<JsValue>, JsValue>;
 
+    /// The frozen empty state (see `state_facts.js`).
+    #[wasm_bindgen(js_name = emptyState, catch)]
+    pub fn empty_state() -> Result<JsValue, JsValue>;
+
     /// The id of the Rust session behind `state`, or -1.
     #[wasm_bindgen(js_name = sessionOf, catch)]
     pub fn session_of(state: &JsValue) -> Result<i32, JsValue>;

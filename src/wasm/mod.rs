@@ -1,8 +1,8 @@
 //! The JavaScript binding: the only code that touches JS values.
 
+mod decode;
 mod error;
 mod facts;
-mod fields;
 mod read;
 mod recent;
 mod write;
@@ -16,7 +16,6 @@ use crate::core::model::{is_cancelled, Json, SessionAction, SessionState, Text, 
 use crate::core::patch::Patch;
 use crate::core::path::CallPath;
 use crate::core::{plain_append_target, reduce_with, resumable_cut, Cut, Outcome, Session};
-use error::Path;
 
 #[wasm_bindgen(typescript_custom_section)]
 const JSON_VALUE: &'static str = r#"
@@ -37,15 +36,30 @@ export interface SessionReducerError extends Error {
 }
 "#;
 
+// wasm-bindgen ships a JavaScript module of the crate only when Rust declares it: these two are
+// imported by the others (read.js and apply.js use json.js; state_facts.js uses text_delta.js).
+#[wasm_bindgen(module = "/src/wasm/json.js")]
+extern "C" {
+    #[allow(dead_code)]
+    #[wasm_bindgen(js_name = jsonEqual, catch)]
+    fn json_equal(a: &JsValue, b: &JsValue) -> Result<bool, JsValue>;
+}
+#[wasm_bindgen(module = "/src/wasm/text_delta.js")]
+extern "C" {
+    #[allow(dead_code)]
+    #[wasm_bindgen(js_name = textDeltaShape, catch)]
+    fn text_delta_shape(action: &JsValue) -> Result<i32, JsValue>;
+}
+
 /// Reads and checks a state the module did not make, and indexes it.
-fn read_session(state: &JsValue, path: &Path) -> Result<Session, JsValue> {
-    Ok(Session::new(Rc::new(read::session_state(state, path)?)))
+fn read_session(state: &JsValue) -> Result<Session, JsValue> {
+    Ok(Session::new(Rc::new(read::session_state(state)?)))
 }
 
 thread_local! {
     /// The state `sessionReducer` takes for `undefined` (Redux's first call): frozen, since it
     /// is shared.
-    static EMPTY_STATE: JsValue = fields::empty_state().unwrap_or_default();
+    static EMPTY_STATE: JsValue = facts::empty_state().unwrap_or_default();
 }
 
 /// The next session state. Returns `state` itself when the action changes nothing; otherwise
@@ -68,14 +82,12 @@ pub fn session_reducer(
     if let Ok(Some(next)) = facts::shortcut(&state, &action) {
         return Ok(Ts::new_unchecked(next));
     }
-    let Some(parsed) =
-        read::session_action(&action, &Path::Root("action"), read::UnknownTypes::Skip)?
-    else {
+    let Some(parsed) = read::session_action(&action, read::UnknownTypes::Skip)? else {
         return Ok(Ts::new_unchecked(state));
     };
     let session = match recent::take(facts::session_of(&state).unwrap_or(-1)) {
         Some(session) => session,
-        None => read_session(&state, &Path::Root("state"))?,
+        None => read_session(&state)?,
     };
     advance(state, action, &parsed, session).map(Ts::new_unchecked)
 }
@@ -121,13 +133,7 @@ fn advance(
             write::apply(&state, &action, leaves, &patches, &inputs).map_err(changed_state)?
         }
         Outcome::Unchanged => state.clone(),
-        Outcome::Broken => {
-            return Err(error::coded_error(
-                js_sys::Error::new("chat-session-reducer: internal error: an action could not be applied; please report it"),
-                "internal",
-                None,
-            ))
-        }
+        Outcome::Broken => return Err(error::internal()),
     };
     let (message, part) = plain_append_target(&session).map_or((-1, -1), |(message, part)| {
         (position(message), position(part))
@@ -150,7 +156,7 @@ fn position(value: usize) -> i32 {
 pub fn check_action(
     #[wasm_bindgen(unchecked_param_type = "unknown")] value: JsValue,
 ) -> Result<Ts<SessionAction>, JsValue> {
-    read::session_action(&value, &Path::Root("action"), read::UnknownTypes::Refuse)?;
+    read::session_action(&value, read::UnknownTypes::Refuse)?;
     Ok(Ts::new_unchecked(value))
 }
 
@@ -160,7 +166,7 @@ pub fn check_action(
 pub fn resumable(
     #[wasm_bindgen(unchecked_param_type = "AgentMessage[]")] messages: &JsValue,
 ) -> Result<JsValue, JsValue> {
-    let parsed = read::messages(messages, &Path::Root("messages"))?;
+    let parsed = read::messages(messages)?;
     let cut = resumable_cut(&parsed).unwrap_or(Cut {
         messages: parsed.len(),
         parts: None,
@@ -173,8 +179,5 @@ pub fn resumable(
 /// Whether a tool error means the user cancelled the call (`code === "cancelled"`).
 #[wasm_bindgen(js_name = isCancelled)]
 pub fn is_cancelled_js(error: Ts<ToolError>) -> Result<bool, JsValue> {
-    Ok(is_cancelled(&read::tool_error(
-        &error.js_value(),
-        &Path::Root("error"),
-    )?))
+    Ok(is_cancelled(&read::tool_error(&error.js_value())?))
 }

@@ -133,3 +133,8 @@ export function remember(state, action, next, session, message, part) {
   after.session = session;
   after.appendAt = appendAt;
 }
+
+// The state `sessionReducer` takes for `undefined` (Redux's first call): frozen, since it is shared.
+export function emptyState() {
+  return Object.freeze({ messages: Object.freeze([]), status: "idle" });
+}

@@ -7,8 +7,8 @@
 //! | 1 | PushMessage | run, kind (0 user, 1 assistant, 2 assistant with the part's metadata) |
 //! | 2 | PushPart | run, message, kind (0 text, 1 reasoning, 2 tool, 3 input-streaming tool, 4 data) |
 //! | 3 | AppendText | run, message, part |
-//! | 4 | SetStatus | run, status (its index in `read::STATUSES`) |
-//! | 5 | SetCall | call, state (its index in `read::TOOL_STATES`), change (0 phase, 1 result, 2 error, 3 cancel, 4 progress, 5 called, 6 input parsed, 7 input invalid, 8 approval asked, 9 approved, 10 denied) |
+//! | 4 | SetStatus | run, status (its index in `decode::STATUSES`) |
+//! | 5 | SetCall | call, state (its index in `decode::TOOL_STATES`), change (0 phase, 1 result, 2 error, 3 cancel, 4 progress, 5 called, 6 input parsed, 7 input invalid, 8 approval asked, 9 approved, 10 denied) |
 //! | 6 | StartAgent | call |
 //! | 7 | Truncate | messages, 1 + parts (0: all parts) |
 //! | 8 | Reset | |
@@ -25,7 +25,7 @@
 
 use wasm_bindgen::prelude::*;
 
-use super::read::{STATUSES, TOOL_STATES};
+use super::decode::{STATUSES, TOOL_STATES};
 use crate::core::patch::{CallChange, NewMessage, NewPart, Patch};
 use crate::core::path::CallPos;
 use crate::core::Cut;
@@ -147,7 +147,7 @@ fn encode(patches: &[Patch]) -> (Vec<u32>, Vec<String>) {
             Patch::SetStatus { run, status } => {
                 ops.push(4);
                 path(&mut ops, run);
-                ops.push(literal_code(STATUSES, *status));
+                ops.push(literal_code(&STATUSES, *status));
             }
             Patch::SetCall {
                 call,
@@ -156,7 +156,7 @@ fn encode(patches: &[Patch]) -> (Vec<u32>, Vec<String>) {
             } => {
                 ops.push(5);
                 path(&mut ops, call);
-                ops.extend([literal_code(TOOL_STATES, *state), change_code(*change)]);
+                ops.extend([literal_code(&TOOL_STATES, *state), change_code(*change)]);
             }
             Patch::StartAgent { call } => {
                 ops.push(6);
@@ -225,11 +225,11 @@ fn part_kind(part: NewPart) -> u32 {
 }
 
 /// A literal's code: its place in the reader's table, which apply.js lists in the same order.
-fn literal_code<T: PartialEq>(table: &[(&str, T)], value: T) -> u32 {
+fn literal_code<T: PartialEq>(table: &[T], value: T) -> u32 {
     index(
         table
             .iter()
-            .position(|(_, known)| *known == value)
+            .position(|known| *known == value)
             .unwrap_or(usize::MAX),
     )
 }

@@ -1,0 +1,377 @@
+//! Turns what `read.js` read and checked (an action, a state, a message list) into the core's
+//! types. `read.js` walks the caller's values in JavaScript, where a field costs no crossing of
+//! the wasm boundary and a throwing getter is caught, and encodes them as numbers, plus the
+//! strings the core compares (ids, names, prompts, approval ids) joined in one string.
+//!
+//! The encoding, in the order written: first the number of strings; then the value, each field in
+//! the order of the core's type:
+//!
+//! - a string: its length in UTF-16 code units (its text is next in the joined strings; a string
+//!   that is not well-formed UTF-16 arrives in `read.js`'s exact form); an optional one: -1 or that;
+//! - a text: 1 when it is empty, else 0; an optional one: -1 or that;
+//! - a JSON value that may be absent: 1 present, 0 absent (one that must be present: nothing);
+//! - a boolean: 1 or 0; an optional one: -1 or that;
+//! - one of a set of literals: its index in `read.js`'s table (the tables below, in the same
+//!   order); an optional one: -1 or that;
+//! - a list: its length, then its items; an optional object: -1, or 0 then its fields;
+//! - an action: its type's index, then its fields; a batch's actions flattened;
+//! - a stream part: its type's index in `read.js`'s `PART_TYPES` (-1: unknown), then its fields.
+//!
+//! Texts and JSON payloads are not copied: the core gets `Text::Held` and `Json::Null`, and the
+//! values stay in the JavaScript objects (see `write`). The encoding is the module's own, made
+//! by `read.js`; should it ever run short, the decoder reads -1s and empty strings, never panics.
+
+use std::rc::Rc;
+
+use crate::core::model::{
+    AgentMessage, AgentPart, AgentStreamPart, Approval, DataPart, FinishReason, Json,
+    OpenToolState, ReasoningPart, Role, SessionAction, SessionError, SessionErrorCode,
+    SessionState, SessionStatus, Text, TextPart, ToolError, ToolPart, ToolState,
+};
+
+pub(super) const STATUSES: [SessionStatus; 3] = [
+    SessionStatus::Idle,
+    SessionStatus::Streaming,
+    SessionStatus::Error,
+];
+
+pub(super) const TOOL_STATES: [ToolState; 6] = [
+    ToolState::Running,
+    ToolState::AwaitingConfirmation,
+    ToolState::Done,
+    ToolState::Error,
+    ToolState::Cancelled,
+    ToolState::InputStreaming,
+];
+
+const OPEN_TOOL_STATES: [OpenToolState; 2] =
+    [OpenToolState::Running, OpenToolState::AwaitingConfirmation];
+
+const FINISH_REASONS: [FinishReason; 6] = [
+    FinishReason::Stop,
+    FinishReason::Aborted,
+    FinishReason::Length,
+    FinishReason::ToolCalls,
+    FinishReason::ContentFilter,
+    FinishReason::Other,
+];
+
+const ERROR_CODES: [SessionErrorCode; 4] = [
+    SessionErrorCode::ChatDisabled,
+    SessionErrorCode::RateLimited,
+    SessionErrorCode::BadRequest,
+    SessionErrorCode::Network,
+];
+
+/// An encoding being decoded.
+pub struct Decoder<'a> {
+    codes: &'a [i32],
+    at: usize,
+    strings: &'a str,
+}
+
+impl<'a> Decoder<'a> {
+    /// `codes` as `read.js` wrote them, `strings` its joined strings. The leading count of
+    /// strings is skipped: it only told the caller whether to fetch them.
+    pub fn new(codes: &'a [i32], strings: &'a str) -> Self {
+        Decoder {
+            codes,
+            at: 1,
+            strings,
+        }
+    }
+
+    fn next(&mut self) -> i32 {
+        let code = self.codes.get(self.at).copied().unwrap_or(-1);
+        self.at += 1;
+        code
+    }
+
+    fn present(&mut self) -> bool {
+        self.next() >= 0
+    }
+
+    fn flag(&mut self) -> bool {
+        self.next() == 1
+    }
+
+    fn count(&mut self) -> usize {
+        usize::try_from(self.next()).unwrap_or(0)
+    }
+
+    /// The next string, `units` UTF-16 code units long.
+    fn string_of(&mut self, units: i32) -> String {
+        let mut left = usize::try_from(units).unwrap_or(0);
+        let mut end = 0;
+        for (at, char) in self.strings.char_indices() {
+            if left == 0 {
+                break;
+            }
+            left = left.saturating_sub(char.len_utf16());
+            end = at + char.len_utf8();
+        }
+        let (string, rest) = self.strings.split_at(end);
+        self.strings = rest;
+        string.to_owned()
+    }
+
+    fn string(&mut self) -> String {
+        let units = self.next();
+        self.string_of(units)
+    }
+
+    fn optional_string(&mut self) -> Option<String> {
+        let units = self.next();
+        (units >= 0).then(|| self.string_of(units))
+    }
+
+    fn text(&mut self) -> Text {
+        Text::Held { empty: self.flag() }
+    }
+
+    fn optional_text(&mut self) -> Option<Text> {
+        let code = self.next();
+        (code >= 0).then_some(Text::Held { empty: code == 1 })
+    }
+
+    fn json(&mut self) -> Option<Json> {
+        self.flag().then_some(Json::Null)
+    }
+
+    fn optional_boolean(&mut self) -> Option<bool> {
+        let code = self.next();
+        (code >= 0).then_some(code == 1)
+    }
+
+    fn literal<T: Copy>(&mut self, table: &[T]) -> Option<T> {
+        let index = usize::try_from(self.next()).ok()?;
+        table.get(index).copied()
+    }
+
+    /// An action; `None` for an empty encoding (a type this version does not know, skipped).
+    pub fn action(&mut self) -> Option<SessionAction> {
+        if self.codes.is_empty() {
+            return None;
+        }
+        Some(self.action_fields())
+    }
+
+    fn action_fields(&mut self) -> SessionAction {
+        match self.next() {
+            0 => SessionAction::Send {
+                id: self.string(),
+                text: self.text(),
+            },
+            1 => SessionAction::Part {
+                part: self.stream_part(),
+                within: self.optional_string(),
+            },
+            2 => SessionAction::ToolPhase {
+                name: self.string(),
+                state: self
+                    .literal(&OPEN_TOOL_STATES)
+                    .unwrap_or(OpenToolState::Running),
+                prompt: self.optional_string(),
+            },
+            3 => SessionAction::Stop,
+            4 => SessionAction::Retry,
+            5 => SessionAction::Reset,
+            6 => SessionAction::Continue,
+            _ => {
+                let count = self.count();
+                SessionAction::Batch {
+                    actions: (0..count).map(|_| self.action_fields()).collect(),
+                }
+            }
+        }
+    }
+
+    fn stream_part(&mut self) -> AgentStreamPart {
+        match self.next() {
+            0 => AgentStreamPart::MessageStart {
+                message_id: self.string(),
+                metadata: self.json(),
+            },
+            1 => AgentStreamPart::TextDelta {
+                message_id: self.optional_string(),
+                text: self.text(),
+                metadata: self.json(),
+            },
+            2 => AgentStreamPart::Reasoning {
+                message_id: self.optional_string(),
+                text: self.text(),
+                metadata: self.json(),
+            },
+            3 => AgentStreamPart::ToolCall {
+                message_id: self.optional_string(),
+                id: self.string(),
+                name: self.string(),
+                input: Json::Null,
+                metadata: self.json(),
+            },
+            4 => AgentStreamPart::ToolResult {
+                id: self.string(),
+                output: Json::Null,
+                preliminary: self.optional_boolean(),
+                metadata: self.json(),
+            },
+            5 => AgentStreamPart::ToolError {
+                id: self.string(),
+                error: self.tool_error(),
+                metadata: self.json(),
+            },
+            6 => AgentStreamPart::StepFinish,
+            7 => AgentStreamPart::Finish {
+                reason: self.literal(&FINISH_REASONS),
+            },
+            8 => AgentStreamPart::Error {
+                error: self.string(),
+                code: self.literal(&ERROR_CODES),
+            },
+            9 => AgentStreamPart::ReasoningDelta {
+                message_id: self.optional_string(),
+                text: self.text(),
+                metadata: self.json(),
+            },
+            10 => AgentStreamPart::ToolInputDelta {
+                message_id: self.optional_string(),
+                id: self.string(),
+                name: self.optional_string(),
+                text: self.text(),
+                metadata: self.json(),
+            },
+            11 => AgentStreamPart::ToolInputEnd {
+                id: self.string(),
+                metadata: self.json(),
+            },
+            12 => AgentStreamPart::ToolApprovalRequest {
+                id: self.optional_string(),
+                name: self.optional_string(),
+                approval_id: self.optional_string(),
+                prompt: self.optional_string(),
+                automatic: self.optional_boolean(),
+                details: self.json(),
+            },
+            13 => AgentStreamPart::ToolApprovalResponse {
+                id: self.optional_string(),
+                approval_id: self.optional_string(),
+                approved: self.flag(),
+                reason: self.optional_string(),
+                input: self.json(),
+                output: self.json(),
+            },
+            14 => {
+                let message_id = self.optional_string();
+                let metadata = self.json();
+                let id = self.optional_string();
+                let data = self.json();
+                let patch = self.json();
+                AgentStreamPart::Data {
+                    message_id,
+                    name: self.string(),
+                    id,
+                    data,
+                    patch,
+                    metadata,
+                }
+            }
+            15 => AgentStreamPart::MessageMetadata {
+                message_id: self.optional_string(),
+                metadata: Json::Null,
+            },
+            16 => AgentStreamPart::Snapshot {
+                messages: self.messages(),
+                exact: self.optional_boolean(),
+            },
+            17 => AgentStreamPart::AgentState {
+                snapshot: self.json(),
+                patch: self.json(),
+            },
+            _ => AgentStreamPart::Unknown,
+        }
+    }
+
+    pub fn session_state(&mut self) -> SessionState {
+        SessionState {
+            messages: self.messages(),
+            status: self.literal(&STATUSES).unwrap_or(SessionStatus::Idle),
+            error: self.present().then(|| SessionError {
+                message: self.string(),
+                code: self.literal(&ERROR_CODES),
+            }),
+            agent_state: self.json(),
+        }
+    }
+
+    pub fn messages(&mut self) -> Vec<Rc<AgentMessage>> {
+        let count = self.count();
+        (0..count)
+            .map(|_| {
+                Rc::new(AgentMessage {
+                    id: self.string(),
+                    role: if self.next() == 1 {
+                        Role::Assistant
+                    } else {
+                        Role::User
+                    },
+                    parts: {
+                        let parts = self.count();
+                        (0..parts).map(|_| Rc::new(self.agent_part())).collect()
+                    },
+                    metadata: self.json(),
+                })
+            })
+            .collect()
+    }
+
+    fn agent_part(&mut self) -> AgentPart {
+        match self.next() {
+            0 => AgentPart::Text(TextPart {
+                text: self.text(),
+                metadata: self.json(),
+            }),
+            1 => AgentPart::Reasoning(ReasoningPart {
+                text: self.text(),
+                metadata: self.json(),
+            }),
+            2 => AgentPart::Tool(self.tool_part()),
+            _ => AgentPart::Data(DataPart {
+                name: self.string(),
+                id: self.optional_string(),
+                data: Json::Null,
+                metadata: self.json(),
+            }),
+        }
+    }
+
+    fn tool_part(&mut self) -> ToolPart {
+        ToolPart {
+            id: self.string(),
+            name: self.string(),
+            input: Json::Null,
+            input_text: self.optional_text(),
+            state: self.literal(&TOOL_STATES).unwrap_or(ToolState::Done),
+            output: self.json(),
+            error: self.present().then(|| self.tool_error()),
+            prompt: self.optional_string(),
+            approval: self.present().then(|| {
+                Box::new(Approval {
+                    id: self.string(),
+                    automatic: self.optional_boolean(),
+                    details: self.json(),
+                    approved: self.optional_boolean(),
+                    reason: self.optional_string(),
+                })
+            }),
+            agent: self.present().then(|| Rc::new(self.session_state())),
+            metadata: self.json(),
+        }
+    }
+
+    pub fn tool_error(&mut self) -> ToolError {
+        ToolError {
+            message: self.string(),
+            code: self.optional_string(),
+        }
+    }
+}

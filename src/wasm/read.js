@@ -1,0 +1,531 @@
+// Reads an action, a state or a message list the caller passed in, checks it against the
+// package's types, and encodes what the core needs of it as numbers and strings for the Rust
+// decoder (src/wasm/decode.rs, which documents the encoding). Read here, a value costs no
+// crossing of the wasm boundary per field, and whatever a caller's getter or Proxy throws is
+// caught here, so no exception unwinds through wasm frames.
+//
+// Bad input throws a TypeError with `code: "invalid"` and `path`, its message starting with the
+// path (`action.part.id: expected a string`), naming the first thing that is wrong in the order
+// the fields are read. Texts and JSON payloads are not encoded: the core only learns whether a
+// text is empty and whether a JSON value is present; they stay in the caller's objects.
+import { invalidError } from "./errors.js";
+import { patchProblem } from "./json.js";
+
+// How deep sub-agent runs may nest (src/core/model.rs MAX_NESTING) and batches may nest.
+const MAX_NESTING = 64;
+const MAX_BATCH_NESTING = 64;
+
+const ACTION_TYPES = ["send", "part", "toolPhase", "stop", "retry", "reset", "continue", "batch"];
+const PART_TYPES = [
+  "message-start", "text-delta", "reasoning", "tool-call", "tool-result", "tool-error", "step-finish",
+  "finish", "error", "reasoning-delta", "tool-input-delta", "tool-input-end", "tool-approval-request",
+  "tool-approval-response", "data", "message-metadata", "snapshot", "agent-state",
+];
+const MESSAGE_PART_TYPES = ["text", "reasoning", "tool", "data"];
+const ROLES = ["user", "assistant"];
+// The orders of these match the core's enums (decode.rs decodes by index; write.rs encodes by it).
+const STATUSES = ["idle", "streaming", "error"];
+const TOOL_STATES = ["running", "awaiting-confirmation", "done", "error", "cancelled", "input-streaming"];
+const OPEN_TOOL_STATES = ["running", "awaiting-confirmation"];
+const FINISH_REASONS = ["stop", "aborted", "length", "tool-calls", "content-filter", "other"];
+const ERROR_CODES = ["chat_disabled", "rate_limited", "bad_request", "network"];
+
+// A value at `path` that is not of its type.
+class InputError {
+  constructor(path, problem) {
+    this.path = path;
+    this.problem = problem;
+  }
+}
+
+// The encoding being written: `codes`, and the strings the core compares, joined in `text`.
+// Kept between a read and decode.rs taking its strings and the batch's actions.
+let codes = [];
+let text = "";
+let strings = 0;
+let leaves = null;
+
+// `object[key]`, a getter or Proxy trap that throws reported at `path`.
+function get(object, key, path) {
+  try {
+    return object[key];
+  } catch {
+    throw new InputError(path, "could not be read (its getter threw)");
+  }
+}
+
+// An object that is not an array (an array of another realm passes, and then misses the
+// fields of an object; so does a Proxy whose getPrototypeOf trap throws, and then its first
+// field read names the trap).
+function object(value, path) {
+  if (typeof value !== "object" || value === null || isArray(value)) throw new InputError(path, "expected an object");
+  return value;
+}
+
+function isArray(value) {
+  try {
+    return value instanceof Array;
+  } catch {
+    return false;
+  }
+}
+
+// Each item of an array, read by `each`. Its `length` is only a loop bound: a sparse array
+// claims any length, and its first hole is an error.
+function items(value, path, each) {
+  let length;
+  try {
+    length = Array.isArray(value) ? value.length : -1;
+  } catch {
+    throw new InputError(path, "could not be read (its getter threw)");
+  }
+  if (length < 0) throw new InputError(path, "expected an array");
+  for (let index = 0; index < length; index++) {
+    const itemPath = `${path}[${index}]`;
+    each(get(value, index, itemPath), itemPath);
+  }
+}
+
+// An array's items, their count first.
+function list(value, path, each) {
+  const count = codes.length;
+  codes.push(0);
+  items(value, path, (item, itemPath) => {
+    codes[count]++;
+    each(item, itemPath);
+  });
+}
+
+const LONE_SURROGATE = /[\uD800-\uDFFF]/;
+
+// Whether a string is well-formed UTF-16 (encodeURIComponent refuses a lone surrogate).
+function wellFormed(value) {
+  try {
+    encodeURIComponent(value);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+// A string as the core compares it (ids, names, prompts), kept exact: one that is not
+// well-formed UTF-16, or that starts with U+FFFF, becomes U+FFFF and its code units in hex,
+// distinct from every other string (Rust strings cannot hold a lone surrogate).
+export function exactForm(value) {
+  if (value.charCodeAt(0) !== 0xffff && !(LONE_SURROGATE.test(value) && !wellFormed(value))) return value;
+  let escaped = "\uFFFF";
+  for (let index = 0; index < value.length; index++) escaped += value.charCodeAt(index).toString(16).padStart(4, "0");
+  return escaped;
+}
+
+function putString(value) {
+  const exact = exactForm(value);
+  codes.push(exact.length);
+  text += exact;
+  strings++;
+}
+
+function string(value, path) {
+  if (typeof value !== "string") throw new InputError(path, "expected a string");
+  putString(value);
+}
+
+function optionalString(value, path) {
+  if (value === undefined) codes.push(-1);
+  else string(value, path);
+}
+
+function boolean(value, path) {
+  if (typeof value !== "boolean") throw new InputError(path, "expected a boolean");
+  codes.push(value ? 1 : 0);
+}
+
+function optionalBoolean(value, path) {
+  if (value === undefined) codes.push(-1);
+  else boolean(value, path);
+}
+
+// A text: only whether it is empty is encoded (1 empty, 0 not).
+function textField(value, path) {
+  if (typeof value !== "string") throw new InputError(path, "expected a string");
+  codes.push(value === "" ? 1 : 0);
+}
+
+function optionalText(value, path) {
+  if (value === undefined) codes.push(-1);
+  else textField(value, path);
+}
+
+// A JSON payload: it only has to be present.
+function json(value, path) {
+  if (value === undefined) throw new InputError(path, "expected a JSON value");
+}
+
+function optionalJson(value) {
+  codes.push(value === undefined ? 0 : 1);
+}
+
+// An RFC 6902 JSON Patch, checked here and applied by apply.js.
+function jsonPatch(value, path) {
+  let problem;
+  try {
+    problem = patchProblem(value);
+  } catch {
+    throw new InputError(path, "could not be read (its getter threw)");
+  }
+  if (problem !== null) throw new InputError(path + problem[0], problem[1]);
+}
+
+function optionalJsonPatch(value, path) {
+  if (value !== undefined) jsonPatch(value, path);
+  codes.push(value === undefined ? 0 : 1);
+}
+
+// One of `options`, encoded as its index.
+function literal(value, path, options) {
+  const index = options.indexOf(value);
+  if (index < 0) throw new InputError(path, `expected one of ${options.map((name) => `"${name}"`).join(", ")}`);
+  codes.push(index);
+}
+
+function optionalLiteral(value, path, options) {
+  if (value === undefined) codes.push(-1);
+  else literal(value, path, options);
+}
+
+// Starts a read: runs `read`, and returns the codes, or throws the coded error.
+function encode(read) {
+  codes = [0];
+  text = "";
+  strings = 0;
+  leaves = null;
+  try {
+    read();
+  } catch (error) {
+    codes = [];
+    text = "";
+    leaves = null;
+    if (error instanceof InputError) throw invalidError(error.path, error.problem);
+    throw error;
+  }
+  codes[0] = strings;
+  return codes;
+}
+
+/** An action's encoding; `[]` for one of a type this version does not know, unless `refuse`. */
+export function readAction(action, refuse) {
+  let known = true;
+  const encoded = encode(() => {
+    known = actionFields(action, "action", refuse);
+  });
+  return known ? encoded : [];
+}
+
+/** A state's encoding. */
+export function readState(state) {
+  return encode(() => sessionState(state, "state", 0));
+}
+
+/** A message list's encoding. */
+export function readMessages(messages) {
+  return encode(() => messageList(messages, "messages", 0));
+}
+
+/** A tool error's encoding (`isCancelled`). */
+export function readToolError(error) {
+  return encode(() => toolError(error, "error"));
+}
+
+/** The strings of the last read, joined (decode.rs splits them by the lengths in the codes). */
+export function readStrings() {
+  const joined = text;
+  text = "";
+  return joined;
+}
+
+/** The actions of the last read's batch, nested batches flattened, in order. */
+export function readLeaves() {
+  const read = leaves;
+  leaves = null;
+  return read;
+}
+
+// Encodes an action; false for one of a type not known here, when it is skipped.
+function actionFields(value, path, refuse) {
+  const action = object(value, path);
+  const kindPath = `${path}.type`;
+  const kind = get(action, "type", kindPath);
+  if (!refuse && typeof kind === "string" && !ACTION_TYPES.includes(kind)) return false;
+  literal(kind, kindPath, ACTION_TYPES);
+  switch (kind) {
+    case "send":
+      string(get(action, "id", `${path}.id`), `${path}.id`);
+      textField(get(action, "text", `${path}.text`), `${path}.text`);
+      break;
+    case "part":
+      streamPart(get(action, "part", `${path}.part`), `${path}.part`);
+      optionalString(get(action, "within", `${path}.within`), `${path}.within`);
+      break;
+    case "toolPhase":
+      string(get(action, "name", `${path}.name`), `${path}.name`);
+      literal(get(action, "state", `${path}.state`), `${path}.state`, OPEN_TOOL_STATES);
+      optionalString(get(action, "prompt", `${path}.prompt`), `${path}.prompt`);
+      break;
+    case "batch": {
+      leaves = [];
+      const count = codes.length;
+      codes.push(0);
+      batch(get(action, "actions", `${path}.actions`), `${path}.actions`, refuse, 1);
+      codes[count] = leaves.length;
+      break;
+    }
+  }
+  return true;
+}
+
+// The actions of a batch, nested batches flattened: each one encoded and kept in `leaves`.
+function batch(value, path, refuse, depth) {
+  if (depth > MAX_BATCH_NESTING) throw new InputError(path, `batches nest deeper than ${MAX_BATCH_NESTING}`);
+  items(value, path, (item, itemPath) => {
+    if (get(object(item, itemPath), "type", `${itemPath}.type`) === "batch") {
+      const actionsPath = `${itemPath}.actions`;
+      batch(get(item, "actions", actionsPath), actionsPath, refuse, depth + 1);
+    } else if (actionFields(item, itemPath, refuse)) {
+      leaves.push(item);
+    }
+  });
+}
+
+// A stream part: its type's index in PART_TYPES (-1: a type not known here, ignored), then its
+// fields, read in the order the core's type declares them.
+function streamPart(value, path) {
+  const part = object(value, path);
+  const kindPath = `${path}.type`;
+  const kind = get(part, "type", kindPath);
+  if (typeof kind !== "string") throw new InputError(kindPath, "expected a string");
+  const index = PART_TYPES.indexOf(kind);
+  codes.push(index);
+  const field = (key) => get(part, key, `${path}.${key}`);
+  const messageId = () => optionalString(field("messageId"), `${path}.messageId`);
+  const id = () => string(field("id"), `${path}.id`);
+  const textOf = () => textField(field("text"), `${path}.text`);
+  const metadata = () => optionalJson(field("metadata"));
+  switch (kind) {
+    case "message-start":
+      string(field("messageId"), `${path}.messageId`);
+      metadata();
+      break;
+    case "text-delta":
+    case "reasoning":
+    case "reasoning-delta":
+      messageId();
+      textOf();
+      metadata();
+      break;
+    case "tool-input-delta":
+      messageId();
+      id();
+      optionalString(field("name"), `${path}.name`);
+      textOf();
+      metadata();
+      break;
+    case "tool-input-end":
+      id();
+      metadata();
+      break;
+    case "tool-approval-request": {
+      const partId = field("id");
+      optionalString(partId, `${path}.id`);
+      const name = field("name");
+      optionalString(name, `${path}.name`);
+      if (partId === undefined && name === undefined) {
+        throw new InputError(`${path}.id`, "required when there is no name");
+      }
+      optionalString(field("approvalId"), `${path}.approvalId`);
+      optionalString(field("prompt"), `${path}.prompt`);
+      optionalBoolean(field("automatic"), `${path}.automatic`);
+      optionalJson(field("details"));
+      break;
+    }
+    case "tool-approval-response": {
+      const partId = field("id");
+      optionalString(partId, `${path}.id`);
+      const approvalId = field("approvalId");
+      optionalString(approvalId, `${path}.approvalId`);
+      if (partId === undefined && approvalId === undefined) {
+        throw new InputError(`${path}.id`, "required when there is no approvalId");
+      }
+      boolean(field("approved"), `${path}.approved`);
+      optionalString(field("reason"), `${path}.reason`);
+      optionalJson(field("input"));
+      optionalJson(field("output"));
+      break;
+    }
+    case "tool-call":
+      messageId();
+      id();
+      string(field("name"), `${path}.name`);
+      json(field("input"), `${path}.input`);
+      metadata();
+      break;
+    case "tool-result":
+      id();
+      json(field("output"), `${path}.output`);
+      optionalBoolean(field("preliminary"), `${path}.preliminary`);
+      metadata();
+      break;
+    case "tool-error":
+      id();
+      toolError(field("error"), `${path}.error`);
+      metadata();
+      break;
+    case "finish":
+      optionalLiteral(field("reason"), `${path}.reason`, FINISH_REASONS);
+      break;
+    case "error":
+      string(field("error"), `${path}.error`);
+      optionalLiteral(field("code"), `${path}.code`, ERROR_CODES);
+      break;
+    case "data":
+      dataPart(part, path, messageId, metadata);
+      break;
+    case "message-metadata":
+      messageId();
+      json(field("metadata"), `${path}.metadata`);
+      break;
+    case "snapshot":
+      messageList(field("messages"), `${path}.messages`, 0);
+      optionalBoolean(field("exact"), `${path}.exact`);
+      break;
+    case "agent-state": {
+      const snapshot = field("snapshot");
+      optionalJson(snapshot);
+      const patch = field("patch");
+      optionalJsonPatch(patch, `${path}.patch`);
+      if ((snapshot !== undefined) === (patch !== undefined)) {
+        throw new InputError(path, "expected exactly one of snapshot and patch");
+      }
+      break;
+    }
+  }
+}
+
+// A `data` stream part: exactly one of `data` and `patch`, and `patch` only with an `id`.
+function dataPart(part, path, messageId, metadata) {
+  messageId();
+  metadata();
+  const id = get(part, "id", `${path}.id`);
+  optionalString(id, `${path}.id`);
+  const data = get(part, "data", `${path}.data`);
+  optionalJson(data);
+  const patch = get(part, "patch", `${path}.patch`);
+  optionalJsonPatch(patch, `${path}.patch`);
+  if ((data !== undefined) === (patch !== undefined)) {
+    throw new InputError(path, "expected exactly one of data and patch");
+  }
+  if (patch !== undefined && id === undefined) throw new InputError(`${path}.id`, "required with patch");
+  string(get(part, "name", `${path}.name`), `${path}.name`);
+}
+
+function sessionState(value, path, depth) {
+  if (depth > MAX_NESTING) throw new InputError(path, `sub-agent runs nest deeper than ${MAX_NESTING}`);
+  const state = object(value, path);
+  messageList(get(state, "messages", `${path}.messages`), `${path}.messages`, depth);
+  const statusPath = `${path}.status`;
+  const status = get(state, "status", statusPath);
+  literal(status, statusPath, STATUSES);
+  const errorPath = `${path}.error`;
+  const error = get(state, "error", errorPath);
+  if (status === "error") {
+    if (error === undefined) throw new InputError(errorPath, 'required when status is "error"');
+    sessionError(error, errorPath);
+  } else {
+    if (error !== undefined) throw new InputError(errorPath, 'present only when status is "error"');
+    codes.push(-1);
+  }
+  optionalJson(get(state, "agentState", `${path}.agentState`));
+}
+
+function messageList(value, path, depth) {
+  list(value, path, (message, messagePath) => agentMessage(message, messagePath, depth));
+}
+
+function agentMessage(value, path, depth) {
+  const message = object(value, path);
+  string(get(message, "id", `${path}.id`), `${path}.id`);
+  literal(get(message, "role", `${path}.role`), `${path}.role`, ROLES);
+  list(get(message, "parts", `${path}.parts`), `${path}.parts`, (part, partPath) => agentPart(part, partPath, depth));
+  optionalJson(get(message, "metadata", `${path}.metadata`));
+}
+
+function agentPart(value, path, depth) {
+  const part = object(value, path);
+  const kind = get(part, "type", `${path}.type`);
+  literal(kind, `${path}.type`, MESSAGE_PART_TYPES);
+  const metadata = () => optionalJson(get(part, "metadata", `${path}.metadata`));
+  switch (kind) {
+    case "text":
+    case "reasoning":
+      textField(get(part, "text", `${path}.text`), `${path}.text`);
+      metadata();
+      break;
+    case "tool":
+      toolPart(part, path, depth);
+      break;
+    default:
+      string(get(part, "name", `${path}.name`), `${path}.name`);
+      optionalString(get(part, "id", `${path}.id`), `${path}.id`);
+      json(get(part, "data", `${path}.data`), `${path}.data`);
+      metadata();
+  }
+}
+
+function toolPart(part, path, depth) {
+  const field = (key) => get(part, key, `${path}.${key}`);
+  const error = field("error");
+  const agent = field("agent");
+  const approval = field("approval");
+  string(field("id"), `${path}.id`);
+  string(field("name"), `${path}.name`);
+  json(field("input"), `${path}.input`);
+  optionalText(field("inputText"), `${path}.inputText`);
+  literal(field("state"), `${path}.state`, TOOL_STATES);
+  optionalJson(field("output"));
+  if (error === undefined) codes.push(-1);
+  else {
+    codes.push(0);
+    toolError(error, `${path}.error`);
+  }
+  optionalString(field("prompt"), `${path}.prompt`);
+  if (approval === undefined) codes.push(-1);
+  else readApproval(approval, `${path}.approval`);
+  if (agent === undefined) codes.push(-1);
+  else {
+    codes.push(0);
+    sessionState(agent, `${path}.agent`, depth + 1);
+  }
+  optionalJson(field("metadata"));
+}
+
+function readApproval(value, path) {
+  const approval = object(value, path);
+  codes.push(0);
+  string(get(approval, "id", `${path}.id`), `${path}.id`);
+  optionalBoolean(get(approval, "automatic", `${path}.automatic`), `${path}.automatic`);
+  optionalJson(get(approval, "details", `${path}.details`));
+  optionalBoolean(get(approval, "approved", `${path}.approved`), `${path}.approved`);
+  optionalString(get(approval, "reason", `${path}.reason`), `${path}.reason`);
+}
+
+function sessionError(value, path) {
+  const error = object(value, path);
+  codes.push(0);
+  string(get(error, "message", `${path}.message`), `${path}.message`);
+  optionalLiteral(get(error, "code", `${path}.code`), `${path}.code`, ERROR_CODES);
+}
+
+function toolError(value, path) {
+  const error = object(value, path);
+  string(get(error, "message", `${path}.message`), `${path}.message`);
+  optionalString(get(error, "code", `${path}.code`), `${path}.code`);
+}
