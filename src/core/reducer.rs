@@ -499,7 +499,7 @@ fn snapshot_slots(
     exact: bool,
 ) -> Option<Option<Vec<Slot>>> {
     // Sets of ids as maps of the type the indexes use, so that the wasm has one copy of its code.
-    let mut ids = Located::new();
+    let mut ids = Located::default();
     if !given
         .iter()
         .all(|message| ids.insert(message.id.clone(), Seen::default()).is_none())
@@ -520,7 +520,7 @@ fn snapshot_slots(
         messages: given.to_vec(),
         ..SessionState::empty()
     };
-    let mut calls = Located::new();
+    let mut calls = Located::default();
     let mut duplicate = false;
     visit_calls(&probe, &mut Vec::new(), &mut |_, call| {
         duplicate = duplicate

@@ -4,6 +4,7 @@
 
 use std::cell::RefCell;
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 use std::rc::Rc;
 
 use super::model::{AgentMessage, AgentPart, SessionState};
@@ -31,7 +32,7 @@ impl Session {
     /// Indexes a state: one walk over its calls.
     pub fn new(state: Rc<SessionState>) -> Self {
         let mut open = Vec::new();
-        let mut located = Located::new();
+        let mut located = Located::default();
         visit_calls(&state, &mut Vec::new(), &mut |path, call| {
             if call.state.is_open() {
                 open.push(OpenCall {
@@ -93,7 +94,32 @@ impl Seen {
 }
 
 /// The indexes' map, which other sets of ids use too: the wasm then has one copy of its code.
-pub(crate) type Located = HashMap<String, Seen>;
+pub(crate) type Located = HashMap<String, Seen, BuildHasherDefault<IdHasher>>;
+
+/// The indexes' hash (FxHash's, as rustc uses): a few instructions a word where SipHash takes
+/// about 3 kB of wasm. SipHash would not resist crafted ids here anyway: on wasm32 the standard
+/// library has no randomness to key it with.
+#[derive(Default)]
+pub(crate) struct IdHasher(u32);
+
+impl Hasher for IdHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        const SEED: u32 = 0x9e37_79b9;
+        let mut chunks = bytes.chunks_exact(4);
+        for chunk in &mut chunks {
+            let word = u32::from_le_bytes([chunk[0], chunk[1], chunk[2], chunk[3]]);
+            self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(SEED);
+        }
+        for byte in chunks.remainder() {
+            self.0 = (self.0.rotate_left(5) ^ u32::from(*byte)).wrapping_mul(SEED);
+        }
+    }
+
+    /// The word twice: hashbrown takes its tag from the top bits and its bucket from the low.
+    fn finish(&self) -> u64 {
+        u64::from(self.0) * 0x1_0000_0001
+    }
+}
 
 /// Notes one more `id` at `path`.
 fn add(located: &mut Located, id: &str, path: CallPath) {
@@ -197,7 +223,7 @@ struct MessageIds {
 impl MessageIndex {
     pub fn new(state: Rc<SessionState>) -> Self {
         MessageIndex(Rc::new(RefCell::new(MessageIds {
-            located: HashMap::new(),
+            located: Located::default(),
             unread: Some(state),
         })))
     }

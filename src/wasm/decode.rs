@@ -110,9 +110,11 @@ impl<'a> Decoder<'a> {
             left = left.saturating_sub(char.len_utf16());
             end = at + char.len_utf8();
         }
-        let (string, rest) = self.strings.split_at(end);
-        self.strings = rest;
-        string.to_owned()
+        // `end` is a char boundary: `get` cannot fail (and, unlike `split_at`, brings in no
+        // panic formatting).
+        let string = self.strings.get(..end).unwrap_or_default().to_owned();
+        self.strings = self.strings.get(end..).unwrap_or_default();
+        string
     }
 
     fn string(&mut self) -> String {
