@@ -49,7 +49,7 @@ function isPointer(value) {
 }
 
 // What is wrong with a patch, as [the path below the patch, the problem], or null. Called by
-// the reader (src/wasm/read.rs) so that a malformed patch is bad input, named by its path.
+// the reader (src/wasm/read.js) so that a malformed patch is bad input, named by its path.
 export function patchProblem(patch) {
   if (!Array.isArray(patch)) return ["", "expected an array of JSON Patch operations"];
   for (let index = 0; index < patch.length; index++) {

@@ -36,19 +36,13 @@ export interface SessionReducerError extends Error {
 }
 "#;
 
-// wasm-bindgen ships a JavaScript module of the crate only when Rust declares it: these two are
-// imported by the others (read.js and apply.js use json.js; state_facts.js uses text_delta.js).
+// wasm-bindgen ships a JavaScript module of the crate only when Rust declares an import from it;
+// read.js and apply.js import json.js, which Rust itself does not call.
 #[wasm_bindgen(module = "/src/wasm/json.js")]
 extern "C" {
     #[allow(dead_code)]
     #[wasm_bindgen(js_name = jsonEqual, catch)]
     fn json_equal(a: &JsValue, b: &JsValue) -> Result<bool, JsValue>;
-}
-#[wasm_bindgen(module = "/src/wasm/text_delta.js")]
-extern "C" {
-    #[allow(dead_code)]
-    #[wasm_bindgen(js_name = textDeltaShape, catch)]
-    fn text_delta_shape(action: &JsValue) -> Result<i32, JsValue>;
 }
 
 /// Reads and checks a state the module did not make, and indexes it.

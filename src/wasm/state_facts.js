@@ -13,7 +13,6 @@
 // The states are immutable, so these facts stay true; a state no longer listed, or a session id
 // Rust no longer holds, only means the state is read again.
 import { appendText } from "./apply.js";
-import { textDeltaShape } from "./text_delta.js";
 
 const KEPT = 16;
 const known = [];
@@ -58,6 +57,19 @@ function sameAction(facts, action) {
 function forgetPredecessor(state) {
   const index = known.findIndex((facts) => facts.next === state && facts.state !== state);
   if (index >= 0) known.splice(index, 1);
+}
+
+// Recognises the action a streaming reply sends most: a text delta without metadata (which has
+// its own work to do). Returns -1, or flags: 1 the text is empty, 2 a messageId, 4 a within.
+function textDeltaShape(action) {
+  if (typeof action !== "object" || action === null || action.type !== "part") return -1;
+  const { part, within } = action;
+  if (typeof part !== "object" || part === null || part.type !== "text-delta") return -1;
+  const { text, messageId } = part;
+  if (typeof text !== "string" || part.metadata !== undefined) return -1;
+  if (messageId !== undefined && typeof messageId !== "string") return -1;
+  if (within !== undefined && typeof within !== "string") return -1;
+  return (text === "" ? 1 : 0) | (messageId === undefined ? 0 : 2) | (within === undefined ? 0 : 4);
 }
 
 // The text a plain delta appends to the last text part of `messages[message]`: some text
