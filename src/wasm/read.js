@@ -30,12 +30,17 @@ const OPEN_TOOL_STATES = ["running", "awaiting-confirmation"];
 const FINISH_REASONS = ["stop", "aborted", "length", "tool-calls", "content-filter", "other"];
 const ERROR_CODES = ["chat_disabled", "rate_limited", "bad_request", "network"];
 
-// A value at `path` that is not of its type.
+// A value at `path`, or at its field `key`, that is not of its type. Paths are only built for
+// an error: reading a field costs no string.
 class InputError {
-  constructor(path, problem) {
-    this.path = path;
+  constructor(path, problem, key) {
+    this.path = where(path, key);
     this.problem = problem;
   }
+}
+
+function where(path, key) {
+  return key === undefined ? path : `${path}.${key}`;
 }
 
 // The encoding being written: `codes`, and the strings the core compares, joined in `text`.
@@ -45,20 +50,22 @@ let text = "";
 let strings = 0;
 let leaves = null;
 
-// `object[key]`, a getter or Proxy trap that throws reported at `path`.
-function get(object, key, path) {
+const THREW = "could not be read (its getter threw)";
+
+// `object[key]`, a getter or Proxy trap that throws reported at its path.
+function get(object, path, key) {
   try {
     return object[key];
   } catch {
-    throw new InputError(path, "could not be read (its getter threw)");
+    throw new InputError(path, THREW, key);
   }
 }
 
 // An object that is not an array (an array of another realm passes, and then misses the
 // fields of an object; so does a Proxy whose getPrototypeOf trap throws, and then its first
 // field read names the trap).
-function object(value, path) {
-  if (typeof value !== "object" || value === null || isArray(value)) throw new InputError(path, "expected an object");
+function object(value, path, key) {
+  if (typeof value !== "object" || value === null || isArray(value)) throw new InputError(path, "expected an object", key);
   return value;
 }
 
@@ -77,12 +84,18 @@ function items(value, path, each) {
   try {
     length = Array.isArray(value) ? value.length : -1;
   } catch {
-    throw new InputError(path, "could not be read (its getter threw)");
+    throw new InputError(path, THREW);
   }
   if (length < 0) throw new InputError(path, "expected an array");
   for (let index = 0; index < length; index++) {
     const itemPath = `${path}[${index}]`;
-    each(get(value, index, itemPath), itemPath);
+    let item;
+    try {
+      item = value[index];
+    } catch {
+      throw new InputError(itemPath, THREW);
+    }
+    each(item, itemPath);
   }
 }
 
@@ -125,40 +138,40 @@ function putString(value) {
   strings++;
 }
 
-function string(value, path) {
-  if (typeof value !== "string") throw new InputError(path, "expected a string");
+function string(value, path, key) {
+  if (typeof value !== "string") throw new InputError(path, "expected a string", key);
   putString(value);
 }
 
-function optionalString(value, path) {
+function optionalString(value, path, key) {
   if (value === undefined) codes.push(-1);
-  else string(value, path);
+  else string(value, path, key);
 }
 
-function boolean(value, path) {
-  if (typeof value !== "boolean") throw new InputError(path, "expected a boolean");
+function boolean(value, path, key) {
+  if (typeof value !== "boolean") throw new InputError(path, "expected a boolean", key);
   codes.push(value ? 1 : 0);
 }
 
-function optionalBoolean(value, path) {
+function optionalBoolean(value, path, key) {
   if (value === undefined) codes.push(-1);
-  else boolean(value, path);
+  else boolean(value, path, key);
 }
 
 // A text: only whether it is empty is encoded (1 empty, 0 not).
-function textField(value, path) {
-  if (typeof value !== "string") throw new InputError(path, "expected a string");
+function textField(value, path, key) {
+  if (typeof value !== "string") throw new InputError(path, "expected a string", key);
   codes.push(value === "" ? 1 : 0);
 }
 
-function optionalText(value, path) {
+function optionalText(value, path, key) {
   if (value === undefined) codes.push(-1);
-  else textField(value, path);
+  else textField(value, path, key);
 }
 
 // A JSON payload: it only has to be present.
-function json(value, path) {
-  if (value === undefined) throw new InputError(path, "expected a JSON value");
+function json(value, path, key) {
+  if (value === undefined) throw new InputError(path, "expected a JSON value", key);
 }
 
 function optionalJson(value) {
@@ -166,31 +179,31 @@ function optionalJson(value) {
 }
 
 // An RFC 6902 JSON Patch, checked here and applied by apply.js.
-function jsonPatch(value, path) {
+function jsonPatch(value, path, key) {
   let problem;
   try {
     problem = patchProblem(value);
   } catch {
-    throw new InputError(path, "could not be read (its getter threw)");
+    throw new InputError(path, THREW, key);
   }
-  if (problem !== null) throw new InputError(path + problem[0], problem[1]);
+  if (problem !== null) throw new InputError(where(path, key) + problem[0], problem[1]);
 }
 
-function optionalJsonPatch(value, path) {
-  if (value !== undefined) jsonPatch(value, path);
+function optionalJsonPatch(value, path, key) {
+  if (value !== undefined) jsonPatch(value, path, key);
   codes.push(value === undefined ? 0 : 1);
 }
 
 // One of `options`, encoded as its index.
-function literal(value, path, options) {
+function literal(value, options, path, key) {
   const index = options.indexOf(value);
-  if (index < 0) throw new InputError(path, `expected one of ${options.map((name) => `"${name}"`).join(", ")}`);
+  if (index < 0) throw new InputError(path, `expected one of ${options.map((name) => `"${name}"`).join(", ")}`, key);
   codes.push(index);
 }
 
-function optionalLiteral(value, path, options) {
+function optionalLiteral(value, options, path, key) {
   if (value === undefined) codes.push(-1);
-  else literal(value, path, options);
+  else literal(value, options, path, key);
 }
 
 // Starts a read: runs `read`, and returns the codes, or throws the coded error.
@@ -253,29 +266,28 @@ export function readLeaves() {
 // Encodes an action; false for one of a type not known here, when it is skipped.
 function actionFields(value, path, refuse) {
   const action = object(value, path);
-  const kindPath = `${path}.type`;
-  const kind = get(action, "type", kindPath);
+  const kind = get(action, path, "type");
   if (!refuse && typeof kind === "string" && !ACTION_TYPES.includes(kind)) return false;
-  literal(kind, kindPath, ACTION_TYPES);
+  literal(kind, ACTION_TYPES, path, "type");
   switch (kind) {
     case "send":
-      string(get(action, "id", `${path}.id`), `${path}.id`);
-      textField(get(action, "text", `${path}.text`), `${path}.text`);
+      string(get(action, path, "id"), path, "id");
+      textField(get(action, path, "text"), path, "text");
       break;
     case "part":
-      streamPart(get(action, "part", `${path}.part`), `${path}.part`);
-      optionalString(get(action, "within", `${path}.within`), `${path}.within`);
+      streamPart(get(action, path, "part"), `${path}.part`);
+      optionalString(get(action, path, "within"), path, "within");
       break;
     case "toolPhase":
-      string(get(action, "name", `${path}.name`), `${path}.name`);
-      literal(get(action, "state", `${path}.state`), `${path}.state`, OPEN_TOOL_STATES);
-      optionalString(get(action, "prompt", `${path}.prompt`), `${path}.prompt`);
+      string(get(action, path, "name"), path, "name");
+      literal(get(action, path, "state"), OPEN_TOOL_STATES, path, "state");
+      optionalString(get(action, path, "prompt"), path, "prompt");
       break;
     case "batch": {
       leaves = [];
       const count = codes.length;
       codes.push(0);
-      batch(get(action, "actions", `${path}.actions`), `${path}.actions`, refuse, 1);
+      batch(get(action, path, "actions"), `${path}.actions`, refuse, 1);
       codes[count] = leaves.length;
       break;
     }
@@ -287,9 +299,8 @@ function actionFields(value, path, refuse) {
 function batch(value, path, refuse, depth) {
   if (depth > MAX_BATCH_NESTING) throw new InputError(path, `batches nest deeper than ${MAX_BATCH_NESTING}`);
   items(value, path, (item, itemPath) => {
-    if (get(object(item, itemPath), "type", `${itemPath}.type`) === "batch") {
-      const actionsPath = `${itemPath}.actions`;
-      batch(get(item, "actions", actionsPath), actionsPath, refuse, depth + 1);
+    if (get(object(item, itemPath), itemPath, "type") === "batch") {
+      batch(get(item, itemPath, "actions"), `${itemPath}.actions`, refuse, depth + 1);
     } else if (actionFields(item, itemPath, refuse)) {
       leaves.push(item);
     }
@@ -300,19 +311,17 @@ function batch(value, path, refuse, depth) {
 // fields, read in the order the core's type declares them.
 function streamPart(value, path) {
   const part = object(value, path);
-  const kindPath = `${path}.type`;
-  const kind = get(part, "type", kindPath);
-  if (typeof kind !== "string") throw new InputError(kindPath, "expected a string");
-  const index = PART_TYPES.indexOf(kind);
-  codes.push(index);
-  const field = (key) => get(part, key, `${path}.${key}`);
-  const messageId = () => optionalString(field("messageId"), `${path}.messageId`);
-  const id = () => string(field("id"), `${path}.id`);
-  const textOf = () => textField(field("text"), `${path}.text`);
+  const kind = get(part, path, "type");
+  if (typeof kind !== "string") throw new InputError(path, "expected a string", "type");
+  codes.push(PART_TYPES.indexOf(kind));
+  const field = (key) => get(part, path, key);
+  const messageId = () => optionalString(field("messageId"), path, "messageId");
+  const id = () => string(field("id"), path, "id");
+  const textOf = () => textField(field("text"), path, "text");
   const metadata = () => optionalJson(field("metadata"));
   switch (kind) {
     case "message-start":
-      string(field("messageId"), `${path}.messageId`);
+      string(field("messageId"), path, "messageId");
       metadata();
       break;
     case "text-delta":
@@ -325,7 +334,7 @@ function streamPart(value, path) {
     case "tool-input-delta":
       messageId();
       id();
-      optionalString(field("name"), `${path}.name`);
+      optionalString(field("name"), path, "name");
       textOf();
       metadata();
       break;
@@ -335,28 +344,28 @@ function streamPart(value, path) {
       break;
     case "tool-approval-request": {
       const partId = field("id");
-      optionalString(partId, `${path}.id`);
+      optionalString(partId, path, "id");
       const name = field("name");
-      optionalString(name, `${path}.name`);
+      optionalString(name, path, "name");
       if (partId === undefined && name === undefined) {
-        throw new InputError(`${path}.id`, "required when there is no name");
+        throw new InputError(path, "required when there is no name", "id");
       }
-      optionalString(field("approvalId"), `${path}.approvalId`);
-      optionalString(field("prompt"), `${path}.prompt`);
-      optionalBoolean(field("automatic"), `${path}.automatic`);
+      optionalString(field("approvalId"), path, "approvalId");
+      optionalString(field("prompt"), path, "prompt");
+      optionalBoolean(field("automatic"), path, "automatic");
       optionalJson(field("details"));
       break;
     }
     case "tool-approval-response": {
       const partId = field("id");
-      optionalString(partId, `${path}.id`);
+      optionalString(partId, path, "id");
       const approvalId = field("approvalId");
-      optionalString(approvalId, `${path}.approvalId`);
+      optionalString(approvalId, path, "approvalId");
       if (partId === undefined && approvalId === undefined) {
-        throw new InputError(`${path}.id`, "required when there is no approvalId");
+        throw new InputError(path, "required when there is no approvalId", "id");
       }
-      boolean(field("approved"), `${path}.approved`);
-      optionalString(field("reason"), `${path}.reason`);
+      boolean(field("approved"), path, "approved");
+      optionalString(field("reason"), path, "reason");
       optionalJson(field("input"));
       optionalJson(field("output"));
       break;
@@ -364,14 +373,14 @@ function streamPart(value, path) {
     case "tool-call":
       messageId();
       id();
-      string(field("name"), `${path}.name`);
-      json(field("input"), `${path}.input`);
+      string(field("name"), path, "name");
+      json(field("input"), path, "input");
       metadata();
       break;
     case "tool-result":
       id();
-      json(field("output"), `${path}.output`);
-      optionalBoolean(field("preliminary"), `${path}.preliminary`);
+      json(field("output"), path, "output");
+      optionalBoolean(field("preliminary"), path, "preliminary");
       metadata();
       break;
     case "tool-error":
@@ -380,28 +389,28 @@ function streamPart(value, path) {
       metadata();
       break;
     case "finish":
-      optionalLiteral(field("reason"), `${path}.reason`, FINISH_REASONS);
+      optionalLiteral(field("reason"), FINISH_REASONS, path, "reason");
       break;
     case "error":
-      string(field("error"), `${path}.error`);
-      optionalLiteral(field("code"), `${path}.code`, ERROR_CODES);
+      string(field("error"), path, "error");
+      optionalLiteral(field("code"), ERROR_CODES, path, "code");
       break;
     case "data":
       dataPart(part, path, messageId, metadata);
       break;
     case "message-metadata":
       messageId();
-      json(field("metadata"), `${path}.metadata`);
+      json(field("metadata"), path, "metadata");
       break;
     case "snapshot":
       messageList(field("messages"), `${path}.messages`, 0);
-      optionalBoolean(field("exact"), `${path}.exact`);
+      optionalBoolean(field("exact"), path, "exact");
       break;
     case "agent-state": {
       const snapshot = field("snapshot");
       optionalJson(snapshot);
       const patch = field("patch");
-      optionalJsonPatch(patch, `${path}.patch`);
+      optionalJsonPatch(patch, path, "patch");
       if ((snapshot !== undefined) === (patch !== undefined)) {
         throw new InputError(path, "expected exactly one of snapshot and patch");
       }
@@ -414,36 +423,34 @@ function streamPart(value, path) {
 function dataPart(part, path, messageId, metadata) {
   messageId();
   metadata();
-  const id = get(part, "id", `${path}.id`);
-  optionalString(id, `${path}.id`);
-  const data = get(part, "data", `${path}.data`);
+  const id = get(part, path, "id");
+  optionalString(id, path, "id");
+  const data = get(part, path, "data");
   optionalJson(data);
-  const patch = get(part, "patch", `${path}.patch`);
-  optionalJsonPatch(patch, `${path}.patch`);
+  const patch = get(part, path, "patch");
+  optionalJsonPatch(patch, path, "patch");
   if ((data !== undefined) === (patch !== undefined)) {
     throw new InputError(path, "expected exactly one of data and patch");
   }
-  if (patch !== undefined && id === undefined) throw new InputError(`${path}.id`, "required with patch");
-  string(get(part, "name", `${path}.name`), `${path}.name`);
+  if (patch !== undefined && id === undefined) throw new InputError(path, "required with patch", "id");
+  string(get(part, path, "name"), path, "name");
 }
 
 function sessionState(value, path, depth) {
   if (depth > MAX_NESTING) throw new InputError(path, `sub-agent runs nest deeper than ${MAX_NESTING}`);
   const state = object(value, path);
-  messageList(get(state, "messages", `${path}.messages`), `${path}.messages`, depth);
-  const statusPath = `${path}.status`;
-  const status = get(state, "status", statusPath);
-  literal(status, statusPath, STATUSES);
-  const errorPath = `${path}.error`;
-  const error = get(state, "error", errorPath);
+  messageList(get(state, path, "messages"), `${path}.messages`, depth);
+  const status = get(state, path, "status");
+  literal(status, STATUSES, path, "status");
+  const error = get(state, path, "error");
   if (status === "error") {
-    if (error === undefined) throw new InputError(errorPath, 'required when status is "error"');
-    sessionError(error, errorPath);
+    if (error === undefined) throw new InputError(path, 'required when status is "error"', "error");
+    sessionError(error, `${path}.error`);
   } else {
-    if (error !== undefined) throw new InputError(errorPath, 'present only when status is "error"');
+    if (error !== undefined) throw new InputError(path, 'present only when status is "error"', "error");
     codes.push(-1);
   }
-  optionalJson(get(state, "agentState", `${path}.agentState`));
+  optionalJson(get(state, path, "agentState"));
 }
 
 function messageList(value, path, depth) {
@@ -452,51 +459,50 @@ function messageList(value, path, depth) {
 
 function agentMessage(value, path, depth) {
   const message = object(value, path);
-  string(get(message, "id", `${path}.id`), `${path}.id`);
-  literal(get(message, "role", `${path}.role`), `${path}.role`, ROLES);
-  list(get(message, "parts", `${path}.parts`), `${path}.parts`, (part, partPath) => agentPart(part, partPath, depth));
-  optionalJson(get(message, "metadata", `${path}.metadata`));
+  string(get(message, path, "id"), path, "id");
+  literal(get(message, path, "role"), ROLES, path, "role");
+  list(get(message, path, "parts"), `${path}.parts`, (part, partPath) => agentPart(part, partPath, depth));
+  optionalJson(get(message, path, "metadata"));
 }
 
 function agentPart(value, path, depth) {
   const part = object(value, path);
-  const kind = get(part, "type", `${path}.type`);
-  literal(kind, `${path}.type`, MESSAGE_PART_TYPES);
-  const metadata = () => optionalJson(get(part, "metadata", `${path}.metadata`));
+  const kind = get(part, path, "type");
+  literal(kind, MESSAGE_PART_TYPES, path, "type");
   switch (kind) {
     case "text":
     case "reasoning":
-      textField(get(part, "text", `${path}.text`), `${path}.text`);
-      metadata();
+      textField(get(part, path, "text"), path, "text");
+      optionalJson(get(part, path, "metadata"));
       break;
     case "tool":
       toolPart(part, path, depth);
       break;
     default:
-      string(get(part, "name", `${path}.name`), `${path}.name`);
-      optionalString(get(part, "id", `${path}.id`), `${path}.id`);
-      json(get(part, "data", `${path}.data`), `${path}.data`);
-      metadata();
+      string(get(part, path, "name"), path, "name");
+      optionalString(get(part, path, "id"), path, "id");
+      json(get(part, path, "data"), path, "data");
+      optionalJson(get(part, path, "metadata"));
   }
 }
 
 function toolPart(part, path, depth) {
-  const field = (key) => get(part, key, `${path}.${key}`);
+  const field = (key) => get(part, path, key);
   const error = field("error");
   const agent = field("agent");
   const approval = field("approval");
-  string(field("id"), `${path}.id`);
-  string(field("name"), `${path}.name`);
-  json(field("input"), `${path}.input`);
-  optionalText(field("inputText"), `${path}.inputText`);
-  literal(field("state"), `${path}.state`, TOOL_STATES);
+  string(field("id"), path, "id");
+  string(field("name"), path, "name");
+  json(field("input"), path, "input");
+  optionalText(field("inputText"), path, "inputText");
+  literal(field("state"), TOOL_STATES, path, "state");
   optionalJson(field("output"));
   if (error === undefined) codes.push(-1);
   else {
     codes.push(0);
     toolError(error, `${path}.error`);
   }
-  optionalString(field("prompt"), `${path}.prompt`);
+  optionalString(field("prompt"), path, "prompt");
   if (approval === undefined) codes.push(-1);
   else readApproval(approval, `${path}.approval`);
   if (agent === undefined) codes.push(-1);
@@ -510,22 +516,22 @@ function toolPart(part, path, depth) {
 function readApproval(value, path) {
   const approval = object(value, path);
   codes.push(0);
-  string(get(approval, "id", `${path}.id`), `${path}.id`);
-  optionalBoolean(get(approval, "automatic", `${path}.automatic`), `${path}.automatic`);
-  optionalJson(get(approval, "details", `${path}.details`));
-  optionalBoolean(get(approval, "approved", `${path}.approved`), `${path}.approved`);
-  optionalString(get(approval, "reason", `${path}.reason`), `${path}.reason`);
+  string(get(approval, path, "id"), path, "id");
+  optionalBoolean(get(approval, path, "automatic"), path, "automatic");
+  optionalJson(get(approval, path, "details"));
+  optionalBoolean(get(approval, path, "approved"), path, "approved");
+  optionalString(get(approval, path, "reason"), path, "reason");
 }
 
 function sessionError(value, path) {
   const error = object(value, path);
   codes.push(0);
-  string(get(error, "message", `${path}.message`), `${path}.message`);
-  optionalLiteral(get(error, "code", `${path}.code`), `${path}.code`, ERROR_CODES);
+  string(get(error, path, "message"), path, "message");
+  optionalLiteral(get(error, path, "code"), ERROR_CODES, path, "code");
 }
 
 function toolError(value, path) {
   const error = object(value, path);
-  string(get(error, "message", `${path}.message`), `${path}.message`);
-  optionalString(get(error, "code", `${path}.code`), `${path}.code`);
+  string(get(error, path, "message"), path, "message");
+  optionalString(get(error, path, "code"), path, "code");
 }
