@@ -12,7 +12,7 @@ import { build } from "vite";
 import { consumerProject } from "./project.mjs";
 
 // The README's figure for the core entry (Performance), rounded up; issue 13 asks for 40 kB.
-const CORE_BUDGET = 56_000;
+const CORE_BUDGET = 43_000;
 // What each subpath export adds to the core entry, everything it exports kept.
 const SUBPATH_BUDGET = 8_000;
 
