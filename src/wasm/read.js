@@ -43,12 +43,24 @@ function where(path, key) {
   return key === undefined ? path : `${path}.${key}`;
 }
 
-// The encoding being written: `codes`, and the strings the core compares, joined in `text`.
-// Kept between a read and decode.rs taking its strings and the batch's actions.
-let codes = [];
+// The encoding being written: `length` codes in `codes`, and the strings the core compares,
+// joined in `text`. The strings and the batch's actions are kept until decode.rs takes them.
+let codes = new Int32Array(0);
+let length = 0;
 let text = "";
 let strings = 0;
 let leaves = null;
+
+function put(code) {
+  if (length === codes.length) {
+    const grown = new Int32Array(codes.length * 2);
+    grown.set(codes);
+    codes = grown;
+  }
+  codes[length++] = code;
+}
+
+const NOTHING = new Int32Array(0);
 
 const THREW = "could not be read (its getter threw)";
 
@@ -101,8 +113,8 @@ function items(value, path, each) {
 
 // An array's items, their count first.
 function list(value, path, each) {
-  const count = codes.length;
-  codes.push(0);
+  const count = length;
+  put(0);
   items(value, path, (item, itemPath) => {
     codes[count]++;
     each(item, itemPath);
@@ -133,7 +145,7 @@ export function exactForm(value) {
 
 function putString(value) {
   const exact = exactForm(value);
-  codes.push(exact.length);
+  put(exact.length);
   text += exact;
   strings++;
 }
@@ -144,28 +156,28 @@ function string(value, path, key) {
 }
 
 function optionalString(value, path, key) {
-  if (value === undefined) codes.push(-1);
+  if (value === undefined) put(-1);
   else string(value, path, key);
 }
 
 function boolean(value, path, key) {
   if (typeof value !== "boolean") throw new InputError(path, "expected a boolean", key);
-  codes.push(value ? 1 : 0);
+  put(value ? 1 : 0);
 }
 
 function optionalBoolean(value, path, key) {
-  if (value === undefined) codes.push(-1);
+  if (value === undefined) put(-1);
   else boolean(value, path, key);
 }
 
 // A text: only whether it is empty is encoded (1 empty, 0 not).
 function textField(value, path, key) {
   if (typeof value !== "string") throw new InputError(path, "expected a string", key);
-  codes.push(value === "" ? 1 : 0);
+  put(value === "" ? 1 : 0);
 }
 
 function optionalText(value, path, key) {
-  if (value === undefined) codes.push(-1);
+  if (value === undefined) put(-1);
   else textField(value, path, key);
 }
 
@@ -175,7 +187,7 @@ function json(value, path, key) {
 }
 
 function optionalJson(value) {
-  codes.push(value === undefined ? 0 : 1);
+  put(value === undefined ? 0 : 1);
 }
 
 // An RFC 6902 JSON Patch, checked here and applied by apply.js.
@@ -191,47 +203,50 @@ function jsonPatch(value, path, key) {
 
 function optionalJsonPatch(value, path, key) {
   if (value !== undefined) jsonPatch(value, path, key);
-  codes.push(value === undefined ? 0 : 1);
+  put(value === undefined ? 0 : 1);
 }
 
 // One of `options`, encoded as its index.
 function literal(value, options, path, key) {
   const index = options.indexOf(value);
   if (index < 0) throw new InputError(path, `expected one of ${options.map((name) => `"${name}"`).join(", ")}`, key);
-  codes.push(index);
+  put(index);
 }
 
 function optionalLiteral(value, options, path, key) {
-  if (value === undefined) codes.push(-1);
+  if (value === undefined) put(-1);
   else literal(value, options, path, key);
 }
 
 // Starts a read: runs `read`, and returns the codes, or throws the coded error.
 function encode(read) {
-  codes = [0];
+  codes = new Int32Array(256);
+  length = 1;
   text = "";
   strings = 0;
   leaves = null;
   try {
     read();
   } catch (error) {
-    codes = [];
+    codes = NOTHING;
     text = "";
     leaves = null;
     if (error instanceof InputError) throw invalidError(error.path, error.problem);
     throw error;
   }
   codes[0] = strings;
-  return codes;
+  const encoded = codes.subarray(0, length);
+  codes = NOTHING;
+  return encoded;
 }
 
-/** An action's encoding; `[]` for one of a type this version does not know, unless `refuse`. */
+/** An action's encoding; empty for one of a type this version does not know, unless `refuse`. */
 export function readAction(action, refuse) {
   let known = true;
   const encoded = encode(() => {
     known = actionFields(action, "action", refuse);
   });
-  return known ? encoded : [];
+  return known ? encoded : NOTHING;
 }
 
 /** A state's encoding. */
@@ -285,8 +300,8 @@ function actionFields(value, path, refuse) {
       break;
     case "batch": {
       leaves = [];
-      const count = codes.length;
-      codes.push(0);
+      const count = length;
+      put(0);
       batch(get(action, path, "actions"), `${path}.actions`, refuse, 1);
       codes[count] = leaves.length;
       break;
@@ -313,7 +328,7 @@ function streamPart(value, path) {
   const part = object(value, path);
   const kind = get(part, path, "type");
   if (typeof kind !== "string") throw new InputError(path, "expected a string", "type");
-  codes.push(PART_TYPES.indexOf(kind));
+  put(PART_TYPES.indexOf(kind));
   const field = (key) => get(part, path, key);
   const messageId = () => optionalString(field("messageId"), path, "messageId");
   const id = () => string(field("id"), path, "id");
@@ -448,7 +463,7 @@ function sessionState(value, path, depth) {
     sessionError(error, `${path}.error`);
   } else {
     if (error !== undefined) throw new InputError(path, 'present only when status is "error"', "error");
-    codes.push(-1);
+    put(-1);
   }
   optionalJson(get(state, path, "agentState"));
 }
@@ -497,17 +512,17 @@ function toolPart(part, path, depth) {
   optionalText(field("inputText"), path, "inputText");
   literal(field("state"), TOOL_STATES, path, "state");
   optionalJson(field("output"));
-  if (error === undefined) codes.push(-1);
+  if (error === undefined) put(-1);
   else {
-    codes.push(0);
+    put(0);
     toolError(error, `${path}.error`);
   }
   optionalString(field("prompt"), path, "prompt");
-  if (approval === undefined) codes.push(-1);
+  if (approval === undefined) put(-1);
   else readApproval(approval, `${path}.approval`);
-  if (agent === undefined) codes.push(-1);
+  if (agent === undefined) put(-1);
   else {
-    codes.push(0);
+    put(0);
     sessionState(agent, `${path}.agent`, depth + 1);
   }
   optionalJson(field("metadata"));
@@ -515,7 +530,7 @@ function toolPart(part, path, depth) {
 
 function readApproval(value, path) {
   const approval = object(value, path);
-  codes.push(0);
+  put(0);
   string(get(approval, path, "id"), path, "id");
   optionalBoolean(get(approval, path, "automatic"), path, "automatic");
   optionalJson(get(approval, path, "details"));
@@ -525,7 +540,7 @@ function readApproval(value, path) {
 
 function sessionError(value, path) {
   const error = object(value, path);
-  codes.push(0);
+  put(0);
   string(get(error, path, "message"), path, "message");
   optionalLiteral(get(error, path, "code"), ERROR_CODES, path, "code");
 }
