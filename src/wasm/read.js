@@ -43,13 +43,17 @@ function where(path, key) {
   return key === undefined ? path : `${path}.${key}`;
 }
 
-// The encoding being written: `length` codes in `codes`, and the strings the core compares,
-// joined in `text`. The strings and the batch's actions are kept until decode.rs takes them.
+// The encoding being written: `length` codes in `codes`, the strings the core compares joined
+// in `text`, `strings` of them, and a batch's actions in `leaves`.
 let codes = new Int32Array(0);
 let length = 0;
 let text = "";
 let strings = 0;
 let leaves = null;
+// The last finished read's strings and batch actions, until decode.rs takes them (right after the
+// read returns, before any code of the caller's can run).
+let readText = "";
+let readBatch = null;
 
 function put(code) {
   if (length === codes.length) {
@@ -136,7 +140,7 @@ function wellFormed(value) {
 // A string as the core compares it (ids, names, prompts), kept exact: one that is not
 // well-formed UTF-16, or that starts with U+FFFF, becomes U+FFFF and its code units in hex,
 // distinct from every other string (Rust strings cannot hold a lone surrogate).
-export function exactForm(value) {
+function exactForm(value) {
   if (value.charCodeAt(0) !== 0xffff && !(LONE_SURROGATE.test(value) && !wellFormed(value))) return value;
   let escaped = "\uFFFF";
   for (let index = 0; index < value.length; index++) escaped += value.charCodeAt(index).toString(16).padStart(4, "0");
@@ -218,8 +222,10 @@ function optionalLiteral(value, options, path, key) {
   else literal(value, options, path, key);
 }
 
-// Starts a read: runs `read`, and returns the codes, or throws the coded error.
+// Runs a read and returns its codes, or throws the coded error. A getter of the caller's may
+// call the reducer in the middle of a read: the read under way is put aside and resumed after.
 function encode(read) {
+  const outer = [codes, length, text, strings, leaves];
   codes = new Int32Array(256);
   length = 1;
   text = "";
@@ -227,17 +233,16 @@ function encode(read) {
   leaves = null;
   try {
     read();
+    codes[0] = strings;
+    readText = text;
+    readBatch = leaves;
+    return codes.subarray(0, length);
   } catch (error) {
-    codes = NOTHING;
-    text = "";
-    leaves = null;
     if (error instanceof InputError) throw invalidError(error.path, error.problem);
     throw error;
+  } finally {
+    [codes, length, text, strings, leaves] = outer;
   }
-  codes[0] = strings;
-  const encoded = codes.subarray(0, length);
-  codes = NOTHING;
-  return encoded;
 }
 
 /** An action's encoding; empty for one of a type this version does not know, unless `refuse`. */
@@ -266,16 +271,16 @@ export function readToolError(error) {
 
 /** The strings of the last read, joined (decode.rs splits them by the lengths in the codes). */
 export function readStrings() {
-  const joined = text;
-  text = "";
+  const joined = readText;
+  readText = "";
   return joined;
 }
 
 /** The actions of the last read's batch, nested batches flattened, in order. */
 export function readLeaves() {
-  const read = leaves;
-  leaves = null;
-  return read;
+  const batch = readBatch;
+  readBatch = null;
+  return batch;
 }
 
 // Encodes an action; false for one of a type not known here, when it is skipped.

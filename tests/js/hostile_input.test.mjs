@@ -32,3 +32,33 @@ test("in Chromium: the same", async () => {
   assert.equal(result.answer, result.expected);
   assert.equal(result.answer, conversation(api), "Chromium and Node agree");
 });
+
+// A getter may call the reducer while the package reads the value it belongs to: both calls get
+// the answer they would get alone (the read under way is put aside, not overwritten).
+test("a getter that calls the reducer in the middle of a read: both calls get their own answer", () => {
+  const tool = (id) => ({ type: "tool", id, name: "search", input: {}, state: "running" });
+  const state = (id) => ({
+    messages: [
+      { id: "u-1", role: "user", parts: [{ type: "text", text: "Find it" }] },
+      { id, role: "assistant", parts: [tool("call-1"), tool("call-2")] },
+    ],
+    status: "streaming",
+  });
+  const result = { type: "part", part: { type: "tool-result", id: "call-2", output: 2 } };
+  const inner = { type: "batch", actions: [{ type: "part", part: { type: "tool-result", id: "inner-call", output: 1 } }] };
+  const innerState = { messages: [{ id: "a-9", role: "assistant", parts: [tool("inner-call")] }], status: "streaming" };
+  let innerAnswer;
+  const reentrant = state("a-1");
+  Object.defineProperty(reentrant.messages[1], "id", {
+    get() {
+      innerAnswer = api.sessionReducer(innerState, inner);
+      return "a-1";
+    },
+    enumerable: true,
+  });
+  const answer = api.sessionReducer(reentrant, result);
+  assert.deepEqual(answer, api.sessionReducer(state("a-1"), result));
+  assert.equal(answer.messages[1].parts[1].state, "done");
+  assert.deepEqual(innerAnswer, api.sessionReducer(structuredClone(innerState), inner));
+  assert.equal(innerAnswer.messages[0].parts[0].state, "done");
+});
