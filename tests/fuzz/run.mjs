@@ -1,0 +1,287 @@
+// `npm run fuzz -- [seed] [count]`: the differential fuzz of the built package (pkg/) against the
+// independent reducer written from SPEC.md (bench/baseline.mjs). Random action sequences (see
+// generate.mjs) from empty sessions, branching back to older states (time travel, a React
+// rebase), now and then restarting from a JSON copy of the state (a literal the module did not
+// make), with React Strict Mode's double call, deep-frozen inputs and hostile input mixed in.
+// After every valid action: the package's state equals the baseline's as JSON, it is the same
+// object exactly when the baseline's is, it keeps every object the baseline keeps, its inputs
+// are unchanged, and the double call gives the same object. After hostile input: a coded Error,
+// and the next valid action still gives the right answer. Differences are replayed without the
+// randomness around them and shrunk to a minimal reproduction.
+//
+// Options: --features=calls,data (the SPEC v2 features to generate; default: those the package
+// accepts; "none" for v1 only), --hostile=malformed,getters,proxies,lengths (default: all;
+// "none" for no hostile input). Exits 1 when it finds a difference.
+import { existsSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+
+import * as baseline from "../../bench/baseline.mjs";
+import { deepFreeze, firstDifference, lostSharing, show, wrongErrorShape } from "./check.mjs";
+import { FEATURES, HostileError, createRandom, hostileCall, validAction } from "./generate.mjs";
+
+const PACKAGE = fileURLToPath(new URL("../../pkg/index.js", import.meta.url));
+const HOSTILE_KINDS = ["malformed", "getters", "proxies", "lengths"];
+const RATES = { hostile: 0.03, strict: 0.15, freeze: 0.5, branch: 0.12, literal: 0.02, resumable: 0.02 };
+const SHOWN_DIFFERENCES = 5;
+
+const { values: options, positionals } = parseArgs({
+  allowPositionals: true,
+  options: { features: { type: "string" }, hostile: { type: "string" } },
+});
+const seed = Number(positionals[0] ?? 1);
+const count = Number(positionals[1] ?? 1_000_000);
+const list = (text, known) => {
+  const items = text === "none" ? [] : text.split(",");
+  for (const item of items) if (!known.includes(item)) throw new Error(`unknown ${item}: expected some of ${known.join(",")} or none`);
+  return items;
+};
+
+if (!existsSync(PACKAGE)) {
+  console.error(`${PACKAGE} is missing: run npm run build first.`);
+  process.exit(1);
+}
+// The module's memory, to report how it grows: the package does not export it, so it is taken
+// from the instance the package makes on import.
+const memories = [];
+const { Instance } = WebAssembly;
+WebAssembly.Instance = class extends Instance {
+  constructor(...args) {
+    super(...args);
+    if (this.exports.memory instanceof WebAssembly.Memory) memories.push(this.exports.memory);
+  }
+};
+const pkg = await import(PACKAGE);
+WebAssembly.Instance = Instance;
+const wasmMemory = () => memories.reduce((total, memory) => total + memory.buffer.byteLength, 0);
+
+// A feature is there when the package accepts an action that only it has.
+const accepts = (action) => {
+  try {
+    pkg.checkAction(action);
+    return true;
+  } catch {
+    return false;
+  }
+};
+const detected = { calls: accepts({ type: "continue" }), data: accepts({ type: "batch", actions: [] }) };
+const enabled = options.features === undefined
+  ? FEATURES.filter((feature) => detected[feature])
+  : list(options.features, FEATURES);
+const features = Object.fromEntries(FEATURES.map((feature) => [feature, enabled.includes(feature)]));
+const hostileKinds = list(options.hostile ?? HOSTILE_KINDS.join(","), HOSTILE_KINDS);
+
+// Without the "calls" feature the package follows SPEC v1, where `send` cancels nothing and an
+// answer to a call is ignored unless its run is streaming; the baseline follows v2, so actions on
+// which the two versions differ are not generated.
+function agreesWithV1(state, action) {
+  if (features.calls || action.type === "batch") return true;
+  if (action.type === "send") return state.status === "streaming" || !hasOpenCall(state.messages);
+  if (action.type !== "part" || !["tool-result", "tool-error"].includes(action.part.type)) return true;
+  if (state.status !== "streaming") return false;
+  const holder = action.within === undefined ? undefined : findCall(state.messages, action.within);
+  return holder?.agent === undefined || holder.agent.status === "streaming";
+}
+
+function callsIn(messages, into = []) {
+  for (const message of messages) {
+    for (const part of message.parts) {
+      if (part.type !== "tool") continue;
+      into.push(part);
+      if (part.agent !== undefined) callsIn(part.agent.messages, into);
+    }
+  }
+  return into;
+}
+const isOpen = (call) => ["input-streaming", "running", "awaiting-confirmation"].includes(call.state);
+const hasOpenCall = (messages) => callsIn(messages).some(isOpen);
+const findCall = (messages, id) => callsIn(messages).find((call) => call.id === id);
+
+const EMPTY = () => ({ messages: [], status: "idle" });
+const actionsOf = (path) => {
+  const actions = [];
+  for (let at = path; at !== null; at = at.previous) actions.push(at.action);
+  return actions.reverse();
+};
+
+// Applies `action` to both sides of `entry` ({ expected, actual, path }), checks the package's
+// answer, and returns the next entry or { difference }.
+function step(entry, action, { freeze, strict, resumable }) {
+  const { expected, actual } = entry;
+  const expectedNext = deepFreeze(baseline.sessionReducer(expected, action));
+  if (freeze) deepFreeze([actual, action]);
+  const before = freeze ? undefined : show([actual, action]);
+  const difference = (kind, detail) => ({ difference: { kind, detail, path: { action, previous: entry.path } } });
+  let actualNext;
+  try {
+    actualNext = pkg.sessionReducer(actual, action);
+  } catch (error) {
+    return difference("threw", `${error?.constructor?.name}: ${error?.message} (code ${show(error?.code)})`);
+  }
+  if (strict) {
+    let again;
+    try {
+      again = pkg.sessionReducer(actual, action);
+    } catch (error) {
+      again = error;
+    }
+    if (again !== actualNext) return difference("strict-mode", "the same state and action again gave another answer");
+  }
+  if (before !== undefined && show([actual, action]) !== before) return difference("mutation", "the state or action changed");
+  const changed = firstDifference(expectedNext, actualNext);
+  if (changed !== undefined) return difference("json", changed);
+  if ((expectedNext === expected) !== (actualNext === actual)) {
+    return difference("identity", expectedNext === expected ? "a new state, though nothing changed" : "the same state, though it changed");
+  }
+  const unshared = lostSharing(expected, expectedNext, actual, actualNext);
+  if (unshared !== undefined) return difference("sharing", `${unshared}: a copy, though it did not change`);
+  if (resumable) {
+    const cut = firstDifference(baseline.resumable(expectedNext.messages), pkg.resumable(actualNext.messages), "resumable");
+    if (cut !== undefined) return difference("resumable", cut);
+  }
+  return { expected: expectedNext, actual: actualNext, path: { action, previous: entry.path } };
+}
+
+// Replays `actions` from `start` with every check at every step and no randomness around them:
+// the first difference, or undefined.
+function replay(start, actions) {
+  let entry = { expected: start, actual: start, path: null };
+  for (const action of actions) {
+    const next = step(entry, action, { freeze: false, strict: true, resumable: true });
+    if (next.difference !== undefined) return { ...next.difference, actions: actionsOf(next.difference.path) };
+    entry = next;
+  }
+  return undefined;
+}
+
+// The shortest sequence found by dropping runs of actions (halving their length) while the same
+// kind of difference remains.
+function shrink(start, actions, kind) {
+  let current = actions;
+  for (let chunk = Math.max(1, current.length >> 1); chunk >= 1; chunk >>= 1) {
+    for (let at = 0; at + chunk <= current.length;) {
+      const found = replay(start, current.toSpliced(at, chunk));
+      if (found?.kind === kind) current = found.actions;
+      else at += chunk;
+    }
+  }
+  return replay(start, current);
+}
+
+const random = createRandom(seed);
+const stats = { valid: 0, hostile: 0, sessions: 0, strict: 0, frozen: 0, branches: 0, literals: 0 };
+const differences = new Map(); // kind -> { count, first }
+const record = (found) => {
+  const known = differences.get(found.kind) ?? { count: 0, examples: [] };
+  known.count++;
+  if (known.examples.length < SHOWN_DIFFERENCES) known.examples.push(found);
+  differences.set(found.kind, known);
+};
+
+// Whether the module still answers a valid call right: once it does not, every later difference
+// is noise, and replays would reproduce the breakage rather than the difference.
+function brokenModule() {
+  try {
+    const state = pkg.sessionReducer(EMPTY(), { type: "send", id: "u-1", text: "hi" });
+    const wrong = firstDifference(baseline.sessionReducer(EMPTY(), { type: "send", id: "u-1", text: "hi" }), state);
+    return wrong === undefined ? undefined : `the module is broken: a valid send gives ${wrong}`;
+  } catch (error) {
+    return `the module is broken: a valid send throws ${error?.constructor?.name}: ${error?.message}`;
+  }
+}
+let lastHostile = "none";
+const figure = (n) => n.toLocaleString("en-US");
+
+const memoryBefore = wasmMemory();
+const started = performance.now();
+let session;
+const startSession = () => {
+  stats.sessions++;
+  // Redux calls a reducer with an undefined state first (SPEC v2).
+  const start = features.data && random.chance(0.1) ? undefined : EMPTY();
+  session = { start, history: [{ expected: start, actual: start, path: null }], length: 10 + random.below(70) };
+  session.current = session.history[0];
+};
+startSession();
+
+for (let done = 0; done < count; done++) {
+  if (session.history.length > session.length) startSession();
+  let { current } = session;
+  const expectedState = current.expected ?? EMPTY();
+  let action;
+  do action = validAction(random, features, expectedState, baseline.sessionReducer);
+  while (!agreesWithV1(expectedState, action));
+
+  if (hostileKinds.length > 0 && random.chance(RATES.hostile)) {
+    stats.hostile++;
+    const actual = current.actual ?? EMPTY();
+    const before = Object.isFrozen(actual) ? undefined : show(actual);
+    const hostile = hostileCall(random, hostileKinds, actual, action);
+    lastHostile = hostile.description;
+    try {
+      pkg.sessionReducer(hostile.state, hostile.action);
+    } catch (error) {
+      // The caller's own exception may come through as it is; anything else is coded.
+      const wrong = error instanceof HostileError ? undefined : wrongErrorShape(error);
+      if (wrong !== undefined) record({ kind: "error-shape", detail: `${wrong}; for ${hostile.description}` });
+    }
+    if (before !== undefined && show(actual) !== before) record({ kind: "mutation", detail: "hostile input changed the state" });
+    continue;
+  }
+
+  if (random.chance(RATES.literal) && current.actual !== undefined) {
+    stats.literals++;
+    current = { ...current, actual: JSON.parse(JSON.stringify(current.actual)) };
+  }
+  const strict = random.chance(RATES.strict);
+  const freeze = random.chance(RATES.freeze);
+  stats.valid++;
+  stats.strict += strict;
+  stats.frozen += freeze;
+  const next = step(current, action, { freeze, strict, resumable: random.chance(RATES.resumable) });
+  if (next.difference !== undefined) {
+    const broken = brokenModule();
+    if (broken !== undefined) {
+      record({ kind: "broken", detail: `after ${figure(stats.hostile)} hostile inputs (the last: ${lastHostile}), ${broken}` });
+      break;
+    }
+    record({ ...next.difference, start: session.start });
+    startSession();
+    continue;
+  }
+  session.history.push(next);
+  if (random.chance(RATES.branch)) {
+    stats.branches++;
+    session.current = random.pick(session.history);
+  } else {
+    session.current = next;
+  }
+}
+
+const seconds = (performance.now() - started) / 1000;
+const total = stats.valid + stats.hostile;
+const mb = (bytes) => `${(bytes / 2 ** 20).toFixed(2)} MB`;
+console.log(`fuzz: seed ${seed}; features: ${enabled.join(", ") || "none (SPEC v1)"}; hostile input: ${hostileKinds.join(", ") || "none"}`);
+console.log(`actions run: ${figure(total)} (${figure(stats.valid)} valid in ${figure(stats.sessions)} sessions, ` +
+  `${figure(stats.hostile)} hostile; ${figure(stats.strict)} called twice, ${figure(stats.frozen)} on frozen input, ` +
+  `${figure(stats.branches)} branches back, ${figure(stats.literals)} restarts from a JSON copy)`);
+console.log(`time: ${seconds.toFixed(1)} s (${figure(Math.round(total / seconds))} actions/s)`);
+console.log(`wasm memory: ${mb(memoryBefore)} before, ${mb(wasmMemory())} after`);
+const found = [...differences.values()].reduce((sum, { count }) => sum + count, 0);
+console.log(`differences: ${found}`);
+for (const [kind, { count: times, examples }] of differences) {
+  console.log(`\n${kind}: ${times}`);
+  for (const example of examples) {
+    console.log(`- ${example.detail}`);
+    if (example.path === undefined) continue;
+    const shrunk = shrink(example.start, actionsOf(example.path), kind);
+    if (shrunk === undefined) {
+      console.log("  not reproduced by a plain replay of its actions (it depends on what came before in the run)");
+      continue;
+    }
+    console.log(`  minimal reproduction from ${example.start === undefined ? "an undefined state" : show(example.start)}` +
+      ` (${shrunk.actions.length} actions), ${shrunk.detail}:`);
+    for (const action of shrunk.actions) console.log(`    ${show(action)}`);
+  }
+}
+process.exitCode = found > 0 ? 1 : 0;
