@@ -120,7 +120,7 @@ function streamPart(run, part, conversation) {
     case "data":
       return putData(run, part);
     case "message-metadata":
-      return updateTarget(run, part.messageId, (message) => withMetadata(message, part.metadata));
+      return mergeIntoMessage(run, part);
     case "snapshot":
       return applySnapshot(run, part, conversation);
     case "agent-state":
@@ -197,35 +197,41 @@ function startMessage(run, { messageId, metadata }) {
   return next === held ? run : { ...run, messages: run.messages.with(index, next) };
 }
 
-// Applies `update(message)` to the target message of a text-delta and the parts targeted like
-// it. A target that does not exist yet is created only when `update` adds something to it.
-function updateTarget(run, messageId, update) {
-  const { messages } = run;
-  let index;
-  let id;
-  if (messageId === undefined) {
-    index = messages.at(-1)?.role === "assistant" ? messages.length - 1 : -1;
-    id = `assistant-${messages.length}`;
-  } else {
-    index = messages.findLastIndex((message) => message.id === messageId);
-    if (index >= 0 && messages[index].role !== "assistant") return run;
-    id = messageId;
-  }
-  if (index < 0) {
-    const created = { id, role: "assistant", parts: [] };
-    const next = update(created);
-    return next === created ? run : { ...run, messages: [...messages, next] };
-  }
-  const message = messages[index];
-  const next = update(message);
-  return next === message ? run : { ...run, messages: messages.with(index, next) };
+// Where a text-delta goes, and the parts targeted like it: the index of the target message,
+// CREATE when it is to be appended, IGNORE when a user message has that id.
+const CREATE = -1;
+const IGNORE = -2;
+function targetIndex(messages, messageId) {
+  if (messageId === undefined) return messages.at(-1)?.role === "assistant" ? messages.length - 1 : CREATE;
+  const index = messages.findLastIndex((message) => message.id === messageId);
+  return index >= 0 && messages[index].role !== "assistant" ? IGNORE : index;
 }
 
+const createdMessage = (messages, messageId) =>
+  ({ id: messageId ?? `assistant-${messages.length}`, role: "assistant", parts: [] });
+
+// Adds to the parts of the target message, given `addParts(parts) => parts`. A target that does
+// not exist yet is created only when something is added to it.
 function addToMessage(run, messageId, addParts) {
-  return updateTarget(run, messageId, (message) => {
-    const parts = addParts(message.parts);
-    return parts === message.parts ? message : { ...message, parts };
-  });
+  const { messages } = run;
+  const index = targetIndex(messages, messageId);
+  if (index === IGNORE) return run;
+  if (index === CREATE) {
+    const parts = addParts([]);
+    return parts.length === 0 ? run : { ...run, messages: [...messages, { ...createdMessage(messages, messageId), parts }] };
+  }
+  const message = messages[index];
+  const parts = addParts(message.parts);
+  return parts === message.parts ? run : { ...run, messages: messages.with(index, { ...message, parts }) };
+}
+
+function mergeIntoMessage(run, { messageId, metadata }) {
+  const { messages } = run;
+  const index = targetIndex(messages, messageId);
+  if (index === IGNORE) return run;
+  if (index === CREATE) return { ...run, messages: [...messages, withMetadata(createdMessage(messages, messageId), metadata)] };
+  const next = withMetadata(messages[index], metadata);
+  return next === messages[index] ? run : { ...run, messages: messages.with(index, next) };
 }
 
 function appendText(parts, { text, metadata }) {
