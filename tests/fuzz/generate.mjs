@@ -116,19 +116,42 @@ function snapshotMessages(random, messages) {
   return given;
 }
 
-// A stream part; `state` is the baseline's state, to aim some ids at calls that exist.
+const OPEN_STATES = ["input-streaming", "running", "awaiting-confirmation"];
+
+// Ids and names aimed at the calls of `state`, open ones most, so that answers, phases and
+// nested runs find something; otherwise from the alphabets.
+function targets(random, state) {
+  const calls = callsIn(state.messages);
+  const open = calls.filter((call) => OPEN_STATES.includes(call.state));
+  const approvals = calls.flatMap((call) => (call.approval === undefined ? [] : [call.approval.id]));
+  const aim = (options, fallback) => {
+    const roll = random.below(10);
+    if (roll < 5 && open.length > 0) return options(random.pick(open));
+    if (roll < 7 && calls.length > 0) return options(random.pick(calls));
+    return random.pick(fallback);
+  };
+  return {
+    open: open.length,
+    callId: () => aim((call) => call.id, CALL_IDS),
+    name: () => aim((call) => call.name, TOOL_NAMES),
+    approvalId: () => (approvals.length > 0 && random.chance(0.6) ? random.pick(approvals) : random.pick(APPROVAL_IDS)),
+  };
+}
+
+// A stream part; `state` is the baseline's state.
 function streamPart(random, features, state) {
   const metadata = () => (features.data ? random.maybe(0.25, () => jsonValue(random)) : undefined);
   const messageId = () => random.maybe(0.3, () => random.pick(MESSAGE_IDS));
-  const calls = callsIn(state.messages);
-  const callId = () => (calls.length > 0 && random.chance(0.6) ? random.pick(calls).id : random.pick(CALL_IDS));
+  const { open, callId, name, approvalId } = targets(random, state);
   const kinds = ["message-start", "text-delta", "text-delta", "text-delta", "reasoning", "tool-call", "tool-call",
-    "tool-result", "tool-error", "step-finish", "finish", "error", "unknown"];
+    "tool-call", "tool-result", "tool-result", "tool-error", "step-finish", "finish", "error", "unknown"];
   if (features.calls) {
-    kinds.push("tool-input-delta", "tool-input-delta", "tool-input-end", "tool-approval-request",
-      "tool-approval-response", "tool-approval-response", "reasoning-delta");
+    kinds.push("tool-input-delta", "tool-input-delta", "tool-input-delta", "tool-input-end", "tool-input-end",
+      "tool-approval-request", "tool-approval-request", "tool-approval-response", "tool-approval-response", "reasoning-delta");
   }
   if (features.data) kinds.push("data", "data", "message-metadata", "snapshot", "agent-state", "agent-state");
+  // Open calls wait for answers.
+  if (open > 0) kinds.push("tool-result", "tool-result", "tool-error", ...(features.calls ? ["tool-input-end", "tool-approval-request", "tool-approval-response"] : []));
   switch (random.pick(kinds)) {
     case "message-start":
       return withFields({ type: "message-start", messageId: random.pick(MESSAGE_IDS) }, { metadata: metadata() });
@@ -161,7 +184,7 @@ function streamPart(random, features, state) {
       const byName = random.chance(0.3);
       return withFields({ type: "tool-approval-request" }, {
         id: byName ? undefined : callId(),
-        name: byName || random.chance(0.2) ? random.pick(TOOL_NAMES) : undefined,
+        name: byName || random.chance(0.2) ? name() : undefined,
         approvalId: random.maybe(0.5, () => random.pick(APPROVAL_IDS)),
         prompt: random.maybe(0.6, () => random.pick(["Allow?", "\uD800?"])),
         automatic: random.maybe(0.2, () => random.chance(0.5)),
@@ -172,7 +195,7 @@ function streamPart(random, features, state) {
       const byApproval = random.chance(0.4);
       return withFields({ type: "tool-approval-response", approved: random.chance(0.6) }, {
         id: byApproval ? undefined : callId(),
-        approvalId: byApproval || random.chance(0.2) ? random.pick(APPROVAL_IDS) : undefined,
+        approvalId: byApproval || random.chance(0.2) ? approvalId() : undefined,
         reason: random.maybe(0.3, () => random.pick(["ok", "no"])),
         input: random.maybe(0.2, () => jsonValue(random)),
         output: random.maybe(0.3, () => jsonValue(random)),
@@ -211,20 +234,25 @@ function streamPart(random, features, state) {
 // A valid action for `state` (the baseline's). `reduce` is the baseline reducer, used to aim the
 // actions of a batch at the state each of them will meet.
 export function validAction(random, features, state, reduce) {
-  const roll = random.below(100);
-  if (roll < 60) {
-    const action = { type: "part", part: streamPart(random, features, state) };
-    const calls = callsIn(state.messages);
-    if (random.chance(0.3)) action.within = calls.length > 0 && random.chance(0.8) ? random.pick(calls).id : random.pick(CALL_IDS);
-    return action;
+  // A run that ended goes on more often than it would by chance.
+  if (state.status !== "streaming" && random.chance(0.2)) {
+    return features.calls ? { type: "continue" } : { type: "send", id: random.pick(USER_IDS), text: random.pick(TEXTS) };
   }
-  if (roll < 68) return { type: "send", id: random.pick(USER_IDS), text: random.pick(TEXTS) };
-  if (roll < 78) {
-    return withFields({ type: "toolPhase", name: random.pick(TOOL_NAMES), state: random.pick(["running", "awaiting-confirmation"]) },
+  const roll = random.below(100);
+  if (roll < 70) {
+    // A nested part is aimed at the run behind the call it is within.
+    const within = random.chance(0.3) ? targets(random, state).callId() : undefined;
+    const run = within === undefined ? state : callsIn(state.messages).find((call) => call.id === within)?.agent;
+    const part = streamPart(random, features, run ?? { messages: [], status: "streaming" });
+    return within === undefined ? { type: "part", part } : { type: "part", part, within };
+  }
+  if (roll < 76) return { type: "send", id: random.pick(USER_IDS), text: random.pick(TEXTS) };
+  if (roll < 83) {
+    return withFields({ type: "toolPhase", name: targets(random, state).name(), state: random.pick(["running", "awaiting-confirmation"]) },
       { prompt: random.maybe(0.6, () => random.pick(["Go?", "Sure?"])) });
   }
-  if (roll < 84) return { type: "stop" };
-  if (roll < 89) return { type: "retry" };
+  if (roll < 87) return { type: "stop" };
+  if (roll < 90) return { type: "retry" };
   if (roll < 91) return { type: "reset" };
   if (features.calls && roll < 95) return { type: "continue" };
   if (features.data && roll < 98) {
@@ -238,7 +266,7 @@ export function validAction(random, features, state, reduce) {
     return { type: "batch", actions };
   }
   if (features.data) return { type: random.pick(["@@redux/INIT.x.y", "other/slice"]) };
-  return { type: "stop" };
+  return random.chance(0.5) ? { type: "stop" } : { type: "retry" };
 }
 
 // A hostile input of one of `kinds`, built from a valid action and the current state:
