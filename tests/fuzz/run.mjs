@@ -22,7 +22,7 @@ import { FEATURES, HostileError, createRandom, hostileCall, validAction } from "
 
 const PACKAGE = fileURLToPath(new URL("../../pkg/index.js", import.meta.url));
 const HOSTILE_KINDS = ["malformed", "getters", "proxies", "lengths"];
-const RATES = { hostile: 0.03, strict: 0.15, freeze: 0.5, branch: 0.12, literal: 0.02, resumable: 0.02 };
+const RATES = { reuse: 0.05, hostile: 0.03, strict: 0.15, freeze: 0.5, branch: 0.12, literal: 0.02, resumable: 0.02 };
 const SHOWN_DIFFERENCES = 5;
 
 const { values: options, positionals } = parseArgs({
@@ -190,6 +190,8 @@ function brokenModule() {
   }
 }
 let lastHostile = "none";
+const RECENT_ACTIONS = 32;
+const recent = [];
 const figure = (n) => n.toLocaleString("en-US");
 
 const memoryBefore = wasmMemory();
@@ -208,9 +210,15 @@ for (let done = 0; done < count; done++) {
   if (session.history.length > session.length) startSession();
   let { current } = session;
   const expectedState = current.expected ?? EMPTY();
+  // Apps dispatch the same action object again (a constant `{ type: "stop" }`), to other states.
   let action;
-  do action = validAction(random, features, expectedState, baseline.sessionReducer);
-  while (!agreesWithV1(expectedState, action));
+  do {
+    action = recent.length > 0 && random.chance(RATES.reuse)
+      ? random.pick(recent)
+      : validAction(random, features, expectedState, baseline.sessionReducer);
+  } while (!agreesWithV1(expectedState, action));
+  if (recent.length < RECENT_ACTIONS) recent.push(action);
+  else recent[random.below(RECENT_ACTIONS)] = action;
 
   if (hostileKinds.length > 0 && random.chance(RATES.hostile)) {
     stats.hostile++;
