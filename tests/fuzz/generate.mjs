@@ -78,8 +78,8 @@ function jsonPatch(random) {
   });
 }
 
-// What the generator reads from the current state to aim at what is there.
-function callsIn(messages, into = []) {
+// Every call in `messages`, nested ones included, in document order.
+export function callsIn(messages, into = []) {
   for (const message of messages) {
     for (const part of message.parts) {
       if (part.type !== "tool") continue;
@@ -116,13 +116,13 @@ function snapshotMessages(random, messages) {
   return given;
 }
 
-const OPEN_STATES = ["input-streaming", "running", "awaiting-confirmation"];
+export const isOpenCall = (call) => ["input-streaming", "running", "awaiting-confirmation"].includes(call.state);
 
 // Ids and names aimed at the calls of `state`, open ones most, so that answers, phases and
 // nested runs find something; otherwise from the alphabets.
 function targets(random, state) {
   const calls = callsIn(state.messages);
-  const open = calls.filter((call) => OPEN_STATES.includes(call.state));
+  const open = calls.filter(isOpenCall);
   const approvals = calls.flatMap((call) => (call.approval === undefined ? [] : [call.approval.id]));
   const aim = (options, fallback) => {
     const roll = random.below(10);

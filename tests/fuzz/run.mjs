@@ -18,7 +18,7 @@ import { parseArgs } from "node:util";
 
 import * as baseline from "../../bench/baseline.mjs";
 import { deepFreeze, firstDifference, lostSharing, show, wrongErrorShape } from "./check.mjs";
-import { FEATURES, HostileError, createRandom, hostileCall, validAction } from "./generate.mjs";
+import { FEATURES, HostileError, callsIn, createRandom, hostileCall, isOpenCall, validAction } from "./generate.mjs";
 
 const PACKAGE = fileURLToPath(new URL("../../pkg/index.js", import.meta.url));
 const HOSTILE_KINDS = ["malformed", "getters", "proxies", "lengths"];
@@ -83,18 +83,7 @@ function agreesWithV1(state, action) {
   return holder?.agent === undefined || holder.agent.status === "streaming";
 }
 
-function callsIn(messages, into = []) {
-  for (const message of messages) {
-    for (const part of message.parts) {
-      if (part.type !== "tool") continue;
-      into.push(part);
-      if (part.agent !== undefined) callsIn(part.agent.messages, into);
-    }
-  }
-  return into;
-}
-const isOpen = (call) => ["input-streaming", "running", "awaiting-confirmation"].includes(call.state);
-const hasOpenCall = (messages) => callsIn(messages).some(isOpen);
+const hasOpenCall = (messages) => callsIn(messages).some(isOpenCall);
 const findCall = (messages, id) => callsIn(messages).find((call) => call.id === id);
 
 const EMPTY = () => ({ messages: [], status: "idle" });
