@@ -11,8 +11,10 @@
 //
 // Options: --features=calls,data (the SPEC v2 features to generate; default: those the package
 // accepts; "none" for v1 only), --hostile=malformed,getters,proxies,lengths (default: all;
-// "none" for no hostile input). Exits 1 when it finds a difference.
+// "none" for no hostile input), --package=path/to/index.js (default: pkg/index.js). Exits 1 when
+// it finds a difference.
 import { existsSync } from "node:fs";
+import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 
@@ -20,15 +22,15 @@ import * as baseline from "../../bench/baseline.mjs";
 import { deepFreeze, firstDifference, lostSharing, show, wrongErrorShape } from "./check.mjs";
 import { FEATURES, HostileError, callsIn, createRandom, hostileCall, isOpenCall, validAction } from "./generate.mjs";
 
-const PACKAGE = fileURLToPath(new URL("../../pkg/index.js", import.meta.url));
 const HOSTILE_KINDS = ["malformed", "getters", "proxies", "lengths"];
 const RATES = { reuse: 0.05, hostile: 0.03, strict: 0.15, freeze: 0.5, branch: 0.12, literal: 0.02, resumable: 0.02 };
 const SHOWN_DIFFERENCES = 5;
 
 const { values: options, positionals } = parseArgs({
   allowPositionals: true,
-  options: { features: { type: "string" }, hostile: { type: "string" } },
+  options: { features: { type: "string" }, hostile: { type: "string" }, package: { type: "string" } },
 });
+const PACKAGE = resolve(options.package ?? fileURLToPath(new URL("../../pkg/index.js", import.meta.url)));
 const seed = Number(positionals[0] ?? 1);
 const count = Number(positionals[1] ?? 1_000_000);
 const list = (text, known) => {
