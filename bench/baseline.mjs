@@ -82,8 +82,9 @@ function streamPart(run, part, conversation) {
     case "text-delta":
       if (part.text === "" && part.metadata === undefined) return run;
       return addToMessage(run, part.messageId, (parts) => appendText(parts, part));
-    case "message-start":
-      return startMessage(run, part);
+    case "message-start": // targeted as a text-delta with its id; it creates the message
+    case "message-metadata":
+      return mergeIntoMessage(run, part);
     case "reasoning":
       return addToMessage(run, part.messageId, (parts) =>
         [...parts, withMetadata({ type: "reasoning", text: part.text }, part.metadata)]);
@@ -119,8 +120,6 @@ function streamPart(run, part, conversation) {
       return answerApproval(run, part);
     case "data":
       return putData(run, part);
-    case "message-metadata":
-      return mergeIntoMessage(run, part);
     case "snapshot":
       return applySnapshot(run, part, conversation);
     case "agent-state":
@@ -184,17 +183,6 @@ function withMetadata(node, metadata) {
   if (metadata === undefined) return node;
   const merged = mergeMetadata(node.metadata, metadata);
   return merged === node.metadata ? node : { ...node, metadata: merged };
-}
-
-function startMessage(run, { messageId, metadata }) {
-  const index = run.messages.findLastIndex((message) => message.id === messageId);
-  if (index < 0) {
-    const message = withMetadata({ id: messageId, role: "assistant", parts: [] }, metadata);
-    return { ...run, messages: [...run.messages, message] };
-  }
-  const held = run.messages[index];
-  const next = withMetadata(held, metadata);
-  return next === held ? run : { ...run, messages: run.messages.with(index, next) };
 }
 
 // Where a text-delta goes, and the parts targeted like it: the index of the target message,

@@ -381,6 +381,8 @@ describe("baseline reducer follows the v2 rows of SPEC.md", () => {
     state = deepFreeze(state);
     assert.equal(sessionReducer(state, part({ type: "message-metadata", metadata: { model: "m" } })), state);
     assert.equal(sessionReducer(state, part({ type: "text-delta", text: "" })), state);
+    // Targeted as a text-delta: never a user message.
+    assert.equal(sessionReducer(state, part({ type: "message-start", messageId: "u-1", metadata: { x: 1 } })), state);
     const added = sessionReducer(state, part({ type: "tool-call", id: "a", name: "t", input: {} }));
     const empty = sessionReducer(added, part({ type: "text-delta", text: "", metadata: { c: 3 } }));
     assert.deepEqual(lastParts(empty).at(-1), { type: "text", text: "", metadata: { c: 3 } });
