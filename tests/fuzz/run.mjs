@@ -135,10 +135,12 @@ function step(entry, action, { freeze, strict, resumable }) {
 }
 
 // Replays `actions` from `start` with every check at every step and no randomness around them:
-// the first difference, or undefined.
-function replay(start, actions) {
+// the first difference, or undefined. With `copies`, each replay gets its own JSON copy of the
+// actions (a fault that changes an action cannot hide from the next replay); without, they keep
+// the objects they share (an action dispatched again).
+function replay(start, actions, copies) {
   let entry = { expected: start, actual: start, path: null };
-  for (const action of actions) {
+  for (const action of copies ? JSON.parse(JSON.stringify(actions)) : actions) {
     const next = step(entry, action, { freeze: false, strict: true, resumable: true });
     if (next.difference !== undefined) return { ...next.difference, actions: actionsOf(next.difference.path) };
     entry = next;
@@ -147,9 +149,11 @@ function replay(start, actions) {
 }
 
 // The shortest sequence found by dropping runs of actions (halving their length), then single
-// actions inside batches, while the same kind of difference remains.
-function shrink(start, actions, kind) {
-  const still = (candidate) => replay(start, candidate)?.kind === kind;
+// actions inside batches, while the same kind of difference remains; undefined when a replay
+// does not show it at all.
+function shrink(start, actions, kind, copies) {
+  const still = (candidate) => replay(start, candidate, copies)?.kind === kind;
+  if (!still(actions)) return undefined;
   let current = actions;
   for (let chunk = Math.max(1, current.length >> 1); chunk >= 1; chunk >>= 1) {
     for (let at = 0; at + chunk <= current.length;) {
@@ -168,7 +172,7 @@ function shrink(start, actions, kind) {
       }
     }
   }
-  return replay(start, current);
+  return replay(start, current, copies);
 }
 
 // The batches with one action less, at any depth: each of them, lazily.
@@ -294,15 +298,17 @@ for (const [kind, { count: times, examples }] of differences) {
   for (const example of examples) {
     console.log(`- ${example.detail}`);
     if (example.path === undefined) continue;
-    const shrunk = shrink(example.start, actionsOf(example.path), kind);
+    const actions = actionsOf(example.path);
+    let shrunk = shrink(example.start, actions, kind, true);
+    let shared = "";
+    if (shrunk === undefined) {
+      shrunk = shrink(example.start, actions, kind, false);
+      shared = " (only with the objects these actions share: one of them dispatched again)";
+    }
     if (shrunk === undefined) {
       console.log("  not reproduced by a plain replay of its actions (it depends on what came before in the run)");
       continue;
     }
-    // Printed as JSON, the actions no longer share objects; say so when that matters.
-    const shared = replay(example.start, JSON.parse(JSON.stringify(shrunk.actions)))?.kind === kind
-      ? ""
-      : " (only with the objects these actions share: one of them dispatched again)";
     console.log(`  minimal reproduction from ${example.start === undefined ? "an undefined state" : show(example.start)}` +
       ` (${shrunk.actions.length} actions)${shared}, ${shrunk.detail}:`);
     for (const action of shrunk.actions) console.log(`    ${show(action)}`);
