@@ -4,8 +4,8 @@
 // rebase), now and then restarting from a JSON copy of the state (a literal the module did not
 // make), with React Strict Mode's double call, deep-frozen inputs and hostile input mixed in.
 // After every valid action: the package's state equals the baseline's as JSON, it is the same
-// object exactly when the baseline's is, it keeps every object the baseline keeps, its inputs
-// are unchanged, and the double call gives the same object. After hostile input: a coded Error,
+// object whenever the baseline's is, it keeps every object the baseline keeps, its inputs are
+// unchanged, and the double call gives the same object. After hostile input: a coded Error,
 // and the next valid action still gives the right answer. Differences are replayed without the
 // randomness around them and shrunk to a minimal reproduction.
 //
