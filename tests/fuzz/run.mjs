@@ -15,7 +15,7 @@
 // it finds a difference.
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 
 import * as baseline from "../../bench/baseline.mjs";
@@ -97,7 +97,7 @@ const actionsOf = (path) => {
 
 // Applies `action` to both sides of `entry` ({ expected, actual, path }), checks the package's
 // answer, and returns the next entry or { difference }.
-function step(entry, action, { freeze, strict, resumable }) {
+function step(entry, action, { freeze, strict, resumable }, module = pkg) {
   const { expected, actual } = entry;
   const expectedNext = deepFreeze(baseline.sessionReducer(expected, action));
   if (freeze) deepFreeze([actual, action]);
@@ -105,14 +105,14 @@ function step(entry, action, { freeze, strict, resumable }) {
   const difference = (kind, detail) => ({ difference: { kind, detail, path: { action, previous: entry.path } } });
   let actualNext;
   try {
-    actualNext = pkg.sessionReducer(actual, action);
+    actualNext = module.sessionReducer(actual, action);
   } catch (error) {
     return difference("threw", `${error?.constructor?.name}: ${error?.message} (code ${show(error?.code)})`);
   }
   if (strict) {
     let again;
     try {
-      again = pkg.sessionReducer(actual, action);
+      again = module.sessionReducer(actual, action);
     } catch (error) {
       again = error;
     }
@@ -128,11 +128,76 @@ function step(entry, action, { freeze, strict, resumable }) {
   const unshared = lostSharing(expected, expectedNext, actual, actualNext);
   if (unshared !== undefined) return difference("sharing", `${unshared}: a copy, though it did not change`);
   if (resumable) {
-    const cut = firstDifference(baseline.resumable(expectedNext.messages), pkg.resumable(actualNext.messages), "resumable");
+    const cut = firstDifference(baseline.resumable(expectedNext.messages), module.resumable(actualNext.messages), "resumable");
     if (cut !== undefined) return difference("resumable", cut);
   }
   return { expected: expectedNext, actual: actualNext, path: { action, previous: entry.path } };
 }
+
+// Makes a logged call: `call.action` on the state of `entry`, as it is or as a JSON copy (a
+// literal the module did not make).
+function apply(entry, call, module = pkg) {
+  const from = call.literal ? { ...entry, actual: JSON.parse(JSON.stringify(entry.actual)) } : entry;
+  const next = step(from, call.action, call, module);
+  return next.difference === undefined ? { ...next, made: call.id } : next;
+}
+
+// Makes the calls of a session's log again, in order, hostile ones included, on a new instance
+// of the package (an import of its own), so that it remembers what it remembered then and
+// nothing else: the first difference, or undefined.
+let instances = 0;
+async function replayLog(start, log) {
+  const module = await import(`${pathToFileURL(PACKAGE).href}?instance=${++instances}`);
+  const made = new Map([[-1, { expected: start, actual: start, path: null, made: -1 }]]);
+  for (const [at, call] of log.entries()) {
+    const entry = made.get(call.from);
+    if (entry === undefined) return undefined; // a call it builds on was left out
+    if (call.hostile === undefined) {
+      const next = apply(entry, call, module);
+      if (next.difference !== undefined) return { ...next.difference, log: log.slice(0, at + 1) };
+      made.set(call.id, next);
+      continue;
+    }
+    try {
+      module.sessionReducer(call.onItsState ? entry.actual : call.hostile.state, call.hostile.action);
+    } catch {
+      // checked when it was first made
+    }
+  }
+  return undefined;
+}
+
+// The shortest log found by leaving out calls (the calls made on the state one made are then
+// made on the state it was made on), and then the double call, the freezing and the JSON copy
+// of each call, while the same kind of difference remains.
+async function shrinkLog(start, log, kind) {
+  const still = async (candidate) => (await replayLog(start, candidate))?.kind === kind;
+  let current = (await replayLog(start, log))?.log;
+  if (current === undefined || !(await still(current))) return undefined;
+  for (let round = 0, shorter = true; shorter && round < 4; round++) {
+    shorter = false;
+    for (let at = current.length - 2; at >= 0; at--) {
+      const { id, from } = current[at];
+      const candidate = current.toSpliced(at, 1).map((call) => (call.from === id ? { ...call, from } : call));
+      if (await still(candidate)) [current, shorter] = [candidate, true];
+    }
+  }
+  for (const flag of ["strict", "freeze", "literal", "resumable"]) {
+    for (let at = 0; at < current.length; at++) {
+      if (!current[at][flag]) continue;
+      const candidate = current.with(at, { ...current[at], [flag]: false });
+      if (await still(candidate)) current = candidate;
+    }
+  }
+  return replayLog(start, current);
+}
+
+const describeCall = (call) => {
+  const state = call.from < 0 ? "start" : `s${call.from}`;
+  if (call.hostile !== undefined) return `sessionReducer(hostile: ${call.hostile.description})`;
+  const how = [call.strict && "called twice", call.freeze && "frozen"].filter(Boolean).join(", ");
+  return `s${call.id} = sessionReducer(${call.literal ? `JSON copy of ${state}` : state}, ${show(call.action)})${how && `  // ${how}`}`;
+};
 
 // Replays `actions` from `start` with every check at every step and no randomness around them:
 // the first difference, or undefined. With `copies`, each replay gets its own JSON copy of the
@@ -217,7 +282,7 @@ const startSession = () => {
   stats.sessions++;
   // Redux calls a reducer with an undefined state first (SPEC v2).
   const start = features.data && random.chance(0.1) ? undefined : EMPTY();
-  session = { start, history: [{ expected: start, actual: start, path: null }], length: 10 + random.below(70) };
+  session = { start, history: [{ expected: start, actual: start, path: null, made: -1 }], log: [], length: 10 + random.below(70) };
   session.current = session.history[0];
 };
 startSession();
@@ -242,6 +307,7 @@ for (let done = 0; done < count; done++) {
     const before = Object.isFrozen(actual) ? undefined : show(actual);
     const hostile = hostileCall(random, hostileKinds, actual, action);
     lastHostile = hostile.description;
+    session.log.push({ id: session.log.length, from: current.made, hostile, onItsState: hostile.state === actual });
     try {
       pkg.sessionReducer(hostile.state, hostile.action);
     } catch (error) {
@@ -253,23 +319,28 @@ for (let done = 0; done < count; done++) {
     continue;
   }
 
-  if (random.chance(RATES.literal) && current.actual !== undefined) {
-    stats.literals++;
-    current = { ...current, actual: JSON.parse(JSON.stringify(current.actual)) };
-  }
-  const strict = random.chance(RATES.strict);
-  const freeze = random.chance(RATES.freeze);
+  const call = {
+    id: session.log.length,
+    from: current.made,
+    action,
+    literal: random.chance(RATES.literal) && current.actual !== undefined,
+    strict: random.chance(RATES.strict),
+    freeze: random.chance(RATES.freeze),
+    resumable: random.chance(RATES.resumable),
+  };
+  session.log.push(call);
   stats.valid++;
-  stats.strict += strict;
-  stats.frozen += freeze;
-  const next = step(current, action, { freeze, strict, resumable: random.chance(RATES.resumable) });
+  stats.literals += call.literal;
+  stats.strict += call.strict;
+  stats.frozen += call.freeze;
+  const next = apply(current, call);
   if (next.difference !== undefined) {
     const broken = brokenModule();
     if (broken !== undefined) {
       record({ kind: "broken", detail: `after ${figure(stats.hostile)} hostile inputs (the last: ${lastHostile}), ${broken}` });
       break;
     }
-    record({ ...next.difference, start: session.start });
+    record({ ...next.difference, start: session.start, log: session.log });
     startSession();
     continue;
   }
@@ -306,7 +377,15 @@ for (const [kind, { count: times, examples }] of differences) {
       shared = " (only with the objects these actions share: one of them dispatched again)";
     }
     if (shrunk === undefined) {
-      console.log("  not reproduced by a plain replay of its actions (it depends on what came before in the run)");
+      const calls = await shrinkLog(example.start, example.log, kind);
+      if (calls === undefined) {
+        console.log("  not reproduced by a plain replay of its actions, nor by making its session's calls again");
+        continue;
+      }
+      console.log(`  not reproduced by a plain replay of its actions: it depends on what the module remembers;` +
+        ` reproduced by these calls from start = ${example.start === undefined ? "undefined" : show(example.start)}` +
+        ` (${calls.log.length} calls), ${calls.detail}:`);
+      for (const call of calls.log) console.log(`    ${describeCall(call)}`);
       continue;
     }
     console.log(`  minimal reproduction from ${example.start === undefined ? "an undefined state" : show(example.start)}` +
