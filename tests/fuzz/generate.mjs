@@ -3,6 +3,8 @@
 // ids, closed calls, nested runs) come up often, and hostile input of every shape JavaScript
 // allows. Everything is drawn from a seeded generator: a seed replays the same run.
 
+import { sessionReducer } from "../../bench/baseline.mjs";
+
 // mulberry32: small, fast and good enough to explore with.
 export function createRandom(seed) {
   let s = seed >>> 0;
@@ -232,9 +234,35 @@ function streamPart(random, features, state) {
   }
 }
 
-// A valid action for `state` (the baseline's). `reduce` is the baseline reducer, used to aim the
-// actions of a batch at the state each of them will meet.
-export function validAction(random, features, state, reduce) {
+// A valid action for `state` (the baseline's).
+export function validAction(random, features, state) {
+  let action;
+  do action = anyAction(random, features, state);
+  while (!agreesWithV1(features, state, action));
+  return action;
+}
+
+// Without the "calls" feature the package follows SPEC v1, where `send` cancels nothing and an
+// answer to a call is ignored unless its run is streaming; the baseline follows v2, so actions on
+// which the two versions differ are not generated. (A batch is made of actions that agree.)
+export function agreesWithV1(features, state, action) {
+  if (features.calls) return true;
+  if (action.type === "send") return state.status === "streaming" || !callsIn(state.messages).some(isOpenCall);
+  if (action.type === "batch") {
+    let inner = state;
+    for (const each of action.actions) {
+      if (!agreesWithV1(features, inner, each)) return false;
+      inner = sessionReducer(inner, each);
+    }
+    return true;
+  }
+  if (action.type !== "part" || !["tool-result", "tool-error"].includes(action.part.type)) return true;
+  if (state.status !== "streaming") return false;
+  const holder = action.within === undefined ? undefined : callsIn(state.messages).find((call) => call.id === action.within);
+  return holder?.agent === undefined || holder.agent.status === "streaming";
+}
+
+function anyAction(random, features, state) {
   // A run that ended goes on more often than it would by chance.
   if (state.status !== "streaming" && random.chance(0.2)) {
     return features.calls ? { type: "continue" } : { type: "send", id: random.pick(USER_IDS), text: random.pick(TEXTS) };
@@ -260,9 +288,10 @@ export function validAction(random, features, state, reduce) {
     const actions = [];
     let inner = state;
     for (let i = random.below(5); i > 0; i--) {
-      const action = validAction(random, features, inner, reduce);
+      // Each aimed at the state it will meet.
+      const action = validAction(random, features, inner);
       actions.push(action);
-      inner = reduce(inner, action);
+      inner = sessionReducer(inner, action);
     }
     return { type: "batch", actions };
   }
