@@ -101,8 +101,9 @@ function streamPart(run, part, conversation) {
     case "tool-result":
       return withMessages(run, updateCall(run.messages, part.id, (call) => {
         if (!isOpen(call)) return call;
+        // Opaque values are written, not compared (README, "Decisions the SPEC left open").
         const next = part.preliminary === true
-          ? (call.output === part.output ? call : { ...call, output: part.output })
+          ? { ...call, output: part.output }
           : closeCall(call, { state: "done", output: part.output });
         return withMetadata(next, part.metadata);
       }));
@@ -286,7 +287,8 @@ function requestApproval(run, part) {
     const approval = { id: part.approvalId ?? call.id };
     if (part.automatic !== undefined) approval.automatic = part.automatic;
     if (part.details !== undefined) approval.details = part.details;
-    return keepIfSame(call, { ...withPrompt(call, "awaiting-confirmation", part.prompt), approval });
+    const asked = { ...withPrompt(call, "awaiting-confirmation", part.prompt), approval };
+    return part.details === undefined ? keepIfSame(call, asked) : asked;
   };
   const messages = part.id !== undefined
     ? updateCall(run.messages, part.id, (call) => (isPickable(call) ? ask(call) : call))
@@ -305,9 +307,8 @@ function answerApproval(run, part) {
       return closeCall({ ...rest, approval }, { state: "error", error });
     }
     const approved = part.input === undefined ? { ...rest, approval } : { ...rest, approval, input: part.input };
-    return part.output === undefined
-      ? keepIfSame(call, { ...approved, state: "running" })
-      : closeCall(approved, { state: "done", output: part.output });
+    if (part.output !== undefined) return closeCall(approved, { state: "done", output: part.output });
+    return part.input === undefined ? keepIfSame(call, { ...approved, state: "running" }) : { ...approved, state: "running" };
   };
   const messages = part.id !== undefined
     ? updateCall(run.messages, part.id, (call) => (isOpen(call) ? answer(call) : call))
@@ -316,7 +317,8 @@ function answerApproval(run, part) {
 }
 
 // `next` built from `call` as a copy: `call` itself when no field differs (the approval compared
-// field by field, as it is rebuilt each time).
+// field by field, as it is rebuilt each time). Used where no opaque value is written: those
+// (`details`, `input`, `output`) are written again, not compared.
 function keepIfSame(call, next) {
   const keys = Object.keys(next);
   const same = keys.length === Object.keys(call).length && keys.every((key) =>

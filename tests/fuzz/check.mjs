@@ -39,18 +39,29 @@ export function firstDifference(expected, actual, path = "state") {
 }
 
 // Where the baseline kept an object from the previous state (the same object at the same place),
-// the package must have kept its own: returns the first place where it did not.
-export function lostSharing(expectedBefore, expectedAfter, before, after, path = "state") {
+// the package must have kept its own: returns the first place where it did not. A value the
+// action gives, written in its place, is not a copy: values in actions are kept by reference,
+// and an opaque value written again is not compared with the one it replaces (README).
+export function lostSharing(expectedBefore, expectedAfter, before, after, given, path = "state") {
   if (expectedAfter === expectedBefore) {
-    return after === before || !isObject(after) ? undefined : path;
+    return after === before || !isObject(after) || given.has(after) ? undefined : path;
   }
   if (![expectedBefore, expectedAfter, before, after].every(isObject)) return undefined;
   for (const key of Object.keys(expectedAfter)) {
     if (!Object.hasOwn(expectedBefore, key) || !Object.hasOwn(before, key) || !Object.hasOwn(after, key)) continue;
-    const found = lostSharing(expectedBefore[key], expectedAfter[key], before[key], after[key], `${path}.${key}`);
+    const found = lostSharing(expectedBefore[key], expectedAfter[key], before[key], after[key], given, `${path}.${key}`);
     if (found !== undefined) return found;
   }
   return undefined;
+}
+
+// Every object inside `value`, itself included.
+export function objectsIn(value, into = new Set()) {
+  if (isObject(value) && !into.has(value)) {
+    into.add(value);
+    for (const key of Object.keys(value)) objectsIn(value[key], into);
+  }
+  return into;
 }
 
 // What is wrong with an error thrown for bad input, or undefined: it must be an Error with a

@@ -19,7 +19,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 
 import * as baseline from "../../bench/baseline.mjs";
-import { deepFreeze, firstDifference, lostSharing, show, wrongErrorShape } from "./check.mjs";
+import { deepFreeze, firstDifference, lostSharing, objectsIn, show, wrongErrorShape } from "./check.mjs";
 import { FEATURES, HostileError, agreesWithV1, createRandom, hostileCall, validAction } from "./generate.mjs";
 
 const HOSTILE_KINDS = ["malformed", "getters", "proxies", "lengths"];
@@ -110,7 +110,7 @@ function step(entry, action, { freeze, strict, resumable }, module = pkg) {
   // with the same JSON as the baseline's, the state did not change, as when a value is replaced
   // by an equal one.)
   if (expectedNext === expected && actualNext !== actual) return difference("identity", "a new state, though nothing changed");
-  const unshared = lostSharing(expected, expectedNext, actual, actualNext);
+  const unshared = lostSharing(expected, expectedNext, actual, actualNext, objectsIn(action));
   if (unshared !== undefined) return difference("sharing", `${unshared}: a copy, though it did not change`);
   if (resumable) {
     const cut = firstDifference(baseline.resumable(expectedNext.messages), module.resumable(actualNext.messages), "resumable");
