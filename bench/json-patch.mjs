@@ -1,6 +1,5 @@
 // RFC 6902 JSON Patch for the baseline reducer (bench/baseline.mjs), written the immutable way:
-// the document is never changed, only the objects on the patched paths are copied, and an
-// operation that changes nothing gives back the same object.
+// the document is never changed, and only the objects on the patched paths are copied.
 
 // What applyJsonPatch returns for a patch that does not apply (a missing path, a failed test).
 export const NOT_APPLIED = Symbol("not applied");
@@ -97,9 +96,10 @@ function get(document, at) {
   return value;
 }
 
+// A write copies its path even when it writes what is there (SPEC: "only the objects on the
+// patched paths are copied"); only a patch of tests changes nothing.
 function setIn(container, key, value) {
   if (!isContainer(container)) return NOT_APPLIED;
-  if (Object.hasOwn(container, key) && container[key] === value) return container;
   return Array.isArray(container) ? container.with(Number(key), value) : { ...container, [key]: value };
 }
 
