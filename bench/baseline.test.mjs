@@ -7,7 +7,7 @@ import { fileURLToPath } from "node:url";
 import { describe, it } from "node:test";
 
 import * as baseline from "./baseline.mjs";
-import { conversation, replay, reply, tools } from "./workloads.mjs";
+import { batchedReply, conversation, replay, reply, toolInput, tools } from "./workloads.mjs";
 
 const { sessionReducer, resumable } = baseline;
 const EMPTY = { messages: [], status: "idle" };
@@ -438,7 +438,13 @@ describe("the package and the baseline reach the same states", () => {
   };
   const json = (state) => JSON.parse(JSON.stringify(state));
 
-  for (const workload of [reply({ turns: 20, deltas: 500 }), tools({ turns: 50, rounds: 30 })]) {
+  const workloads = [
+    reply({ turns: 20, deltas: 500 }),
+    tools({ turns: 50, rounds: 30 }),
+    toolInput({ turns: 20, deltas: 400 }),
+    batchedReply({ turns: 20, deltas: 500 }),
+  ];
+  for (const workload of workloads) {
     it(`on ${workload.name}`, async () => {
       const pkg = await load();
       const expected = replay(sessionReducer, workload.initial(), workload.actions).state;
