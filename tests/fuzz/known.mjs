@@ -10,8 +10,9 @@ export const KNOWN = [
     // apply, for an open call with no run yet, leaves { messages: [], status: "streaming" }
     // behind (later "idle"): src/wasm/apply.js counts StartAgent as a change, and the JSON
     // operation after it (codes 11 to 13) that finds nothing to change does not undo it.
-    matches: ({ kind, detail }) =>
-      kind === "json" && /\.agent: unexpected \{"messages":\[\],"status":"(streaming|idle)"\}$/.test(detail),
+    matches: ({ kind, detail, action }) =>
+      kind === "json" && /\.agent: unexpected \{"messages":\[\],"status":"(streaming|idle)"\}$/.test(detail) &&
+      /"part":\{"type":"(snapshot|agent-state|data)"[^]*"within"/.test(JSON.stringify(action)),
   },
   {
     name: "a JSON Patch `copy` from the whole value puts the value inside itself",
