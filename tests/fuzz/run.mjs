@@ -80,6 +80,9 @@ const features = Object.fromEntries(FEATURES.map((feature) => [feature, enabled.
 const hostileKinds = list(options.hostile ?? HOSTILE_KINDS.join(","), HOSTILE_KINDS);
 
 const EMPTY = () => ({ messages: [], status: "idle" });
+const ACTION_TYPES = ["send", "part", "toolPhase", "stop", "retry", "reset", "continue", "batch"];
+const knownTypes = (action) =>
+  ACTION_TYPES.includes(action.type) && (action.type !== "batch" || action.actions.every(knownTypes));
 const actionsOf = (path) => {
   const actions = [];
   for (let at = path; at !== null; at = at.previous) actions.push(at.action);
@@ -121,6 +124,14 @@ function step(entry, action, { freeze, strict, resumable }, module = pkg) {
   if (resumable) {
     const cut = firstDifference(baseline.resumable(expectedNext.messages), module.resumable(actualNext.messages), "resumable");
     if (cut !== undefined) return difference("resumable", cut);
+    // checkAction accepts what the reducer applies (it refuses action types it does not know).
+    if (knownTypes(action)) {
+      try {
+        module.checkAction(action);
+      } catch (error) {
+        return difference("check-action", `checkAction refused a valid action: ${error?.message}`);
+      }
+    }
   }
   return { expected: expectedNext, actual: actualNext, path: { action, previous: entry.path } };
 }

@@ -15,12 +15,14 @@ const HOSTILE = "--hostile=malformed";
 const scratch = mkdtempSync(join(tmpdir(), "fuzz-faults-"));
 after(() => rmSync(scratch, { recursive: true, force: true }));
 
-// Runs the fuzz on a module that wraps the package's sessionReducer in `wrap`.
-function fuzz(name, wrap, count = 3000) {
+// Runs the fuzz on a module that wraps the package's sessionReducer in `wrap` (and its
+// checkAction in `wrapCheck`).
+function fuzz(name, wrap, wrapCheck = "(check) => check", count = 3000) {
   const module = join(scratch, `${name}.mjs`);
   writeFileSync(module, `import * as pkg from ${JSON.stringify(PACKAGE)};
-export const { checkAction, resumable } = pkg;
+export const { resumable } = pkg;
 export const sessionReducer = (${wrap})(pkg.sessionReducer);
+export const checkAction = (${wrapCheck})(pkg.checkAction);
 `);
   try {
     return { code: 0, output: execFileSync(process.execPath, [RUN, "1", String(count), HOSTILE, `--package=${module}`], { encoding: "utf8" }) };
@@ -44,10 +46,11 @@ describe("the fuzz reports each kind of fault", () => {
     "strict-mode": "(reduce) => { let last = []; return (state, action) => { const next = reduce(state, action); const again = last[0] === state && last[1] === action; last = [state, action]; return again ? JSON.parse(JSON.stringify(next)) : next; }; }",
     threw: "(reduce) => (state, action) => { if (action.type === 'retry') throw new Error('retry broke'); return reduce(state, action); }",
     "error-shape": "(reduce) => (state, action) => { try { return reduce(state, action); } catch { throw 'not an Error'; } }",
+    "check-action": ["(reduce) => reduce", "(check) => (action) => { if (action.within !== undefined) throw new Error('no'); return check(action); }"],
   };
-  for (const [kind, wrap] of Object.entries(faults)) {
+  for (const [kind, fault] of Object.entries(faults)) {
     it(`reports ${kind}, with a minimal reproduction`, () => {
-      const { code, output } = fuzz(kind, wrap);
+      const { code, output } = fuzz(kind, ...[fault].flat());
       assert.equal(code, 1, output);
       assert.match(output, new RegExp(`^${kind}: \\d+$`, "m"));
       if (kind !== "error-shape") assert.match(output, /minimal reproduction from/);
