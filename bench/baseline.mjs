@@ -1,24 +1,29 @@
-// The benchmark's point of comparison: the session reducer of SPEC.md written by hand in
-// JavaScript, the way a competent user of a React chat widget would write it. Plain objects,
-// spreads, and a scan of the message tree whenever a call must be found. It keeps what the SPEC
-// asks of a `useReducer` reducer (no mutation, the same object back when nothing changes,
-// untouched messages and parts shared), and nothing more clever: no index kept with the state.
-// Input is trusted as typed, so bad input is not validated beyond an unknown action type.
+// The benchmark's point of comparison and the fuzz's independent implementation: the session
+// reducer of SPEC.md (v2) written by hand in JavaScript, the way a competent user of a React chat
+// widget would write it. Plain objects, spreads, and a scan of the message tree whenever a call
+// must be found. It keeps what the SPEC asks of a `useReducer` reducer (no mutation, the same
+// object back when nothing changes, untouched messages and parts shared), and nothing more
+// clever: no index kept with the state. Input is trusted as typed, so bad input is not validated.
+import { NOT_APPLIED, applyJsonPatch, jsonEqual } from "./json-patch.mjs";
 
-const isOpen = (part) => part.state === "running" || part.state === "awaiting-confirmation";
+const OPEN_STATES = ["input-streaming", "running", "awaiting-confirmation"];
+const isOpen = (part) => OPEN_STATES.includes(part.state);
 const isFinished = (part) => part.state === "done" || part.state === "error";
+const isTool = (part) => part.type === "tool";
 export const isCancelled = (error) => error.code === "cancelled";
 
-export function sessionReducer(state, action) {
+// Parts that answer a call: they apply whatever the run's status (SPEC v2).
+const ANSWERS = ["tool-result", "tool-error", "tool-approval-response"];
+const EMPTY = Object.freeze({ messages: Object.freeze([]), status: "idle" });
+
+export function sessionReducer(state = EMPTY, action) {
   switch (action.type) {
-    case "send":
-      return {
-        messages: [
-          ...state.messages,
-          { id: action.id, role: "user", parts: [{ type: "text", text: action.text }] },
-        ],
-        status: "streaming",
-      };
+    case "send": {
+      // The user moved on: no call is left waiting for ever (unless the agent is still running).
+      const messages = state.status === "streaming" ? state.messages : cancelOpenCalls(state.messages);
+      const user = { id: action.id, role: "user", parts: [{ type: "text", text: action.text }] };
+      return { ...withoutError(state), messages: [...messages, user], status: "streaming" };
+    }
     case "part":
       return action.within === undefined
         ? streamPart(state, action.part, state)
@@ -28,20 +33,24 @@ export function sessionReducer(state, action) {
     case "stop": {
       const messages = cancelOpenCalls(state.messages);
       if (messages === state.messages && state.status === "idle") return state;
-      return { messages, status: "idle" };
+      return { ...withoutError(state), messages, status: "idle" };
     }
     case "retry": {
       if (!state.messages.some((message) => message.role === "user")) return state;
       const messages = resumable(state.messages);
       const unchanged = state.status === "streaming" && messages.length === state.messages.length &&
         messages.every((message, i) => message === state.messages[i]);
-      return unchanged ? state : { messages, status: "streaming" };
+      return unchanged ? state : { ...withoutError(state), messages, status: "streaming" };
     }
     case "reset":
-      if (state.messages.length === 0 && state.status === "idle") return state;
+      if (state.messages.length === 0 && state.status === "idle" && state.agentState === undefined) return state;
       return { messages: [], status: "idle" };
-    default:
-      throw new TypeError(`action.type: unknown action type ${JSON.stringify(action.type)}`);
+    case "continue":
+      return state.status === "streaming" ? state : { ...withoutError(state), status: "streaming" };
+    case "batch":
+      return action.actions.reduce((current, inner) => sessionReducer(current, inner), state);
+    default: // Redux's own actions (`@@redux/INIT…`) and other reducers' actions
+      return state;
   }
 }
 
@@ -50,7 +59,7 @@ export function resumable(messages) {
   if (lastUser < 0) return [...messages];
   for (let i = messages.length - 1; i > lastUser; i--) {
     const message = messages[i];
-    const call = message.parts.findLastIndex((part) => part.type === "tool" && isFinished(part));
+    const call = message.parts.findLastIndex((part) => isTool(part) && isFinished(part));
     if (call < 0) continue;
     const kept = call === message.parts.length - 1
       ? message
@@ -60,37 +69,62 @@ export function resumable(messages) {
   return messages.slice(0, lastUser + 1);
 }
 
+function withoutError(run) {
+  const { error: _cleared, ...rest } = run;
+  return rest;
+}
+
 // `run` is the conversation or a sub-agent's run in it; `conversation` is the whole tree, where
 // call ids are unique.
 function streamPart(run, part, conversation) {
-  if (run.status !== "streaming") return run;
+  if (run.status !== "streaming" && !ANSWERS.includes(part.type)) return run;
   switch (part.type) {
-    case "message-start":
-      if (run.messages.some((message) => message.id === part.messageId)) return run;
-      return {
-        ...run,
-        messages: [...run.messages, { id: part.messageId, role: "assistant", parts: [] }],
-      };
     case "text-delta":
-      return addToMessage(run, part.messageId, (parts) => appendText(parts, part.text));
-    case "reasoning": {
-      const reasoning = { type: "reasoning", text: part.text };
-      if (part.metadata !== undefined) reasoning.metadata = part.metadata;
-      return addToMessage(run, part.messageId, (parts) => [...parts, reasoning]);
-    }
-    case "tool-call": {
-      if (hasCall(conversation.messages, part.id)) return run;
-      const call = { type: "tool", id: part.id, name: part.name, input: part.input, state: "running" };
-      return addToMessage(run, part.messageId, (parts) => [...parts, call]);
-    }
-    case "tool-result":
+      if (part.text === "" && part.metadata === undefined) return run;
+      return addToMessage(run, part.messageId, (parts) => appendText(parts, part));
+    case "message-start": // targeted as a text-delta with its id; it creates the message
+    case "message-metadata":
+      return mergeIntoMessage(run, part);
+    case "reasoning":
+      return addToMessage(run, part.messageId, (parts) =>
+        [...parts, withMetadata({ type: "reasoning", text: part.text }, part.metadata)]);
+    case "reasoning-delta":
+      if (part.text === "" && part.metadata === undefined) return run;
+      return addToMessage(run, part.messageId, (parts) => appendReasoning(parts, part));
+    case "tool-call":
+      return callTool(run, part, conversation);
+    case "tool-input-delta":
+      return streamToolInput(run, part, conversation);
+    case "tool-input-end":
       return withMessages(run, updateCall(run.messages, part.id, (call) =>
-        isOpen(call) ? closeCall(call, { state: "done", output: part.output }) : call));
+        call.state === "input-streaming" ? withMetadata(endToolInput(call), part.metadata) : call));
+    case "tool-result":
+      return withMessages(run, updateCall(run.messages, part.id, (call) => {
+        if (!isOpen(call)) return call;
+        // Opaque values are written, not compared (README, "Decisions the SPEC left open").
+        const next = part.preliminary === true
+          ? { ...call, output: part.output }
+          : closeCall(call, { state: "done", output: part.output });
+        return withMetadata(next, part.metadata);
+      }));
     case "tool-error":
       return withMessages(run, updateCall(run.messages, part.id, (call) =>
         isOpen(call)
-          ? closeCall(call, { state: isCancelled(part.error) ? "cancelled" : "error", error: part.error })
+          ? withMetadata(closeCall(call, {
+            state: isCancelled(part.error) ? "cancelled" : "error",
+            error: part.error,
+          }), part.metadata)
           : call));
+    case "tool-approval-request":
+      return requestApproval(run, part);
+    case "tool-approval-response":
+      return answerApproval(run, part);
+    case "data":
+      return putData(run, part);
+    case "snapshot":
+      return applySnapshot(run, part, conversation);
+    case "agent-state":
+      return setAgentState(run, part);
     case "finish":
       return {
         ...run,
@@ -108,7 +142,7 @@ function streamPart(run, part, conversation) {
 }
 
 function streamPartWithin(state, callId, part) {
-  if (state.status !== "streaming") return state;
+  if (state.status !== "streaming" && !ANSWERS.includes(part.type)) return state;
   return withMessages(state, updateCall(state.messages, callId, (call) => {
     if (!isOpen(call)) return call;
     const run = call.agent ?? { messages: [], status: "streaming" };
@@ -118,38 +152,257 @@ function streamPartWithin(state, callId, part) {
 }
 
 function setToolPhase(state, { name, state: phase, prompt }) {
-  const messages = updateNewestOpenCall(state.messages, name, (call) => {
-    if (call.state === phase && call.prompt === prompt) return call;
-    const { prompt: _removed, ...rest } = call;
-    return prompt === undefined ? { ...rest, state: phase } : { ...rest, state: phase, prompt };
-  });
+  const messages = updateNewestCall(state.messages, (call) => call.name === name && isPickable(call),
+    (call) => (call.state === phase && call.prompt === prompt ? call : withPrompt(call, phase, prompt)));
   return messages === undefined ? state : withMessages(state, messages);
 }
 
-// The target message of text-delta, reasoning and tool-call, given `addParts(parts) => parts`.
-function addToMessage(run, messageId, addParts) {
-  const { messages } = run;
-  let index;
-  let id;
-  if (messageId === undefined) {
-    index = messages.at(-1)?.role === "assistant" ? messages.length - 1 : -1;
-    id = `assistant-${messages.length}`;
-  } else {
-    index = messages.findLastIndex((message) => message.id === messageId);
-    if (index >= 0 && messages[index].role !== "assistant") return run;
-    id = messageId;
-  }
-  if (index < 0) {
-    return { ...run, messages: [...messages, { id, role: "assistant", parts: addParts([]) }] };
-  }
-  const message = messages[index];
-  return { ...run, messages: messages.with(index, { ...message, parts: addParts(message.parts) }) };
+// toolPhase and approval requests pick an open call whose input is complete.
+const isPickable = (call) => isOpen(call) && call.state !== "input-streaming";
+
+function withPrompt(call, state, prompt) {
+  const { prompt: _removed, ...rest } = call;
+  return prompt === undefined ? { ...rest, state } : { ...rest, state, prompt };
 }
 
-function appendText(parts, text) {
+// Merging metadata (SPEC v2): plain objects key by key, recursively; any other value replaces.
+function mergeMetadata(held, given) {
+  if (!isPlainObject(held) || !isPlainObject(given)) return given;
+  let merged = held;
+  for (const [key, value] of Object.entries(given)) {
+    const next = Object.hasOwn(held, key) ? mergeMetadata(held[key], value) : value;
+    if (!Object.hasOwn(held, key) || next !== held[key]) merged = { ...merged, [key]: next };
+  }
+  return merged;
+}
+
+const isPlainObject = (value) => value !== null && typeof value === "object" && !Array.isArray(value);
+
+// `node` (a message or a part) with `metadata` merged into its own; the same node when that
+// changes nothing.
+function withMetadata(node, metadata) {
+  if (metadata === undefined) return node;
+  const merged = mergeMetadata(node.metadata, metadata);
+  return merged === node.metadata ? node : { ...node, metadata: merged };
+}
+
+// Where a text-delta goes, and the parts targeted like it: the index of the target message,
+// CREATE when it is to be appended, IGNORE when a user message has that id.
+const CREATE = -1;
+const IGNORE = -2;
+function targetIndex(messages, messageId) {
+  if (messageId === undefined) return messages.at(-1)?.role === "assistant" ? messages.length - 1 : CREATE;
+  const index = messages.findLastIndex((message) => message.id === messageId);
+  return index >= 0 && messages[index].role !== "assistant" ? IGNORE : index;
+}
+
+const createdMessage = (messages, messageId) =>
+  ({ id: messageId ?? `assistant-${messages.length}`, role: "assistant", parts: [] });
+
+// Adds to the parts of the target message, given `addParts(parts) => parts`. A target that does
+// not exist yet is created only when something is added to it.
+function addToMessage(run, messageId, addParts) {
+  const { messages } = run;
+  const index = targetIndex(messages, messageId);
+  if (index === IGNORE) return run;
+  if (index === CREATE) {
+    const parts = addParts([]);
+    return parts.length === 0 ? run : { ...run, messages: [...messages, { ...createdMessage(messages, messageId), parts }] };
+  }
+  const message = messages[index];
+  const parts = addParts(message.parts);
+  return parts === message.parts ? run : { ...run, messages: messages.with(index, { ...message, parts }) };
+}
+
+function mergeIntoMessage(run, { messageId, metadata }) {
+  const { messages } = run;
+  const index = targetIndex(messages, messageId);
+  if (index === IGNORE) return run;
+  if (index === CREATE) return { ...run, messages: [...messages, withMetadata(createdMessage(messages, messageId), metadata)] };
+  const next = withMetadata(messages[index], metadata);
+  return next === messages[index] ? run : { ...run, messages: messages.with(index, next) };
+}
+
+function appendText(parts, { text, metadata }) {
   const last = parts.at(-1);
-  if (last?.type !== "text") return [...parts, { type: "text", text }];
-  return parts.with(parts.length - 1, { ...last, text: last.text + text });
+  if (last?.type !== "text") return [...parts, withMetadata({ type: "text", text }, metadata)];
+  if (text === "") {
+    const next = withMetadata(last, metadata);
+    return next === last ? parts : parts.with(parts.length - 1, next);
+  }
+  return parts.with(parts.length - 1, withMetadata({ ...last, text: last.text + text }, metadata));
+}
+
+function appendReasoning(parts, { text, metadata }) {
+  const last = parts.at(-1);
+  if (last?.type !== "reasoning") return [...parts, withMetadata({ type: "reasoning", text }, metadata)];
+  const next = withMetadata(text === "" ? last : { ...last, text: last.text + text }, metadata);
+  return next === last ? parts : parts.with(parts.length - 1, next);
+}
+
+function callTool(run, part, conversation) {
+  if (hasCall(conversation.messages, part.id)) {
+    // Only a call whose input was streaming takes the complete call.
+    return withMessages(run, updateCall(run.messages, part.id, (call) =>
+      call.state === "input-streaming"
+        ? withMetadata({ ...call, name: part.name, input: part.input, state: "running" }, part.metadata)
+        : call));
+  }
+  const call = withMetadata({ type: "tool", id: part.id, name: part.name, input: part.input, state: "running" },
+    part.metadata);
+  return addToMessage(run, part.messageId, (parts) => [...parts, call]);
+}
+
+function streamToolInput(run, part, conversation) {
+  if (hasCall(conversation.messages, part.id)) {
+    return withMessages(run, updateCall(run.messages, part.id, (call) => {
+      if (call.state !== "input-streaming") return call;
+      const next = part.text === "" ? call : { ...call, inputText: (call.inputText ?? "") + part.text };
+      return withMetadata(next, part.metadata);
+    }));
+  }
+  if (part.name === undefined) return run;
+  const call = withMetadata({
+    type: "tool", id: part.id, name: part.name, input: null, inputText: part.text, state: "input-streaming",
+  }, part.metadata);
+  return addToMessage(run, part.messageId, (parts) => [...parts, call]);
+}
+
+// The streamed input is parsed once, when it is complete, as JSON.parse parses it.
+function endToolInput(call) {
+  const text = call.inputText ?? "";
+  if (/^[ \t\n\r]*$/.test(text)) return { ...call, input: {}, state: "running" };
+  try {
+    return { ...call, input: JSON.parse(text), state: "running" };
+  } catch {
+    return closeCall(call, {
+      state: "error",
+      error: { message: "The tool input is not valid JSON", code: "invalid_input" },
+    });
+  }
+}
+
+function requestApproval(run, part) {
+  const ask = (call) => {
+    const approval = { id: part.approvalId ?? call.id };
+    if (part.automatic !== undefined) approval.automatic = part.automatic;
+    if (part.details !== undefined) approval.details = part.details;
+    const asked = { ...withPrompt(call, "awaiting-confirmation", part.prompt), approval };
+    return part.details === undefined ? keepIfSame(call, asked) : asked;
+  };
+  const messages = part.id !== undefined
+    ? updateCall(run.messages, part.id, (call) => (isPickable(call) ? ask(call) : call))
+    : updateNewestCall(run.messages, (call) => call.name === part.name && isPickable(call), ask);
+  return messages === undefined ? run : withMessages(run, messages);
+}
+
+function answerApproval(run, part) {
+  const answer = (call) => {
+    const { reason: _previous, ...approval } = call.approval ?? { id: call.id };
+    approval.approved = part.approved;
+    if (part.reason !== undefined) approval.reason = part.reason;
+    const { prompt: _asked, ...rest } = call;
+    if (!part.approved) {
+      const error = { message: part.reason ?? "Denied by the user", code: "denied" };
+      return closeCall({ ...rest, approval }, { state: "error", error });
+    }
+    const approved = part.input === undefined ? { ...rest, approval } : { ...rest, approval, input: part.input };
+    if (part.output !== undefined) return closeCall(approved, { state: "done", output: part.output });
+    return part.input === undefined ? keepIfSame(call, { ...approved, state: "running" }) : { ...approved, state: "running" };
+  };
+  const messages = part.id !== undefined
+    ? updateCall(run.messages, part.id, (call) => (isOpen(call) ? answer(call) : call))
+    : updateNewestCall(run.messages, (call) => isOpen(call) && call.approval?.id === part.approvalId, answer);
+  return messages === undefined ? run : withMessages(run, messages);
+}
+
+// `next` built from `call` as a copy: `call` itself when no field differs (the approval compared
+// field by field, as it is rebuilt each time). Used where no opaque value is written: those
+// (`details`, `input`, `output`) are written again, not compared.
+function keepIfSame(call, next) {
+  const keys = Object.keys(next);
+  const same = keys.length === Object.keys(call).length && keys.every((key) =>
+    next[key] === call[key] || (key === "approval" && call.approval !== undefined &&
+      shallowEqual(next.approval, call.approval)));
+  return same ? call : next;
+}
+
+function shallowEqual(a, b) {
+  const keys = Object.keys(a);
+  return keys.length === Object.keys(b).length && keys.every((key) => Object.hasOwn(b, key) && a[key] === b[key]);
+}
+
+function putData(run, part) {
+  if (part.id === undefined) {
+    const data = withMetadata({ type: "data", name: part.name, data: part.data }, part.metadata);
+    return addToMessage(run, part.messageId, (parts) => [...parts, data]);
+  }
+  return addToMessage(run, part.messageId, (parts) => {
+    const index = parts.findLastIndex((held) => held.type === "data" && held.name === part.name && held.id === part.id);
+    if (index < 0) {
+      if (part.patch !== undefined) return parts; // nothing to patch
+      return [...parts, withMetadata({ type: "data", name: part.name, id: part.id, data: part.data }, part.metadata)];
+    }
+    const held = parts[index];
+    const data = part.patch === undefined ? part.data : applyJsonPatch(held.data, part.patch);
+    if (data === NOT_APPLIED) return parts;
+    const next = withMetadata(data === held.data ? held : { ...held, data }, part.metadata);
+    return next === held ? parts : parts.with(index, next);
+  });
+}
+
+function setAgentState(run, { snapshot, patch }) {
+  if (snapshot !== undefined) return snapshot === run.agentState ? run : { ...run, agentState: snapshot };
+  const held = run.agentState === undefined ? {} : run.agentState;
+  const next = applyJsonPatch(held, patch);
+  return next === NOT_APPLIED || next === held ? run : { ...run, agentState: next };
+}
+
+// Reconciles the run's messages with a snapshot by id, keeping every held message and part that
+// equals (as JSON) what the snapshot gives at its place.
+function applySnapshot(run, { messages: given, exact }, conversation) {
+  const held = run.messages;
+  const reconcile = (message, previous) => {
+    if (previous === undefined) return message;
+    if (jsonEqual(message, previous)) return previous;
+    let reused = false;
+    const parts = message.parts.map((part, i) => {
+      if (i >= previous.parts.length || !jsonEqual(part, previous.parts[i])) return part;
+      reused = true;
+      return previous.parts[i];
+    });
+    return reused ? { ...message, parts } : message;
+  };
+  let messages;
+  if (exact) {
+    const byId = new Map(held.map((message) => [message.id, message]));
+    messages = given.map((message) => reconcile(message, byId.get(message.id)));
+  } else {
+    messages = [...held];
+    for (const message of given) {
+      const index = messages.findLastIndex((kept) => kept.id === message.id);
+      if (index < 0) messages.push(message);
+      else messages[index] = reconcile(message, messages[index]);
+    }
+  }
+  if (messages.length === held.length && messages.every((message, i) => message === held[i])) return run;
+  // Call ids stay unique in the whole conversation: those outside this run, and those it will hold.
+  const ids = callIds(messages);
+  const heldHere = new Set(callIds(held));
+  const elsewhere = callIds(conversation.messages).filter((id) => !heldHere.has(id));
+  if (new Set([...ids, ...elsewhere]).size !== ids.length + elsewhere.length) return run;
+  return { ...run, messages };
+}
+
+function callIds(messages, into = []) {
+  for (const message of messages) {
+    for (const part of message.parts) {
+      if (!isTool(part)) continue;
+      into.push(part.id);
+      if (part.agent !== undefined) callIds(part.agent.messages, into);
+    }
+  }
+  return into;
 }
 
 function withMessages(run, messages) {
@@ -177,7 +430,7 @@ function cancelOpenCalls(messages) {
   const next = messages.map((message) => {
     let partsChanged = false;
     const parts = message.parts.map((part) => {
-      if (part.type !== "tool") return part;
+      if (!isTool(part)) return part;
       const agent = part.agent && endRun(part.agent);
       if (!isOpen(part) && agent === part.agent) return part;
       partsChanged = true;
@@ -194,7 +447,7 @@ function cancelOpenCalls(messages) {
 
 function hasCall(messages, id) {
   return messages.some((message) => message.parts.some((part) =>
-    part.type === "tool" && (part.id === id || (part.agent !== undefined && hasCall(part.agent.messages, id)))));
+    isTool(part) && (part.id === id || (part.agent !== undefined && hasCall(part.agent.messages, id)))));
 }
 
 // Applies `update` to the call with that id anywhere in the tree, newest messages first (ids are
@@ -204,7 +457,7 @@ function updateCall(messages, id, update) {
     const message = messages[i];
     for (let j = message.parts.length - 1; j >= 0; j--) {
       const part = message.parts[j];
-      if (part.type !== "tool") continue;
+      if (!isTool(part)) continue;
       let next = part;
       if (part.id === id) {
         next = update(part);
@@ -219,24 +472,24 @@ function updateCall(messages, id, update) {
   return messages;
 }
 
-// Applies `update` to the newest open call of that name: the last in document order, where the
-// calls of a sub-agent run come right after the call that holds it. Returns undefined when there
-// is no such call, else the messages (the same array when `update` changed nothing).
-function updateNewestOpenCall(messages, name, update) {
+// Applies `update` to the newest call that `matches`: the last in document order, where the
+// calls of a sub-agent run come right after the call that holds it. Returns undefined when no
+// call matches, else the messages (the same array when `update` changed nothing).
+function updateNewestCall(messages, matches, update) {
   for (let i = messages.length - 1; i >= 0; i--) {
     const message = messages[i];
     for (let j = message.parts.length - 1; j >= 0; j--) {
       const part = message.parts[j];
-      if (part.type !== "tool") continue;
+      if (!isTool(part)) continue;
       let next;
       if (part.agent !== undefined) {
-        const nested = updateNewestOpenCall(part.agent.messages, name, update);
+        const nested = updateNewestCall(part.agent.messages, matches, update);
         if (nested !== undefined) {
           if (nested === part.agent.messages) return messages;
           next = { ...part, agent: { ...part.agent, messages: nested } };
         }
       }
-      if (next === undefined && part.name === name && isOpen(part)) next = update(part);
+      if (next === undefined && matches(part)) next = update(part);
       if (next === undefined) continue;
       if (next === part) return messages;
       return messages.with(i, { ...message, parts: message.parts.with(j, next) });

@@ -36,14 +36,19 @@ cargo test --target wasm32-unknown-unknown
 suite "Rust binding (wasm) in headless Chromium: the same reducer tests"
 WASM_BINDGEN_USE_BROWSER=1 cargo test --target wasm32-unknown-unknown --test wasm_reducer --test wasm_calls --test wasm_fuzz
 
-suite "README examples, v2 parts, JSON Patch, Redux, storage (Node and Chromium), the benchmark's baseline against pkg/: node --test"
-node --test tests/js/ bench/baseline.test.mjs
+suite "README examples, v2 parts, JSON Patch, Redux, storage (Node and Chromium), the benchmark's baseline and the fuzz's checks against pkg/: node --test"
+node --test tests/js/ tests/fuzz/ bench/baseline.test.mjs
 
 suite "storage in DOM test environments (jsdom, happy-dom): vitest"
 node_modules/.bin/vitest run --config tests/vitest/vitest.config.mjs
 
 suite "the protocol adapters against ai and @ag-ui/client: node --test tests/adapters/"
 node --test tests/adapters/
+
+# 100,000 random actions with every kind of hostile input, a few seconds (npm run fuzz runs
+# 1,000,000).
+suite "differential fuzz of pkg/ against bench/baseline.mjs: tests/fuzz/run.mjs"
+node tests/fuzz/run.mjs 1 100000
 
 suite "the built package as users install it: tests/consumers/run.mjs"
 node tests/consumers/run.mjs
