@@ -457,6 +457,12 @@ fn reset_goes_back_to_the_empty_session() {
         json!({ "type": "reset" }),
         json!({ "messages": [], "status": "idle" }),
     );
+    // An idle session with no messages may still hold the agent's state.
+    assert_becomes(
+        json!({ "messages": [], "status": "idle", "agentState": { "step": 1 } }),
+        json!({ "type": "reset" }),
+        json!({ "messages": [], "status": "idle" }),
+    );
 }
 
 #[test]

@@ -599,3 +599,25 @@ fn a_message_index_first_used_by_a_diverged_state_still_knows_every_message() {
     ));
     assert_eq!(reduce(&mut session, &for_u2), Outcome::Unchanged);
 }
+
+/// Found by `every_step_keeps_the_invariants` (the last seed in the regressions file): an idle
+/// session with no messages but an agent state is not the empty session, and `reset` empties it.
+#[test]
+fn reset_drops_the_agent_state_of_an_idle_session_without_messages() {
+    let action = |value: Value| -> SessionAction { serde_json::from_value(value).unwrap() };
+    let actions = [
+        action(json!({ "type": "batch", "actions": [
+            { "type": "continue" },
+            common::part(json!({ "type": "agent-state", "snapshot": { "step": 1 } }))
+        ] })),
+        action(json!({ "type": "batch", "actions": [{ "type": "stop" }] })),
+        action(json!({ "type": "reset" })),
+    ];
+    let mut state = Rc::new(SessionState::empty());
+    let mut chained = Session::new(state.clone());
+    for action in &actions {
+        let (next, carried) = step(&state, &chained, action).unwrap();
+        (state, chained) = (next, carried);
+    }
+    assert_eq!(*state, SessionState::empty());
+}
