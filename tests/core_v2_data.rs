@@ -302,6 +302,24 @@ fn a_snapshot_tells_the_host_which_held_message_each_of_its_messages_replaces() 
 }
 
 #[test]
+fn a_snapshot_of_no_messages_changes_nothing_unless_exact() {
+    let held = streaming(json!([user("u-1", "Hi")]));
+    assert_unchanged(
+        held.clone(),
+        part(json!({ "type": "snapshot", "messages": [] })),
+    );
+    assert_unchanged(
+        streaming(json!([])),
+        part(json!({ "type": "snapshot", "messages": [], "exact": true })),
+    );
+    assert_becomes(
+        held,
+        part(json!({ "type": "snapshot", "messages": [], "exact": true })),
+        streaming(json!([])),
+    );
+}
+
+#[test]
 fn a_snapshot_that_would_hold_a_call_id_or_message_id_twice_is_ignored() {
     let held = streaming(json!([
         user("u-1", "Hi"),

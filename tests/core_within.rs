@@ -134,6 +134,8 @@ fn a_within_part_that_would_change_nothing_does_not_create_the_run() {
         json!({ "type": "tool-result", "id": "c-9", "output": 1 }),
         json!({ "type": "tool-error", "id": "c-9", "error": { "message": "no" } }),
         json!({ "type": "tool-call", "id": "c-0", "name": "search", "input": {} }),
+        json!({ "type": "snapshot", "messages": [] }),
+        json!({ "type": "snapshot", "messages": [], "exact": true }),
     ] {
         assert_unchanged(conversation.clone(), part_within("c-1", noop));
     }

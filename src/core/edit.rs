@@ -20,6 +20,12 @@ use super::session::{OpenCall, Session};
 /// objects (`Text::Held`) reads the text there, with those patches applied.
 pub type ParseInput<'a> = dyn FnMut(&CallPath, &Text, &[Patch]) -> Option<Json> + 'a;
 
+/// Whether an agent-state JSON Patch gives a run that has no `agentState` one: applied to `{}`,
+/// it applies and changes it. It gets the patch and the batch leaf the step takes its values
+/// from (0 outside a batch): a host that holds the patch in its own objects reads it there.
+/// `None`: not known; the patch is logged and whoever applies the patches finds out.
+pub type PatchSetsState<'a> = dyn FnMut(&Json, usize) -> Option<bool> + 'a;
+
 /// The core's own `ParseInput`, for texts it holds.
 pub fn parse_owned_input(_call: &CallPath, text: &Text, _patches: &[Patch]) -> Option<Json> {
     let Text::Owned(text) = text else { return None };
@@ -36,6 +42,7 @@ pub struct Editor<'a> {
     /// Whether the session was touched: with no patches, it must not have been.
     pub touched: bool,
     parse_input: &'a mut ParseInput<'a>,
+    patch_sets_state: &'a mut PatchSetsState<'a>,
     /// The batch leaf whose values the next patches use, and the one the last `Source`
     /// patch named (0 before any).
     source: usize,
@@ -89,12 +96,17 @@ pub enum CallUpdate<'a> {
 }
 
 impl<'a> Editor<'a> {
-    pub fn new(session: &'a mut Session, parse_input: &'a mut ParseInput<'a>) -> Self {
+    pub fn new(
+        session: &'a mut Session,
+        parse_input: &'a mut ParseInput<'a>,
+        patch_sets_state: &'a mut PatchSetsState<'a>,
+    ) -> Self {
         Editor {
             session,
             patches: Vec::new(),
             touched: false,
             parse_input,
+            patch_sets_state,
             source: 0,
             logged_source: 0,
             leaves: 0,
@@ -521,6 +533,12 @@ impl<'a> Editor<'a> {
             part,
         });
         Some(())
+    }
+
+    /// Whether an agent-state patch gives a run without an `agentState` one (see
+    /// `PatchSetsState`).
+    pub fn patch_sets_state(&mut self, patch: &Json) -> Option<bool> {
+        (self.patch_sets_state)(patch, self.source)
     }
 
     /// Gives the run a new `agentState` (`None`: a JSON Patch, which the host applies).

@@ -10,7 +10,7 @@ mod reducer;
 mod resumable;
 mod session;
 
-pub use edit::{parse_owned_input, ParseInput};
+pub use edit::{parse_owned_input, ParseInput, PatchSetsState};
 pub use reducer::{plain_append_target, reduce, reduce_with, session_reducer, Outcome};
 pub use resumable::{resumable, resumable_cut, Cut};
 pub use session::Session;

@@ -3,7 +3,9 @@
 use std::rc::Rc;
 
 use super::approval::{self, Answer, Question};
-use super::edit::{parse_owned_input, reasoning_part, text_part, CallUpdate, Editor, ParseInput};
+use super::edit::{
+    parse_owned_input, reasoning_part, text_part, CallUpdate, Editor, ParseInput, PatchSetsState,
+};
 use super::find::{input_streaming_below, newest_named, open_call_below};
 use super::model::{
     is_cancelled, AgentMessage, AgentPart, AgentStreamPart, DataPart, FinishReason, Json, Role,
@@ -29,18 +31,20 @@ pub enum Outcome {
 
 /// Applies one action to a session in place, copying only the nodes on each changed path
 /// that it shares with other states. Streamed tool inputs are parsed from the texts the
-/// session holds.
+/// session holds; JSON Patch is left to whoever applies the patches.
 pub fn reduce(session: &mut Session, action: &SessionAction) -> Outcome {
-    reduce_with(session, action, &mut parse_owned_input)
+    reduce_with(session, action, &mut parse_owned_input, &mut |_, _| None)
 }
 
-/// `reduce` for a host that holds the texts itself and parses a streamed tool input there.
+/// `reduce` for a host that holds the texts and JSON values itself: it parses a streamed
+/// tool input there, and says what an agent-state patch does to a run without agent state.
 pub fn reduce_with<'a>(
     session: &'a mut Session,
     action: &SessionAction,
     parse_input: &'a mut ParseInput<'a>,
+    patch_sets_state: &'a mut PatchSetsState<'a>,
 ) -> Outcome {
-    let mut editor = Editor::new(session, parse_input);
+    let mut editor = Editor::new(session, parse_input, patch_sets_state);
     let applied = apply_action(&mut editor, action);
     match (applied, editor.patches.is_empty(), editor.touched) {
         (Some(()), false, _) => Outcome::Changed(editor.patches),
@@ -366,14 +370,31 @@ fn apply_part(editor: &mut Editor, run: &RunPath, part: &AgentStreamPart) -> Opt
         }
         AgentStreamPart::Snapshot { messages, exact } => {
             if let Some(slots) = snapshot_slots(editor, run, messages, exact.unwrap_or(false))? {
-                editor.snapshot(run, slots, messages)?;
+                // Every held message kept in place and none given (a snapshot of no messages)
+                // changes nothing, and must not create a sub-agent's run.
+                let held = editor.run(run)?.messages.len();
+                let unchanged = slots.len() == held
+                    && (0..held).zip(&slots).all(|(at, slot)| *slot == (Some(at), None));
+                if !unchanged {
+                    editor.snapshot(run, slots, messages)?;
+                }
             }
         }
-        AgentStreamPart::AgentState { snapshot, patch } => {
-            if snapshot.is_some() || patch.is_some() {
-                editor.set_agent_state(run, snapshot.as_ref())?;
+        AgentStreamPart::AgentState { snapshot, patch } => match (snapshot, patch) {
+            (Some(snapshot), _) => editor.set_agent_state(run, Some(snapshot))?,
+            (None, Some(_)) if editor.run(run)?.agent_state.is_some() => {
+                editor.set_agent_state(run, None)?
             }
-        }
+            // Whether the run gets an `agentState` decides what `reset` and a sub-agent's run
+            // (created only by a part that changes it) do, so the core asks when it can.
+            (None, Some(patch)) => match editor.patch_sets_state(patch) {
+                // The value is the host's: the core holds that there is one.
+                Some(true) => editor.set_agent_state(run, Some(&Json::Null))?,
+                Some(false) => {}
+                None => editor.set_agent_state(run, None)?,
+            },
+            (None, None) => {}
+        },
         AgentStreamPart::StepFinish | AgentStreamPart::Unknown => {}
     }
     Some(())

@@ -297,14 +297,8 @@ export function applyPatches(state, top, leaves, ops, assistantIds, inputs) {
       case 12: {
         // AgentState: run; the part's snapshot, or its patch applied (to {} when there is none).
         const run = step.peekRun(root);
-        const held = run.node.agentState;
-        let next;
-        if (part.patch !== undefined) {
-          const base = held === undefined ? {} : held;
-          next = applyJsonPatch(base, part.patch);
-          if (next === base) next = held;
-        } else next = jsonEqual(held, part.snapshot) ? held : part.snapshot;
-        if (next === undefined || next === held) break;
+        const next = nextAgentState(run.node.agentState, part);
+        if (next === run.node.agentState) break;
         run.copy().agentState = next;
         changed = true;
         break;
@@ -336,6 +330,23 @@ export function applyPatches(state, top, leaves, ops, assistantIds, inputs) {
     }
   }
   return changed ? root : state;
+}
+
+// A run's agentState after an agent-state part: its snapshot, or its patch applied (to {} when
+// there is none); `held` itself when that changes nothing or the patch does not apply.
+function nextAgentState(held, part) {
+  if (part.patch === undefined) return jsonEqual(held, part.snapshot) ? held : part.snapshot;
+  const base = held === undefined ? {} : held;
+  const next = applyJsonPatch(base, part.patch);
+  return next === undefined || next === base ? held : next;
+}
+
+// Whether the agent-state patch of `action` (or of the batch's action `leaf`) gives a run that
+// has no agentState one: the core asks, as it decides whether the run changes (src/core/edit.rs,
+// PatchSetsState).
+export function patchSetsAgentState(action, leaves, leaf) {
+  const { part } = leaves === undefined ? action : leaves[leaf];
+  return nextAgentState(undefined, part) !== undefined;
 }
 
 // The fields a SetCall change writes besides the state, on a call the step owns.

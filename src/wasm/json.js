@@ -168,9 +168,11 @@ class Patching {
       const { from } = operation;
       const value = valueAt(this.document, from);
       if (op === "copy") {
-        this.add(path, value);
-        // The value is now in two places: nothing made so far may be changed in place again.
+        // The value is about to be in two places (or inside itself, copied from an ancestor of
+        // `path`): nothing made so far, the value included, may be changed in place again. The
+        // containers the add makes on its way to `path` are new, and hold the value only once.
         this.fresh.clear();
+        this.add(path, value);
       } else if (from !== path) {
         if (path.startsWith(`${from}/`)) throw new NotApplied();
         this.remove(from);

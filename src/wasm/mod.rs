@@ -117,7 +117,14 @@ fn advance(
                 }
             }
         };
-        reduce_with(&mut session, &parsed.action, &mut parse_input)
+        let mut patch_sets_state =
+            |_: &Json, leaf: usize| write::patch_sets_agent_state(&action, leaves, leaf);
+        reduce_with(
+            &mut session,
+            &parsed.action,
+            &mut parse_input,
+            &mut patch_sets_state,
+        )
     };
     if let Some(thrown) = unreadable {
         return Err(changed_state(thrown));

@@ -53,6 +53,13 @@ extern "C" {
         call: &[u32],
     ) -> Result<bool, JsValue>;
 
+    #[wasm_bindgen(js_name = patchSetsAgentState, catch)]
+    fn patch_sets_agent_state_js(
+        action: &JsValue,
+        leaves: Option<js_sys::Array>,
+        leaf: u32,
+    ) -> Result<bool, JsValue>;
+
     #[wasm_bindgen(js_name = cutMessages, catch)]
     fn cut_messages(messages: &JsValue, kept: u32, parts: u32) -> Result<JsValue, JsValue>;
 }
@@ -111,6 +118,16 @@ pub fn parse_input(
         inputs,
         &at,
     )
+}
+
+/// Whether the agent-state patch of `action` (of its batch leaf `leaf`) gives a run without
+/// an `agentState` one. `None` when it cannot be read: applying it then fails as `apply` does.
+pub fn patch_sets_agent_state(
+    action: &JsValue,
+    leaves: Option<&js_sys::Array>,
+    leaf: usize,
+) -> Option<bool> {
+    patch_sets_agent_state_js(action, leaves.cloned(), index(leaf)).ok()
 }
 
 /// The patches as numbers, and the ids of the assistant messages they add, in order.

@@ -71,6 +71,36 @@ test("a copied value changed later in the same patch leaves its source alone", (
   assert.deepEqual(next, { a: { list: [1, 2] }, b: { list: [1, 2, 3] } });
 });
 
+// A value taken from the document (copy, move) after the same patch made containers afresh: it
+// must never be put inside itself, nor be changed in one place by an edit of the other.
+test("a copy or move of a value the patch made afresh never aliases it", () => {
+  const doc = deepFreeze({ a: { x: 1 } });
+  const cases = [
+    [[{ op: "add", path: "/n", value: 1 }, { op: "copy", from: "", path: "/b" }], { a: { x: 1 }, n: 1, b: { a: { x: 1 }, n: 1 } }],
+    [[{ op: "add", path: "/a/y", value: 2 }, { op: "copy", from: "/a", path: "/a/z" }], { a: { x: 1, y: 2, z: { x: 1, y: 2 } } }],
+    [
+      [{ op: "add", path: "/n", value: 1 }, { op: "copy", from: "", path: "/b" }, { op: "add", path: "/b/m", value: 2 }, { op: "add", path: "/o", value: 3 }],
+      { a: { x: 1 }, n: 1, b: { a: { x: 1 }, n: 1, m: 2 }, o: 3 },
+    ],
+    [
+      [{ op: "add", path: "/a/y", value: 2 }, { op: "copy", from: "/a", path: "/b" }, { op: "add", path: "/a/s", value: 3 }, { op: "add", path: "/b/t", value: 4 }],
+      { a: { x: 1, y: 2, s: 3 }, b: { x: 1, y: 2, t: 4 } },
+    ],
+    [
+      [{ op: "add", path: "/a/y", value: 2 }, { op: "move", from: "/a", path: "/b" }, { op: "add", path: "/b/t", value: 4 }, { op: "copy", from: "/b", path: "/c" }, { op: "remove", path: "/c/x" }],
+      { b: { x: 1, y: 2, t: 4 }, c: { y: 2, t: 4 } },
+    ],
+    [[{ op: "add", path: "", value: { r: [1] } }, { op: "copy", from: "/r", path: "/r/-" }], { r: [1, [1]] }],
+  ];
+  for (const [patch, expected] of cases) {
+    const frozenPatch = deepFreeze(structuredClone(patch));
+    const next = applyJsonPatch(doc, frozenPatch);
+    assert.doesNotThrow(() => JSON.stringify(next), `${JSON.stringify(patch)}: a value inside itself`);
+    assert.deepEqual(next, expected, JSON.stringify(patch));
+  }
+  assert.deepEqual(doc, { a: { x: 1 } });
+});
+
 test("__proto__ is an ordinary key, in patches and merges alike", () => {
   const doc = JSON.parse('{ "__proto__": { "x": 1 } }');
   const next = applyJsonPatch(doc, [{ op: "add", path: "/__proto__/y", value: 2 }]);

@@ -142,6 +142,45 @@ test("agent-state: a snapshot, or a JSON Patch applied all or nothing, within a 
   assert.equal(nested.agentState, undefined);
 });
 
+// README decision: a `within` part that would change nothing does not create the run. And what
+// the module remembers of a state (its Rust session) agrees with the state: the next action
+// gives what it gives on a copy the module reads afresh.
+test("a within part whose JSON operation changes nothing creates no run, and the module stays in step", () => {
+  const start = deepFreeze(play([part({ type: "tool-call", id: "d-1", name: "delegate", input: {} })], streamingReply()));
+  const within = (value) => part(value, "d-1");
+  for (const noop of [
+    { type: "agent-state", patch: [{ op: "remove", path: "/missing" }] },
+    { type: "agent-state", patch: [] },
+    { type: "agent-state", patch: [{ op: "test", path: "", value: {} }] },
+    { type: "snapshot", messages: [] },
+    { type: "snapshot", messages: [], exact: true },
+    { type: "data", name: "plan", id: "p", patch: [{ op: "add", path: "/a", value: 1 }] },
+  ]) {
+    assert.equal(sessionReducer(start, within(noop)), start, JSON.stringify(noop));
+    const batch = { type: "batch", actions: [within(noop), within({ type: "text-delta", text: "Hi" })] };
+    const next = sessionReducer(start, batch);
+    assert.deepEqual(next.messages[1].parts[1].agent, { messages: [{ id: "assistant-0", role: "assistant", parts: [{ type: "text", text: "Hi" }] }], status: "streaming" });
+    const stop = { type: "stop" };
+    assert.deepEqual(sessionReducer(next, stop), sessionReducer(structuredClone(next), stop), JSON.stringify(noop));
+  }
+  const created = sessionReducer(start, within({ type: "agent-state", patch: [{ op: "add", path: "/step", value: 1 }] }));
+  assert.deepEqual(created.messages[1].parts[1].agent, { messages: [], status: "streaming", agentState: { step: 1 } });
+
+  // An agentState the module made from a patch is one the next action knows of.
+  const idle = play([{ type: "continue" }, part({ type: "agent-state", patch: [{ op: "add", path: "/step", value: 1 }] }), { type: "stop" }]);
+  assert.deepEqual(idle, { messages: [], status: "idle", agentState: { step: 1 } });
+  assert.deepEqual(sessionReducer(idle, { type: "reset" }), { messages: [], status: "idle" });
+});
+
+test("agent-state: a patch copying the whole value puts a copy of it, never the value itself, inside it", () => {
+  const state = play([
+    { type: "continue" },
+    part({ type: "agent-state", patch: [{ op: "add", path: "/n", value: 1 }, { op: "copy", from: "", path: "/b" }] }),
+  ]);
+  assert.doesNotThrow(() => JSON.stringify(state));
+  assert.deepEqual(state.agentState, { n: 1, b: { n: 1 } });
+});
+
 test("bad v2 input throws a coded TypeError naming the path, and changes nothing", () => {
   const state = streamingReply();
   const cases = [
