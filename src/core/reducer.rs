@@ -374,7 +374,9 @@ fn apply_part(editor: &mut Editor, run: &RunPath, part: &AgentStreamPart) -> Opt
                 // changes nothing, and must not create a sub-agent's run.
                 let held = editor.run(run)?.messages.len();
                 let unchanged = slots.len() == held
-                    && (0..held).zip(&slots).all(|(at, slot)| *slot == (Some(at), None));
+                    && (0..held)
+                        .zip(&slots)
+                        .all(|(at, slot)| *slot == (Some(at), None));
                 if !unchanged {
                     editor.snapshot(run, slots, messages)?;
                 }

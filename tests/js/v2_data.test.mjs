@@ -170,6 +170,14 @@ test("a within part whose JSON operation changes nothing creates no run, and the
   const idle = play([{ type: "continue" }, part({ type: "agent-state", patch: [{ op: "add", path: "/step", value: 1 }] }), { type: "stop" }]);
   assert.deepEqual(idle, { messages: [], status: "idle", agentState: { step: 1 } });
   assert.deepEqual(sessionReducer(idle, { type: "reset" }), { messages: [], status: "idle" });
+  // The same from a later action of a (nested) batch.
+  const batched = play([
+    { type: "continue" },
+    { type: "batch", actions: [part({ type: "step-finish" }), { type: "batch", actions: [part({ type: "agent-state", patch: [{ op: "add", path: "/step", value: 2 }] })] }] },
+    { type: "stop" },
+  ]);
+  assert.deepEqual(batched, { messages: [], status: "idle", agentState: { step: 2 } });
+  assert.deepEqual(sessionReducer(batched, { type: "reset" }), { messages: [], status: "idle" });
 });
 
 test("agent-state: a patch copying the whole value puts a copy of it, never the value itself, inside it", () => {
