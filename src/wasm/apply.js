@@ -16,13 +16,13 @@ const TOOL_STATES = ["running", "awaiting-confirmation", "done", "error", "cance
 const INVALID_INPUT = { message: "The tool input is not valid JSON", code: "invalid_input" };
 const DENIED = "Denied by the user";
 
-// One application: the objects it made (changed in place rather than copied again; a step
-// makes a handful, so a list beats a Set) and its place in the encoded patches.
+// One application: the objects it made (changed in place rather than copied again; a Set, as a
+// batch can make thousands) and its place in the encoded patches.
 class Step {
   constructor(ops) {
     this.ops = ops;
     this.at = 0;
-    this.fresh = [];
+    this.fresh = new Set();
   }
 
   next() {
@@ -30,16 +30,16 @@ class Step {
   }
 
   made(object) {
-    this.fresh.push(object);
+    this.fresh.add(object);
     return object;
   }
 
   own(object) {
-    return this.fresh.includes(object) ? object : this.made({ ...object });
+    return this.fresh.has(object) ? object : this.made({ ...object });
   }
 
   ownList(list) {
-    return this.fresh.includes(list) ? list : this.made(list.slice());
+    return this.fresh.has(list) ? list : this.made(list.slice());
   }
 
   messages(run) {
