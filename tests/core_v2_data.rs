@@ -8,7 +8,7 @@
 mod common;
 
 use chat_session_reducer::core::patch::Patch;
-use chat_session_reducer::core::{reduce, Outcome, Session};
+use chat_session_reducer::core::{parse_owned_input, reduce, reduce_with, Outcome, Session};
 use common::*;
 use serde_json::{json, Value};
 
@@ -459,6 +459,49 @@ fn agent_state_snapshot_replaces_the_runs_agent_state() {
         json!({ "messages": [], "status": "idle" }),
         part(json!({ "type": "agent-state", "snapshot": 1 })),
     );
+}
+
+/// A host that holds the patches says whether one gives a run without agent state one: when
+/// it does not, nothing changes and no sub-agent's run is created; when it does, the core knows
+/// the run has an `agentState` (which `reset` then clears).
+#[test]
+fn an_agent_state_patch_on_a_run_without_one_changes_it_only_when_its_host_says_so() {
+    let with_call = streaming(json!([assistant(
+        "a-1",
+        json!([tool("d-1", "delegate", "running")])
+    )]));
+    let patch =
+        json!({ "type": "agent-state", "patch": [{ "op": "add", "path": "/a", "value": 1 }] });
+    let reduce_saying = |before: &Value, action_json: Value, sets: bool| {
+        let mut session = Session::new(state(before.clone()));
+        let mut asked = Vec::new();
+        let outcome = reduce_with(
+            &mut session,
+            &action(action_json),
+            &mut parse_owned_input,
+            &mut |_, leaf| {
+                asked.push(leaf);
+                Some(sets)
+            },
+        );
+        (outcome, session, asked)
+    };
+    for action_json in [part(patch.clone()), part_within("d-1", patch.clone())] {
+        let (outcome, _, asked) = reduce_saying(&with_call, action_json, false);
+        assert_eq!((outcome, asked), (Outcome::Unchanged, vec![0]));
+    }
+    let (outcome, session, _) = reduce_saying(&with_call, part_within("d-1", patch.clone()), true);
+    assert!(matches!(outcome, Outcome::Changed(_)));
+    let run = call(&session.state, 0, 0)
+        .agent
+        .as_ref()
+        .expect("the run is created");
+    assert!(run.agent_state.is_some());
+    // In a batch, the host is asked about the action (leaf) the patch comes from.
+    let batch = json!({ "type": "batch", "actions": [part(json!({ "type": "step-finish" })), part(patch)] });
+    let (_, session, asked) = reduce_saying(&with_call, batch, true);
+    assert_eq!(asked, vec![1]);
+    assert!(session.state.agent_state.is_some());
 }
 
 // ---- batch ----
