@@ -30,10 +30,8 @@ pub type PatchSetsState<'a> = dyn FnMut(&Json, usize) -> Option<bool> + 'a;
 pub fn parse_owned_input(_call: &CallPath, text: &Text, _patches: &[Patch]) -> Option<Json> {
     let Text::Owned(text) = text else { return None };
     // JSON's white space: what `JSON.parse` skips around a value.
-    if text.trim_matches([' ', '\t', '\n', '\r']).is_empty() {
-        return Some(Json::Object(serde_json::Map::new()));
-    }
-    serde_json::from_str(text).ok()
+    let blank = text.trim_matches([' ', '\t', '\n', '\r']).is_empty();
+    serde_json::from_str(if blank { "{}" } else { text }).ok()
 }
 
 pub struct Editor<'a> {
@@ -641,7 +639,7 @@ fn carry_metadata(held: &mut Option<Json>, metadata: &Json) {
     }
 }
 
-pub fn reasoning_part(text: &Text, metadata: Option<&serde_json::Value>) -> AgentPart {
+pub fn reasoning_part(text: &Text, metadata: Option<&Json>) -> AgentPart {
     AgentPart::Reasoning(ReasoningPart {
         text: text.clone(),
         metadata: metadata.cloned(),

@@ -11,7 +11,31 @@ use tsify::Tsify;
 /// An opaque JSON value (`input`, `output`, `metadata`, `data`, `agentState`): carried, never
 /// read. A host that keeps these values in its own objects leaves `Json::Null` here, and
 /// merges, compares and patches them itself (see `patch`).
+#[cfg(not(target_arch = "wasm32"))]
 pub type Json = serde_json::Value;
+
+/// On wasm the host (the JavaScript binding) keeps every JSON value, and the core only ever
+/// holds `Json::Null`: a placeholder with nothing to clone, drop or compare keeps
+/// `serde_json::Value`'s code (about 2.6 kB) out of the module.
+#[cfg(target_arch = "wasm32")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Json {
+    Null,
+}
+
+#[cfg(target_arch = "wasm32")]
+impl Serialize for Json {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_unit()
+    }
+}
+
+#[cfg(target_arch = "wasm32")]
+impl<'de> Deserialize<'de> for Json {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        serde::de::IgnoredAny::deserialize(deserializer).map(|_| Json::Null)
+    }
+}
 
 /// Message text: carried and appended to, never read. A host that keeps the text in its own
 /// objects (so a reply is never copied across on each delta) passes only whether it is empty.
