@@ -11,8 +11,8 @@ import { gzipSync } from "node:zlib";
 import { build } from "vite";
 import { consumerProject } from "./project.mjs";
 
-// The README's figure for the core entry (Performance), rounded up; issue 13 asks for 40 kB.
-const CORE_BUDGET = 43_000;
+// Issue 13's ceiling for the core entry; the README's figure (Performance) is 39.4 kB.
+const CORE_BUDGET = 40_000;
 // What each subpath export adds to the core entry, everything it exports kept.
 const SUBPATH_BUDGET = 8_000;
 
