@@ -13,7 +13,7 @@ use std::rc::Rc;
 use chat_session_reducer::core::model::{
     AgentPart, AgentStreamPart, SessionAction, SessionState, SessionStatus, ToolPart, ToolState,
 };
-use chat_session_reducer::core::patch::Patch;
+use chat_session_reducer::core::patch::{CallChange, Patch};
 use chat_session_reducer::core::{reduce, resumable, session_reducer, Outcome, Session};
 use common::to_json;
 use proptest::prelude::*;
@@ -465,12 +465,15 @@ fn step(
         Rc::ptr_eq(&next, old),
         "reduce said Unchanged exactly when the same state came back"
     );
-    // Operations on JSON values may change nothing the core holds: their host finds out. And a
-    // batch whose actions undo one another changed something, so it returns a new state.
+    // Operations on JSON values may change nothing the core holds: their host finds out. Opaque
+    // payloads a part writes (a preliminary output, approval details, an approved input or
+    // output) are never compared, so writing an equal one again is a change (README decisions).
+    // And a batch whose actions undo one another changed something, so it returns a new state.
     let may_equal = matches!(action, SessionAction::Batch { .. })
         || matches!(&outcome, Outcome::Changed(patches) if patches.iter().all(|patch| matches!(
             patch,
             Patch::MergeMetadata { .. } | Patch::UpdateData { .. } | Patch::AgentState { .. } | Patch::Snapshot { .. } | Patch::Source { .. }
+                | Patch::SetCall { change: CallChange::Progress | CallChange::ApprovalAsked | CallChange::Approved, .. }
         )));
     if unchanged {
         prop_assert_eq!(&*fresh.state, &**old);
