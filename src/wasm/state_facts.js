@@ -2,9 +2,9 @@
 // WeakMap would do, but its entries make every garbage collection slower, and a streaming
 // reply makes a state per delta):
 // - `session`: the id of the Rust session behind the state (src/wasm/recent.rs), or -1;
-// - `appendAt`: where a plain text delta (some text, no within, no messageId or the last
-//   message's) goes when all it does is append to a text part, [message, part] as the core
-//   computed it for this state (null: not so simple);
+// - `appendMessage`, `appendPart`: where a plain text delta (some text, no within, no messageId
+//   or the last message's) goes when all it does is append to a text part, as the core computed
+//   it for this state (`appendMessage` -1: not so simple);
 // - the last action applied to the state and its result `next`, because React calls a reducer
 //   twice with the same arguments (Strict Mode) and must get the same object: for plain text
 //   deltas, the text they `appended` (the same text again is the same delta); for any other
@@ -17,20 +17,32 @@ import { appendText } from "./apply.js";
 const KEPT = 16;
 const known = [];
 
-// The facts of a state, moved to the front: the states in use are the last to be forgotten.
+// The facts of a state, moved to the front: the states in use are the last to be forgotten. A
+// streaming reply asks for the front one each delta, so that is looked at first, and the loops
+// take no closure (this runs once per delta: see README "Performance").
 function factsOf(state) {
-  const index = known.findIndex((facts) => facts.state === state);
-  if (index <= 0) return known[index];
-  const [facts] = known.splice(index, 1);
-  known.unshift(facts);
-  return facts;
+  if (known.length === 0 || known[0].state === state) return known[0];
+  for (let index = 1; index < known.length; index++) {
+    const facts = known[index];
+    if (facts.state !== state) continue;
+    known.copyWithin(1, 0, index);
+    known[0] = facts;
+    return facts;
+  }
+  return undefined;
 }
 
-function keep(state, session, appendAt) {
+// `appendMessage` -1: a plain text delta does not simply append to `state`. `record` is a
+// forgotten state's facts object, reused rather than a new one made.
+function keep(state, session, appendMessage, appendPart, record = {}) {
   if (known.length === KEPT) known.pop();
-  const facts = { state, session, appendAt, action: undefined, fields: undefined, appended: undefined, next: undefined };
-  known.unshift(facts);
-  return facts;
+  record.state = state;
+  record.session = session;
+  record.appendMessage = appendMessage;
+  record.appendPart = appendPart;
+  record.action = record.fields = record.appended = record.next = undefined;
+  known.unshift(record);
+  return record;
 }
 
 // What an action's answer depends on, to the depth a reused action is changed at: its own fields,
@@ -54,9 +66,15 @@ function sameAction(facts, action) {
 // right away, never after the next one. Otherwise the last 16 states of a streaming reply would
 // outlive young-generation collections, each with its copy of the message list; forgotten, they
 // die young (a 20,000-delta reply at 2,000 turns: 22 MB copied by the collector instead of 127).
+// Returns the predecessor's facts object, or undefined.
 function forgetPredecessor(state) {
-  const index = known.findIndex((facts) => facts.next === state && facts.state !== state);
-  if (index >= 0) known.splice(index, 1);
+  for (let index = 0; index < known.length; index++) {
+    const facts = known[index];
+    if (facts.next !== state || facts.state === state) continue;
+    known.splice(index, 1);
+    return facts;
+  }
+  return undefined;
 }
 
 // Recognises the action a streaming reply sends most: a text delta without metadata (which has
@@ -103,12 +121,11 @@ export function shortcut(state, action) {
   let text, next;
   try {
     if (sameAction(facts, action)) return facts.next;
-    if (facts.appendAt === null) return undefined;
-    const [message, part] = facts.appendAt;
-    text = appendedText(state, message, action);
+    if (facts.appendMessage < 0) return undefined;
+    text = appendedText(state, facts.appendMessage, action);
     if (text === undefined) return undefined;
     if (facts.appended === text) return facts.next;
-    next = appendText(state, message, part, text);
+    next = appendText(state, facts.appendMessage, facts.appendPart, text);
   } catch {
     // The state was changed in place since it was made, or the action's getters throw: the
     // module's own path says what is wrong.
@@ -117,8 +134,7 @@ export function shortcut(state, action) {
   facts.action = facts.fields = undefined;
   facts.appended = text;
   facts.next = next;
-  forgetPredecessor(state);
-  keep(next, facts.session, facts.appendAt);
+  keep(next, facts.session, facts.appendMessage, facts.appendPart, forgetPredecessor(state));
   return next;
 }
 
@@ -129,7 +145,7 @@ export function sessionOf(state) {
 // Records that `action` made `next` from `state`, and what is known of `next`. `message` is -1
 // when a plain text delta would not simply append.
 export function remember(state, action, next, session, message, part) {
-  const before = factsOf(state) ?? keep(state, -1, null);
+  const before = factsOf(state) ?? keep(state, -1, -1, -1);
   // Read first: an action whose getters now throw is simply not remembered.
   let fields;
   try {
@@ -139,11 +155,10 @@ export function remember(state, action, next, session, message, part) {
   before.fields = fields;
   before.appended = undefined;
   before.next = next;
-  const appendAt = message < 0 ? null : [message, part];
-  if (next !== state) forgetPredecessor(state);
-  const after = next === state ? before : keep(next, session, appendAt);
+  const after = next === state ? before : keep(next, session, message, part, forgetPredecessor(state));
   after.session = session;
-  after.appendAt = appendAt;
+  after.appendMessage = message;
+  after.appendPart = part;
 }
 
 // The state `sessionReducer` takes for `undefined` (Redux's first call): frozen, since it is shared.
