@@ -25,23 +25,35 @@ function factsOf(state) {
   for (let index = 1; index < known.length; index++) {
     const facts = known[index];
     if (facts.state !== state) continue;
-    known.copyWithin(1, 0, index);
-    known[0] = facts;
+    moveToFront(index, facts);
     return facts;
   }
   return undefined;
+}
+
+// The list is short and changed once per delta: moved by hand, which the engine compiles, rather
+// than by `splice` and `unshift`, which call into its runtime.
+function moveToFront(index, facts) {
+  for (let at = index; at > 0; at--) known[at] = known[at - 1];
+  known[0] = facts;
+}
+
+function remove(index) {
+  for (let at = index + 1; at < known.length; at++) known[at - 1] = known[at];
+  known.pop();
 }
 
 // `appendMessage` -1: a plain text delta does not simply append to `state`. `record` is a
 // forgotten state's facts object, reused rather than a new one made.
 function keep(state, session, appendMessage, appendPart, record = {}) {
   if (known.length === KEPT) known.pop();
+  known.push(record);
+  moveToFront(known.length - 1, record);
   record.state = state;
   record.session = session;
   record.appendMessage = appendMessage;
   record.appendPart = appendPart;
   record.action = record.fields = record.appended = record.next = undefined;
-  known.unshift(record);
   return record;
 }
 
@@ -71,7 +83,7 @@ function forgetPredecessor(state) {
   for (let index = 0; index < known.length; index++) {
     const facts = known[index];
     if (facts.next !== state || facts.state === state) continue;
-    known.splice(index, 1);
+    remove(index);
     return facts;
   }
   return undefined;
