@@ -68,6 +68,8 @@ pub struct Decoder<'a> {
     codes: &'a [i32],
     at: usize,
     strings: &'a str,
+    /// Whether `strings` is ASCII, where a UTF-16 length is a length in bytes.
+    ascii: bool,
 }
 
 impl<'a> Decoder<'a> {
@@ -78,6 +80,7 @@ impl<'a> Decoder<'a> {
             codes,
             at: 1,
             strings,
+            ascii: strings.is_ascii(),
         }
     }
 
@@ -103,12 +106,16 @@ impl<'a> Decoder<'a> {
     fn string_of(&mut self, units: i32) -> String {
         let mut left = usize::try_from(units).unwrap_or(0);
         let mut end = 0;
-        for (at, char) in self.strings.char_indices() {
-            if left == 0 {
-                break;
+        if self.ascii {
+            end = left.min(self.strings.len());
+        } else {
+            for (at, char) in self.strings.char_indices() {
+                if left == 0 {
+                    break;
+                }
+                left = left.saturating_sub(char.len_utf16());
+                end = at + char.len_utf8();
             }
-            left = left.saturating_sub(char.len_utf16());
-            end = at + char.len_utf8();
         }
         // `end` is a char boundary: `get` cannot fail (and, unlike `split_at`, brings in no
         // panic formatting).

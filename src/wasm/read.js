@@ -93,36 +93,47 @@ function isArray(value) {
   }
 }
 
-// Each item of an array, read by `each`. Its `length` is only a loop bound: a sparse array
-// claims any length, and its first hole is an error.
-function items(value, path, each) {
+// An item is read under this marker as its path; `items` puts the item's own path in its place
+// when an error comes out, so reading a list builds no path string per item.
+const ITEM = "\u0000";
+
+// Each item of the array `value[key]` (`key` undefined: `value` itself), read by
+// `each(item, ITEM, extra)`. Its `length` is only a loop bound: a sparse array claims any
+// length, and its first hole is an error. Returns the length.
+function items(value, path, key, each, extra) {
   let length;
   try {
     length = Array.isArray(value) ? value.length : -1;
   } catch {
-    throw new InputError(path, THREW);
+    throw new InputError(path, THREW, key);
   }
-  if (length < 0) throw new InputError(path, "expected an array");
+  if (length < 0) throw new InputError(path, "expected an array", key);
   for (let index = 0; index < length; index++) {
-    const itemPath = `${path}[${index}]`;
     let item;
     try {
       item = value[index];
     } catch {
-      throw new InputError(itemPath, THREW);
+      throw new InputError(`${where(path, key)}[${index}]`, THREW);
     }
-    each(item, itemPath);
+    try {
+      each(item, ITEM, extra);
+    } catch (error) {
+      if (error instanceof InputError && error.path.startsWith(ITEM)) {
+        error.path = `${where(path, key)}[${index}]${error.path.slice(ITEM.length)}`;
+      }
+      throw error;
+    }
   }
+  return length;
 }
 
 // An array's items, their count first.
-function list(value, path, each) {
+function list(value, path, key, each, extra) {
   const count = length;
   put(0);
-  items(value, path, (item, itemPath) => {
-    codes[count]++;
-    each(item, itemPath);
-  });
+  const read = items(value, path, key, each, extra);
+  // Only now: reading the items may have moved `codes` to a larger array.
+  codes[count] = read;
 }
 
 const LONE_SURROGATE = /[\uD800-\uDFFF]/;
@@ -261,7 +272,7 @@ export function readState(state) {
 
 /** A message list's encoding. */
 export function readMessages(messages) {
-  return encode(() => messageList(messages, "messages", 0));
+  return encode(() => messageList(messages, "messages", undefined, 0));
 }
 
 /** A tool error's encoding (`isCancelled`). */
@@ -269,11 +280,14 @@ export function readToolError(error) {
   return encode(() => toolError(error, "error"));
 }
 
-/** The strings of the last read, joined (decode.rs splits them by the lengths in the codes). */
+const UTF8 = new TextEncoder();
+
+/** The strings of the last read, joined, as UTF-8 (decode.rs splits them by the lengths in the
+ *  codes): encoded natively, where handing over a string would copy it character by character. */
 export function readStrings() {
   const joined = readText;
   readText = "";
-  return joined;
+  return UTF8.encode(joined);
 }
 
 /** The actions of the last read's batch, nested batches flattened, in order. */
@@ -318,7 +332,7 @@ function actionFields(value, path, refuse) {
 // The actions of a batch, nested batches flattened: each one encoded and kept in `leaves`.
 function batch(value, path, refuse, depth) {
   if (depth > MAX_BATCH_NESTING) throw new InputError(path, `batches nest deeper than ${MAX_BATCH_NESTING}`);
-  items(value, path, (item, itemPath) => {
+  items(value, path, undefined, (item, itemPath) => {
     if (get(object(item, itemPath), itemPath, "type") === "batch") {
       batch(get(item, itemPath, "actions"), `${itemPath}.actions`, refuse, depth + 1);
     } else if (actionFields(item, itemPath, refuse)) {
@@ -334,102 +348,97 @@ function streamPart(value, path) {
   const kind = get(part, path, "type");
   if (typeof kind !== "string") throw new InputError(path, "expected a string", "type");
   put(PART_TYPES.indexOf(kind));
-  const field = (key) => get(part, path, key);
-  const messageId = () => optionalString(field("messageId"), path, "messageId");
-  const id = () => string(field("id"), path, "id");
-  const textOf = () => textField(field("text"), path, "text");
-  const metadata = () => optionalJson(field("metadata"));
   switch (kind) {
     case "message-start":
-      string(field("messageId"), path, "messageId");
-      metadata();
+      string(get(part, path, "messageId"), path, "messageId");
+      metadata(part, path);
       break;
     case "text-delta":
     case "reasoning":
     case "reasoning-delta":
-      messageId();
-      textOf();
-      metadata();
+      messageId(part, path);
+      textOf(part, path);
+      metadata(part, path);
       break;
     case "tool-input-delta":
-      messageId();
-      id();
-      optionalString(field("name"), path, "name");
-      textOf();
-      metadata();
+      messageId(part, path);
+      id(part, path);
+      optionalString(get(part, path, "name"), path, "name");
+      textOf(part, path);
+      metadata(part, path);
       break;
     case "tool-input-end":
-      id();
-      metadata();
+      id(part, path);
+      metadata(part, path);
       break;
     case "tool-approval-request": {
-      const partId = field("id");
+      const partId = get(part, path, "id");
       optionalString(partId, path, "id");
-      const name = field("name");
+      const name = get(part, path, "name");
       optionalString(name, path, "name");
       if (partId === undefined && name === undefined) {
         throw new InputError(path, "required when there is no name", "id");
       }
-      optionalString(field("approvalId"), path, "approvalId");
-      optionalString(field("prompt"), path, "prompt");
-      optionalBoolean(field("automatic"), path, "automatic");
-      optionalJson(field("details"));
+      optionalString(get(part, path, "approvalId"), path, "approvalId");
+      optionalString(get(part, path, "prompt"), path, "prompt");
+      optionalBoolean(get(part, path, "automatic"), path, "automatic");
+      optionalJson(get(part, path, "details"));
       break;
     }
     case "tool-approval-response": {
-      const partId = field("id");
+      const partId = get(part, path, "id");
       optionalString(partId, path, "id");
-      const approvalId = field("approvalId");
+      const approvalId = get(part, path, "approvalId");
       optionalString(approvalId, path, "approvalId");
       if (partId === undefined && approvalId === undefined) {
         throw new InputError(path, "required when there is no approvalId", "id");
       }
-      boolean(field("approved"), path, "approved");
-      optionalString(field("reason"), path, "reason");
-      optionalJson(field("input"));
-      optionalJson(field("output"));
+      boolean(get(part, path, "approved"), path, "approved");
+      optionalString(get(part, path, "reason"), path, "reason");
+      optionalJson(get(part, path, "input"));
+      optionalJson(get(part, path, "output"));
       break;
     }
     case "tool-call":
-      messageId();
-      id();
-      string(field("name"), path, "name");
-      json(field("input"), path, "input");
-      metadata();
+      messageId(part, path);
+      id(part, path);
+      string(get(part, path, "name"), path, "name");
+      json(get(part, path, "input"), path, "input");
+      metadata(part, path);
       break;
     case "tool-result":
-      id();
-      json(field("output"), path, "output");
-      optionalBoolean(field("preliminary"), path, "preliminary");
-      metadata();
+      id(part, path);
+      json(get(part, path, "output"), path, "output");
+      optionalBoolean(get(part, path, "preliminary"), path, "preliminary");
+      metadata(part, path);
       break;
     case "tool-error":
-      id();
-      toolError(field("error"), `${path}.error`);
-      metadata();
+      id(part, path);
+      toolError(get(part, path, "error"), `${path}.error`);
+      metadata(part, path);
       break;
     case "finish":
-      optionalLiteral(field("reason"), FINISH_REASONS, path, "reason");
+      optionalLiteral(get(part, path, "reason"), FINISH_REASONS, path, "reason");
       break;
     case "error":
-      string(field("error"), path, "error");
-      optionalLiteral(field("code"), ERROR_CODES, path, "code");
+      string(get(part, path, "error"), path, "error");
+      optionalLiteral(get(part, path, "code"), ERROR_CODES, path, "code");
       break;
     case "data":
-      dataPart(part, path, messageId, metadata);
+      dataPart(part, path);
       break;
     case "message-metadata":
-      messageId();
-      json(field("metadata"), path, "metadata");
+      messageId(part, path);
+      json(get(part, path, "metadata"), path, "metadata");
       break;
     case "snapshot":
-      messageList(field("messages"), `${path}.messages`, 0);
-      optionalBoolean(field("exact"), path, "exact");
+      messageList(get(part, path, "messages"), path, "messages", 0);
+      optionalBoolean(get(part, path, "exact"), path, "exact");
       break;
     case "agent-state": {
-      const snapshot = field("snapshot");
+      const snapshot = get(part, path, "snapshot");
       optionalJson(snapshot);
-      const patch = field("patch");
+      const patch = get(part, path, "patch");
       optionalJsonPatch(patch, path, "patch");
       if ((snapshot !== undefined) === (patch !== undefined)) {
         throw new InputError(path, "expected exactly one of snapshot and patch");
@@ -439,10 +448,27 @@ function streamPart(value, path) {
   }
 }
 
+// The fields several stream parts have.
+function messageId(part, path) {
+  optionalString(get(part, path, "messageId"), path, "messageId");
+}
+
+function id(part, path) {
+  string(get(part, path, "id"), path, "id");
+}
+
+function textOf(part, path) {
+  textField(get(part, path, "text"), path, "text");
+}
+
+function metadata(part, path) {
+  optionalJson(get(part, path, "metadata"));
+}
+
 // A `data` stream part: exactly one of `data` and `patch`, and `patch` only with an `id`.
-function dataPart(part, path, messageId, metadata) {
-  messageId();
-  metadata();
+function dataPart(part, path) {
+  messageId(part, path);
+  metadata(part, path);
   const id = get(part, path, "id");
   optionalString(id, path, "id");
   const data = get(part, path, "data");
@@ -459,7 +485,7 @@ function dataPart(part, path, messageId, metadata) {
 function sessionState(value, path, depth) {
   if (depth > MAX_NESTING) throw new InputError(path, `sub-agent runs nest deeper than ${MAX_NESTING}`);
   const state = object(value, path);
-  messageList(get(state, path, "messages"), `${path}.messages`, depth);
+  messageList(get(state, path, "messages"), path, "messages", depth);
   const status = get(state, path, "status");
   literal(status, STATUSES, path, "status");
   const error = get(state, path, "error");
@@ -473,15 +499,15 @@ function sessionState(value, path, depth) {
   optionalJson(get(state, path, "agentState"));
 }
 
-function messageList(value, path, depth) {
-  list(value, path, (message, messagePath) => agentMessage(message, messagePath, depth));
+function messageList(value, path, key, depth) {
+  list(value, path, key, agentMessage, depth);
 }
 
 function agentMessage(value, path, depth) {
   const message = object(value, path);
   string(get(message, path, "id"), path, "id");
   literal(get(message, path, "role"), ROLES, path, "role");
-  list(get(message, path, "parts"), `${path}.parts`, (part, partPath) => agentPart(part, partPath, depth));
+  list(get(message, path, "parts"), path, "parts", agentPart, depth);
   optionalJson(get(message, path, "metadata"));
 }
 
@@ -507,22 +533,21 @@ function agentPart(value, path, depth) {
 }
 
 function toolPart(part, path, depth) {
-  const field = (key) => get(part, path, key);
-  const error = field("error");
-  const agent = field("agent");
-  const approval = field("approval");
-  string(field("id"), path, "id");
-  string(field("name"), path, "name");
-  json(field("input"), path, "input");
-  optionalText(field("inputText"), path, "inputText");
-  literal(field("state"), TOOL_STATES, path, "state");
-  optionalJson(field("output"));
+  const error = get(part, path, "error");
+  const agent = get(part, path, "agent");
+  const approval = get(part, path, "approval");
+  string(get(part, path, "id"), path, "id");
+  string(get(part, path, "name"), path, "name");
+  json(get(part, path, "input"), path, "input");
+  optionalText(get(part, path, "inputText"), path, "inputText");
+  literal(get(part, path, "state"), TOOL_STATES, path, "state");
+  optionalJson(get(part, path, "output"));
   if (error === undefined) put(-1);
   else {
     put(0);
     toolError(error, `${path}.error`);
   }
-  optionalString(field("prompt"), path, "prompt");
+  optionalString(get(part, path, "prompt"), path, "prompt");
   if (approval === undefined) put(-1);
   else readApproval(approval, `${path}.approval`);
   if (agent === undefined) put(-1);
@@ -530,7 +555,7 @@ function toolPart(part, path, depth) {
     put(0);
     sessionState(agent, `${path}.agent`, depth + 1);
   }
-  optionalJson(field("metadata"));
+  optionalJson(get(part, path, "metadata"));
 }
 
 function readApproval(value, path) {

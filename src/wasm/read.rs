@@ -24,7 +24,7 @@ extern "C" {
     fn read_tool_error(error: &JsValue) -> Result<Vec<i32>, JsValue>;
 
     #[wasm_bindgen(js_name = readStrings, catch)]
-    fn read_strings() -> Result<String, JsValue>;
+    fn read_strings() -> Result<Vec<u8>, JsValue>;
 
     #[wasm_bindgen(js_name = readLeaves, catch)]
     fn read_leaves() -> Result<Option<js_sys::Array>, JsValue>;
@@ -33,7 +33,8 @@ extern "C" {
 /// Decodes what a `read_*` call returned, fetching its strings when it has any.
 fn decode<T>(codes: Vec<i32>, decode: impl FnOnce(&mut Decoder) -> T) -> Result<T, JsValue> {
     let strings = if codes.first().is_some_and(|count| *count > 0) {
-        read_strings()?
+        // TextEncoder's output is UTF-8; should it ever not be, the strings read empty.
+        String::from_utf8(read_strings()?).unwrap_or_default()
     } else {
         String::new()
     };
