@@ -29,10 +29,10 @@ pub struct Session {
 }
 
 impl Session {
-    /// Indexes a state: one walk over its calls.
+    /// Indexes a state: one walk over its calls, for the open ones (the ids of all of them
+    /// are read on first use).
     pub fn new(state: Rc<SessionState>) -> Self {
         let mut open = Vec::new();
-        let mut located = Located::default();
         visit_calls(&state, &mut Vec::new(), &mut |path, call| {
             if call.state.is_open() {
                 open.push(OpenCall {
@@ -41,16 +41,12 @@ impl Session {
                     name: call.name.clone(),
                 });
             }
-            located
-                .entry(call.id.clone())
-                .or_insert_with(|| Seen::at(path.clone()))
-                .count += 1;
         });
         Session {
             messages: MessageIndex::new(state.clone()),
+            calls: CallIndex::new(state.clone()),
             state,
             open: Rc::new(open),
-            calls: CallIndex(Rc::new(RefCell::new(located))),
         }
     }
 }
@@ -156,10 +152,31 @@ fn relocate(located: &mut Located, id: &str, path: CallPath) {
 /// a reducer called twice on the same state) never get a wrong answer: an id that is in none
 /// of them is absent, and an entry that does not match falls back to a walk. An id's entry
 /// goes when the last call with it does (`Session::forget_parts`).
+///
+/// The indexed state's calls are read on first use (a streamed reply never looks a call up by
+/// id), as `MessageIndex` reads its messages; every call added since is recorded as it is.
 #[derive(Clone, Debug)]
-pub struct CallIndex(Rc<RefCell<Located>>);
+pub struct CallIndex(Rc<RefCell<Ids>>);
 
 impl CallIndex {
+    fn new(state: Rc<SessionState>) -> Self {
+        CallIndex(Ids::unread(state))
+    }
+
+    /// Reads the indexed state's calls, once.
+    fn read(&self) {
+        let unread = self.0.borrow_mut().unread.take();
+        if let Some(state) = unread {
+            let located = &mut self.0.borrow_mut().located;
+            visit_calls(&state, &mut Vec::new(), &mut |path, call| {
+                located
+                    .entry(call.id.clone())
+                    .or_insert_with(|| Seen::at(path.clone()))
+                    .count += 1;
+            });
+        }
+    }
+
     /// Whether a call with this id is anywhere in `state`, nested runs included.
     pub fn contains(&self, state: &SessionState, id: &str) -> bool {
         self.locate(state, id).is_some()
@@ -167,7 +184,8 @@ impl CallIndex {
 
     /// Where the call with this id is in `state`, nested runs included.
     pub fn locate(&self, state: &SessionState, id: &str) -> Option<CallPath> {
-        let path = self.0.borrow().get(id).map(|seen| seen.path.clone())?;
+        self.read();
+        let path = self.0.borrow().located.get(id).map(|seen| seen.path.clone())?;
         if call_at(state, &path).is_some_and(|call| call.id == id) {
             return Some(path);
         }
@@ -178,22 +196,28 @@ impl CallIndex {
             }
         });
         let path = found?;
-        relocate(&mut self.0.borrow_mut(), id, path.clone());
+        relocate(&mut self.0.borrow_mut().located, id, path.clone());
         Some(path)
     }
 
     /// Notes a call added at `path`.
     pub fn record(&self, id: &str, path: &CallPath) {
-        add(&mut self.0.borrow_mut(), id, path.clone());
+        add(&mut self.0.borrow_mut().located, id, path.clone());
     }
 
+    /// Read first: what is taken out must have been counted.
     fn forget(&mut self, id: &str) {
-        remove(Rc::get_mut(&mut self.0).map(RefCell::get_mut), id);
+        self.read();
+        remove(
+            Rc::get_mut(&mut self.0).map(|ids| &mut ids.get_mut().located),
+            id,
+        );
     }
 
-    /// How many ids the index holds.
+    /// How many ids the index holds (its indexed state read).
     pub fn len(&self) -> usize {
-        self.0.borrow().len()
+        self.read();
+        self.0.borrow().located.len()
     }
 }
 
@@ -211,21 +235,27 @@ impl CallIndex {
 /// retry, say.) Entries are counted as `CallIndex`'s are, and go with the last message of
 /// their id once the indexed state has been read.
 #[derive(Clone, Debug)]
-pub struct MessageIndex(Rc<RefCell<MessageIds>>);
+pub struct MessageIndex(Rc<RefCell<Ids>>);
 
+/// An index's ids, and its indexed state until that is read (on first use).
 #[derive(Debug)]
-struct MessageIds {
+struct Ids {
     located: Located,
-    /// The indexed state, until its messages are read.
     unread: Option<Rc<SessionState>>,
+}
+
+impl Ids {
+    fn unread(state: Rc<SessionState>) -> Rc<RefCell<Ids>> {
+        Rc::new(RefCell::new(Ids {
+            located: Located::default(),
+            unread: Some(state),
+        }))
+    }
 }
 
 impl MessageIndex {
     pub fn new(state: Rc<SessionState>) -> Self {
-        MessageIndex(Rc::new(RefCell::new(MessageIds {
-            located: Located::default(),
-            unread: Some(state),
-        })))
+        MessageIndex(Ids::unread(state))
     }
 
     /// The newest message with this id in `run`, the run at `path` below the root.

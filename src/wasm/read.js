@@ -138,21 +138,25 @@ function list(value, path, key, each, extra) {
 
 const LONE_SURROGATE = /[\uD800-\uDFFF]/;
 
-// Whether a string is well-formed UTF-16 (encodeURIComponent refuses a lone surrogate).
-function wellFormed(value) {
-  try {
-    encodeURIComponent(value);
-    return true;
-  } catch {
-    return false;
-  }
-}
+// Whether a string is well-formed UTF-16: natively where the runtime can (ES2024), else by
+// encodeURIComponent, which refuses a lone surrogate, when the string has a surrogate at all.
+const wellFormed = typeof "".isWellFormed === "function"
+  ? (value) => value.isWellFormed()
+  : (value) => {
+    if (!LONE_SURROGATE.test(value)) return true;
+    try {
+      encodeURIComponent(value);
+      return true;
+    } catch {
+      return false;
+    }
+  };
 
 // A string as the core compares it (ids, names, prompts), kept exact: one that is not
 // well-formed UTF-16, or that starts with U+FFFF, becomes U+FFFF and its code units in hex,
 // distinct from every other string (Rust strings cannot hold a lone surrogate).
 function exactForm(value) {
-  if (value.charCodeAt(0) !== 0xffff && !(LONE_SURROGATE.test(value) && !wellFormed(value))) return value;
+  if (value.charCodeAt(0) !== 0xffff && wellFormed(value)) return value;
   let escaped = "\uFFFF";
   for (let index = 0; index < value.length; index++) escaped += value.charCodeAt(index).toString(16).padStart(4, "0");
   return escaped;

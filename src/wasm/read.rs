@@ -33,8 +33,10 @@ extern "C" {
 /// Decodes what a `read_*` call returned, fetching its strings when it has any.
 fn decode<T>(codes: Vec<i32>, decode: impl FnOnce(&mut Decoder) -> T) -> Result<T, JsValue> {
     let strings = if codes.first().is_some_and(|count| *count > 0) {
-        // TextEncoder's output is UTF-8; should it ever not be, the strings read empty.
-        String::from_utf8(read_strings()?).unwrap_or_default()
+        let bytes = read_strings()?;
+        // SAFETY: the bytes are TextEncoder's output, UTF-8 by its definition, as the bytes
+        // wasm-bindgen hands over for a `String` are (it trusts them the same way).
+        unsafe { String::from_utf8_unchecked(bytes) }
     } else {
         String::new()
     };
