@@ -70,6 +70,10 @@ pub struct Decoder<'a> {
     strings: &'a str,
     /// Whether `strings` is ASCII, where a UTF-16 length is a length in bytes.
     ascii: bool,
+    /// The text and reasoning parts decoded so far, one of each kind: the core holds no more of
+    /// such a part than whether its text is empty and whether it has metadata (the values stay
+    /// in JavaScript), so equal ones share one allocation, copied on write like any shared part.
+    texts: [Option<Rc<AgentPart>>; 8],
 }
 
 impl<'a> Decoder<'a> {
@@ -81,6 +85,7 @@ impl<'a> Decoder<'a> {
             at: 1,
             strings,
             ascii: strings.is_ascii(),
+            texts: Default::default(),
         }
     }
 
@@ -325,7 +330,7 @@ impl<'a> Decoder<'a> {
                     },
                     parts: {
                         let parts = self.count();
-                        (0..parts).map(|_| Rc::new(self.agent_part())).collect()
+                        (0..parts).map(|_| self.agent_part()).collect()
                     },
                     metadata: self.json(),
                 })
@@ -333,23 +338,34 @@ impl<'a> Decoder<'a> {
             .collect()
     }
 
-    fn agent_part(&mut self) -> AgentPart {
+    fn agent_part(&mut self) -> Rc<AgentPart> {
         match self.next() {
-            0 => AgentPart::Text(TextPart {
-                text: self.text(),
-                metadata: self.json(),
-            }),
-            1 => AgentPart::Reasoning(ReasoningPart {
-                text: self.text(),
-                metadata: self.json(),
-            }),
-            2 => AgentPart::Tool(self.tool_part()),
-            _ => AgentPart::Data(DataPart {
+            kind @ (0 | 1) => {
+                let empty = self.flag();
+                let metadata = self.flag();
+                let slot = usize::from(kind == 1) * 4 + usize::from(empty) * 2 + usize::from(metadata);
+                if let Some(Some(part)) = self.texts.get(slot) {
+                    return Rc::clone(part);
+                }
+                let metadata = metadata.then_some(Json::Null);
+                let text = Text::Held { empty };
+                let part = Rc::new(if kind == 0 {
+                    AgentPart::Text(TextPart { text, metadata })
+                } else {
+                    AgentPart::Reasoning(ReasoningPart { text, metadata })
+                });
+                if let Some(cached) = self.texts.get_mut(slot) {
+                    *cached = Some(Rc::clone(&part));
+                }
+                part
+            }
+            2 => Rc::new(AgentPart::Tool(self.tool_part())),
+            _ => Rc::new(AgentPart::Data(DataPart {
                 name: self.string(),
                 id: self.optional_string(),
                 data: Json::Null,
                 metadata: self.json(),
-            }),
+            })),
         }
     }
 

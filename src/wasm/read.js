@@ -507,59 +507,107 @@ function messageList(value, path, key, depth) {
   list(value, path, key, agentMessage, depth);
 }
 
+// The readers of a state's messages and parts, which run for every message of a state the module
+// did not make, load their fields directly, where each load is cached for its object's shape, and
+// not through `get`, whose load sees every field of every object: a getter or Proxy trap that
+// throws is caught once per object, and `key` says which field it was.
 function agentMessage(value, path, depth) {
   const message = object(value, path);
-  string(get(message, path, "id"), path, "id");
-  literal(get(message, path, "role"), ROLES, path, "role");
-  list(get(message, path, "parts"), path, "parts", agentPart, depth);
-  optionalJson(get(message, path, "metadata"));
+  let key = "id";
+  try {
+    string(message.id, path, key);
+    key = "role";
+    literal(message.role, ROLES, path, key);
+    key = "parts";
+    list(message.parts, path, key, agentPart, depth);
+    key = "metadata";
+    optionalJson(message.metadata);
+  } catch (error) {
+    throw fieldError(error, path, key);
+  }
 }
 
 function agentPart(value, path, depth) {
   const part = object(value, path);
-  const kind = get(part, path, "type");
-  literal(kind, MESSAGE_PART_TYPES, path, "type");
-  switch (kind) {
-    case "text":
-    case "reasoning":
-      textField(get(part, path, "text"), path, "text");
-      optionalJson(get(part, path, "metadata"));
-      break;
-    case "tool":
-      toolPart(part, path, depth);
-      break;
-    default:
-      string(get(part, path, "name"), path, "name");
-      optionalString(get(part, path, "id"), path, "id");
-      json(get(part, path, "data"), path, "data");
-      optionalJson(get(part, path, "metadata"));
+  let key = "type";
+  try {
+    const kind = part.type;
+    literal(kind, MESSAGE_PART_TYPES, path, key);
+    switch (kind) {
+      case "text":
+      case "reasoning":
+        key = "text";
+        textField(part.text, path, key);
+        key = "metadata";
+        optionalJson(part.metadata);
+        break;
+      case "tool":
+        key = undefined;
+        toolPart(part, path, depth);
+        break;
+      default:
+        key = "name";
+        string(part.name, path, key);
+        key = "id";
+        optionalString(part.id, path, key);
+        key = "data";
+        json(part.data, path, key);
+        key = "metadata";
+        optionalJson(part.metadata);
+    }
+  } catch (error) {
+    throw fieldError(error, path, key);
   }
 }
 
 function toolPart(part, path, depth) {
-  const error = get(part, path, "error");
-  const agent = get(part, path, "agent");
-  const approval = get(part, path, "approval");
-  string(get(part, path, "id"), path, "id");
-  string(get(part, path, "name"), path, "name");
-  json(get(part, path, "input"), path, "input");
-  optionalText(get(part, path, "inputText"), path, "inputText");
-  literal(get(part, path, "state"), TOOL_STATES, path, "state");
-  optionalJson(get(part, path, "output"));
-  if (error === undefined) put(-1);
-  else {
-    put(0);
-    toolError(error, `${path}.error`);
+  let key = "error";
+  try {
+    const error = part.error;
+    key = "agent";
+    const agent = part.agent;
+    key = "approval";
+    const approval = part.approval;
+    key = "id";
+    string(part.id, path, key);
+    key = "name";
+    string(part.name, path, key);
+    key = "input";
+    json(part.input, path, key);
+    key = "inputText";
+    optionalText(part.inputText, path, key);
+    key = "state";
+    literal(part.state, TOOL_STATES, path, key);
+    key = "output";
+    optionalJson(part.output);
+    key = undefined;
+    if (error === undefined) put(-1);
+    else {
+      put(0);
+      toolError(error, `${path}.error`);
+    }
+    key = "prompt";
+    optionalString(part.prompt, path, key);
+    key = undefined;
+    if (approval === undefined) put(-1);
+    else readApproval(approval, `${path}.approval`);
+    if (agent === undefined) put(-1);
+    else {
+      put(0);
+      sessionState(agent, `${path}.agent`, depth + 1);
+    }
+    key = "metadata";
+    optionalJson(part.metadata);
+  } catch (error) {
+    throw fieldError(error, path, key);
   }
-  optionalString(get(part, path, "prompt"), path, "prompt");
-  if (approval === undefined) put(-1);
-  else readApproval(approval, `${path}.approval`);
-  if (agent === undefined) put(-1);
-  else {
-    put(0);
-    sessionState(agent, `${path}.agent`, depth + 1);
-  }
-  optionalJson(get(part, path, "metadata"));
+}
+
+// What a reader's catch throws: its own InputError, or the exception of the field `key`'s getter
+// or Proxy trap as one (`key` undefined: none was being read, so it is no caller's getter's).
+function fieldError(error, path, key) {
+  if (error instanceof InputError || key === undefined) return error;
+  return new InputError(path, THREW, key);
 }
 
 function readApproval(value, path) {
