@@ -1,10 +1,12 @@
 // How long a cold import of the package takes until its reducer has answered once: in fresh Node
-// processes, and in Chromium with a fresh profile per load. Each figure is measured inside the
-// runtime with performance.now, from just before the import to just after the first call. In
-// Chromium it is split, with the module's resource timing, into fetching it, evaluating it
-// (parsing the JavaScript, decoding the hex, compiling and instantiating the wasm) and the first
-// call; two more cold pages measure what no package can avoid (importing an empty module) and
-// the wasm's share of evaluating (its hex decoded, compiled and instantiated alone).
+// processes, and in Chromium with a fresh browser and profile per load (no HTTP cache, no code
+// cache). Each figure is measured inside the runtime with performance.now, from just before the
+// import to just after the first call. In Chromium the page reports it on the console, so the
+// driver runs nothing in the page while it loads (evaluating a script there, as waitForFunction
+// does, injects ~300 KB of Playwright's own JavaScript into the page's main thread in the middle
+// of the measured import). The module's resource timing splits the import into fetching it and
+// evaluating it; an empty module, imported the same way, measures what no package can avoid; and
+// traced loads say where the main thread's time goes (trace-breakdown.mjs).
 import { execFile } from "node:child_process";
 import { readFile } from "node:fs/promises";
 import { createServer } from "node:http";
@@ -12,36 +14,20 @@ import { extname, join, normalize } from "node:path";
 import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 
-// The measured code, the same in both runtimes: `specifier` is where the package's entry is.
+import { TRACE_CATEGORIES, traceBreakdown } from "./trace-breakdown.mjs";
+
+// The measured code, the same in both runtimes: `specifier` is where the package's entry is. The
+// user-timing marks place the import and the first call in a Chromium trace.
 const measure = (specifier) => `
+  performance.mark("import");
   const start = performance.now();
   const { sessionReducer } = await import(${JSON.stringify(specifier)});
   const imported = performance.now();
+  performance.mark("imported");
   sessionReducer({ messages: [], status: "idle" }, { type: "send", id: "u-1", text: "Hello" });
   const loadMs = performance.now() - start;
+  performance.mark("called");
   const firstCallMs = performance.now() - imported;`;
-
-// In a page: the module's resource timing splits the import into fetch and evaluation.
-const measurePage = (specifier) => `${measure(specifier)}
-  const fetched = performance.getEntriesByType("resource").find((entry) => entry.name.endsWith(${JSON.stringify(specifier)}));
-  window.loadResult = { loadMs, firstCallMs, fetchMs: fetched.responseEnd - start, evaluateMs: imported - fetched.responseEnd };`;
-
-// The wasm alone, from the hex the package inlines: decoded, compiled and instantiated (with
-// stand-in imports, which instantiation only links).
-const measureWasm = `
-  const hex = await (await fetch("/wasm.hex")).text();
-  const start = performance.now();
-  const bytes = Uint8Array.fromHex(hex);
-  const decoded = performance.now();
-  const module = new WebAssembly.Module(bytes);
-  const compiled = performance.now();
-  const imports = {};
-  for (const { module: name, name: field } of WebAssembly.Module.imports(module)) (imports[name] ??= {})[field] = () => {};
-  const linking = performance.now();
-  new WebAssembly.Instance(module, imports);
-  window.loadResult = { decodeMs: decoded - start, compileMs: compiled - decoded, instantiateMs: performance.now() - linking };`;
-
-const EMPTY_MODULE = "export function sessionReducer(state) { return state; }\n";
 
 export async function nodeLoadTimes(entry, runs) {
   const times = [];
@@ -53,24 +39,31 @@ export async function nodeLoadTimes(entry, runs) {
   return times;
 }
 
-const CONTENT_TYPES = { ".js": "text/javascript", ".mjs": "text/javascript", ".wasm": "application/wasm" };
+// What a measuring page logs before its result, as JSON.
+const REPORT = "load-result ";
 
-const page = (code) => `<!doctype html><meta charset="utf-8"><title>load</title><script type="module">
-  try { ${code} } catch (error) { window.loadResult = { error: String(error) }; }
+// A page that imports `specifier`, calls it, and logs the times, fetching split from evaluating
+// at the module's responseEnd (when its last byte left the network stack).
+const page = (specifier) => `<!doctype html><meta charset="utf-8"><title>load</title><script type="module">
+  try {
+    ${measure(specifier)}
+    const fetched = performance.getEntriesByType("resource").find((entry) => entry.name.endsWith(${JSON.stringify(specifier)}));
+    console.log(${JSON.stringify(REPORT)} + JSON.stringify({
+      loadMs, firstCallMs, fetchMs: fetched.responseEnd - start, evaluateMs: imported - fetched.responseEnd,
+      responseEndMs: fetched.responseEnd - start,
+    }));
+  } catch (error) {
+    console.log(${JSON.stringify(REPORT)} + JSON.stringify({ error: String(error) }));
+  }
 </script>`;
 
-// Serves the measuring pages (/package, /empty, /wasm), an empty page at /blank, an empty
-// module at /empty.js, the package's wasm as hex at /wasm.hex and the package directory at
-// /pkg/, uncached, on a loopback port.
+const CONTENT_TYPES = { ".js": "text/javascript", ".mjs": "text/javascript", ".wasm": "application/wasm" };
+const EMPTY_MODULE = "export function sessionReducer(state) { return state; }\n";
+
+// Serves the measuring pages (/package, /empty), an empty page at /blank, an empty module at
+// /empty.js and the package directory at /pkg/, uncached, on a loopback port.
 async function servePackage(pkgDir) {
-  const hex = (await readFile(join(pkgDir, "index.js"), "utf8")).match(/"((?:[0-9a-f]{2}){1000,})"/)?.[1];
-  if (!hex) throw new Error(`${pkgDir}index.js: no inlined wasm hex found`);
-  const pages = {
-    "/package": page(measurePage("/pkg/index.js")),
-    "/empty": page(measurePage("/empty.js")),
-    "/wasm": page(measureWasm),
-    "/blank": "",
-  };
+  const pages = { "/package": page("/pkg/index.js"), "/empty": page("/empty.js"), "/blank": "" };
   const server = createServer(async (request, response) => {
     const path = new URL(request.url, "http://localhost").pathname;
     const headers = { "cache-control": "no-store" };
@@ -78,9 +71,8 @@ async function servePackage(pkgDir) {
       response.writeHead(200, { ...headers, "content-type": "text/html" }).end(pages[path]);
       return;
     }
-    if (path === "/empty.js" || path === "/wasm.hex") {
-      const type = path === "/empty.js" ? "text/javascript" : "text/plain";
-      response.writeHead(200, { ...headers, "content-type": type }).end(path === "/empty.js" ? EMPTY_MODULE : hex);
+    if (path === "/empty.js") {
+      response.writeHead(200, { ...headers, "content-type": "text/javascript" }).end(EMPTY_MODULE);
       return;
     }
     const file = normalize(path).replace(/^\/pkg\//, "");
@@ -98,10 +90,46 @@ async function servePackage(pkgDir) {
   return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(server)));
 }
 
-// Resolves to { version, package, empty, wasm }, each a list of per-load results (see the
-// measuring code above), or to { skipped: reason } when Chromium cannot be driven here. The three
-// pages take turns, each in a fresh browser.
-export async function chromiumLoadTimes(pkgDir, runs) {
+// Records a Chromium trace of `page` while `navigate` runs; resolves to its events.
+async function traced(context, page, navigate) {
+  const session = await context.newCDPSession(page);
+  const events = [];
+  session.on("Tracing.dataCollected", ({ value }) => events.push(...value));
+  const complete = new Promise((resolve) => session.once("Tracing.tracingComplete", resolve));
+  await session.send("Tracing.start", { traceConfig: { includedCategories: TRACE_CATEGORIES }, transferMode: "ReportEvents" });
+  const result = await navigate();
+  await session.send("Tracing.end");
+  await complete;
+  return { result, events };
+}
+
+// One cold load of the page at `url` in a fresh browser: its logged result, with the trace's
+// breakdown when `trace` is set.
+async function coldLoad(launchChromium, url, trace) {
+  const { context, close } = await launchChromium();
+  try {
+    const page = context.pages()[0] ?? await context.newPage();
+    // A first page from the same server lets the browser finish starting up (renderer and
+    // network processes) before the measured page loads.
+    await page.goto(new URL("/blank", url).href);
+    const navigate = async () => {
+      const logged = page.waitForEvent("console", { predicate: (message) => message.text().startsWith(REPORT), timeout: 60_000 });
+      await page.goto(url, { waitUntil: "commit" });
+      return JSON.parse((await logged).text().slice(REPORT.length));
+    };
+    const { result, events } = trace ? await traced(context, page, navigate) : { result: await navigate() };
+    if (result.error) throw new Error(`${url} failed in Chromium: ${result.error}`);
+    return { version: context.browser()?.version(), ...result, ...(events && { breakdown: traceBreakdown(events, result.responseEndMs) }) };
+  } finally {
+    await close();
+  }
+}
+
+// Resolves to { version, package, empty, traced }: per-load results of the package's page and the
+// empty module's (taking turns), then of `tracedRuns` traced loads of the package (tracing slows
+// a load, so their totals are not the figures), or to { skipped: reason } when Chromium cannot be
+// driven here.
+export async function chromiumLoadTimes(pkgDir, runs, tracedRuns = Math.min(runs, 3)) {
   try {
     await import("playwright-core");
   } catch {
@@ -110,31 +138,16 @@ export async function chromiumLoadTimes(pkgDir, runs) {
   // Imported only once playwright-core is known to be there, since it imports it statically.
   const { launchChromium } = await import("../tests/chromium.mjs");
   const server = await servePackage(pkgDir);
-  const url = `http://127.0.0.1:${server.address().port}/`;
-  const results = { package: [], empty: [], wasm: [] };
-  let version;
+  const url = (path) => `http://127.0.0.1:${server.address().port}${path}`;
+  const results = { package: [], empty: [], traced: [] };
   try {
     for (let i = 0; i < runs; i++) {
-      for (const name of Object.keys(results)) {
-        const { context, close } = await launchChromium();
-        try {
-          version = context.browser()?.version() ?? version;
-          const page = context.pages()[0] ?? await context.newPage();
-          // A first page from the same server lets the browser finish starting up (renderer and
-          // network processes) before the measured page loads.
-          await page.goto(`${url}blank`);
-          await page.goto(`${url}${name}`);
-          const result = await (await page.waitForFunction(() => window.loadResult)).jsonValue();
-          if (result.error) throw new Error(`the ${name} page failed in Chromium: ${result.error}`);
-          version ??= await page.evaluate(() => navigator.userAgent.match(/Chrome\/([\d.]+)/)?.[1]);
-          results[name].push(result);
-        } finally {
-          await close();
-        }
-      }
+      results.package.push(await coldLoad(launchChromium, url("/package"), false));
+      results.empty.push(await coldLoad(launchChromium, url("/empty"), false));
     }
+    for (let i = 0; i < tracedRuns; i++) results.traced.push(await coldLoad(launchChromium, url("/package"), true));
   } finally {
     server.close();
   }
-  return { version, ...results };
+  return { version: results.package[0]?.version, ...results };
 }

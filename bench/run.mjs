@@ -11,7 +11,7 @@ import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
 
 import * as baseline from "./baseline.mjs";
-import { chromiumLoadTimes, nodeLoadTimes } from "./load.mjs";
+import { reportLoads } from "./load-report.mjs";
 import { agUiAgent, aiSdkChat, aiSdkReadStream, packageContent } from "./peers.mjs";
 import { batchedReply, replay, reply, toolInput, tools } from "./workloads.mjs";
 
@@ -147,28 +147,7 @@ for (const [peerName, makePeer, workloads, runs] of peerRaces) {
 }
 
 console.log();
-const nodeLoads = await nodeLoadTimes(PKG_ENTRY, LOAD_RUNS);
-console.log(`load, import to first reducer call, median of ${LOAD_RUNS} cold loads:`);
-console.log(`  Node ${process.version}: ${ms(median(nodeLoads))}  (${nodeLoads.map((t) => t.toFixed(1)).join(", ")})`);
-const chromiumLoads = await chromiumLoadTimes(PKG_DIR, LOAD_RUNS);
-if (chromiumLoads.skipped) {
-  console.log(`  Chromium: not measured, ${chromiumLoads.skipped}`);
-} else {
-  // The median of one field over the cold loads of one page.
-  const of = (page, field) => median(chromiumLoads[page].map((result) => result[field]));
-  const loads = chromiumLoads.package.map((result) => result.loadMs);
-  console.log(`  Chromium ${chromiumLoads.version}: ${ms(median(loads))}  (${loads.map((t) => t.toFixed(1)).join(", ")})`);
-  console.log(`    fetch ${ms(of("package", "fetchMs"))} (import to the module's last byte, loopback server)` +
-    `, evaluate ${ms(of("package", "evaluateMs"))}, first call ${ms(of("package", "firstCallMs"))}`);
-  console.log(`    of evaluate, the wasm alone: hex decode ${ms(of("wasm", "decodeMs"))}, compile ${
-    ms(of("wasm", "compileMs"))}, instantiate ${ms(of("wasm", "instantiateMs"))}`);
-  console.log(`    an empty module, the same way: ${ms(of("empty", "loadMs"))} (fetch ${ms(of("empty", "fetchMs"))}` +
-    `, evaluate ${ms(of("empty", "evaluateMs"))}): what any import costs on this machine`);
-  // Fetching depends on the server and the network; what the package itself costs is evaluating
-  // it and its first call, less what evaluating an empty module costs.
-  const own = median(chromiumLoads.package.map((result) => result.evaluateMs + result.firstCallMs)) - of("empty", "evaluateMs");
-  console.log(`    the package's own share (evaluate and first call, less an empty module's evaluate): ${ms(own)}`);
-}
+await reportLoads(PKG_DIR, LOAD_RUNS);
 
 console.log();
 console.log("size (pkg/index.js inlines the wasm as hex), raw and gzip -9:");
