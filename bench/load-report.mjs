@@ -21,7 +21,8 @@ const kinds = (times) => Object.entries(times)
 
 // The median of each kind of each part of the traced loads' breakdowns.
 function medianBreakdown(breakdowns) {
-  return Object.fromEntries(Object.keys(breakdowns[0]).map((part) => [part,
+  const parts = ["evaluate", "first call", "streaming"];
+  return Object.fromEntries(parts.map((part) => [part,
     Object.fromEntries(Object.keys(breakdowns[0][part]).map((kind) => [kind, median(breakdowns.map((breakdown) => breakdown[part][kind]))]))]));
 }
 
@@ -43,7 +44,8 @@ function printChromium({ version, package: loads, empty, traced }) {
   const breakdown = medianBreakdown(traced.map((result) => result.breakdown));
   console.log(`    where it goes, medians of ${traced.length} traced loads (tracing slows them: evaluate ${ms(of(traced, "evaluateMs"))}` +
     `, first call ${ms(of(traced, "firstCallMs"))}):`);
-  console.log(`      evaluate, main thread: ${kinds(breakdown.evaluate)}`);
+  console.log(`      evaluate, main thread: ${kinds(breakdown.evaluate)}; of JS run, decoding the hex ` +
+    `${ms(median(traced.map((result) => result.breakdown.decodeMs)))} (timed apart)`);
   console.log(`      first call, main thread: ${kinds(breakdown["first call"])}`);
   console.log(`      meanwhile on a worker, the module streamed in: ${kinds(breakdown.streaming)}`);
 }

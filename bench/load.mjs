@@ -57,13 +57,26 @@ const page = (specifier) => `<!doctype html><meta charset="utf-8"><title>load</t
   }
 </script>`;
 
+// Decoding the package's hex as its entry does, timed in a page after the measured load (the
+// trace shows decoding only as part of the module's top-level code).
+async function decodeMs() {
+  const hex = await (await fetch("/wasm.hex")).text();
+  const start = performance.now();
+  Uint8Array.fromHex(hex);
+  return performance.now() - start;
+}
+
 const CONTENT_TYPES = { ".js": "text/javascript", ".mjs": "text/javascript", ".wasm": "application/wasm" };
 const EMPTY_MODULE = "export function sessionReducer(state) { return state; }\n";
 
 // Serves the measuring pages (/package, /empty), an empty page at /blank, an empty module at
-// /empty.js and the package directory at /pkg/, uncached, on a loopback port.
+// /empty.js, the package's wasm as hex at /wasm.hex and the package directory at /pkg/,
+// uncached, on a loopback port.
 async function servePackage(pkgDir) {
+  const hex = (await readFile(join(pkgDir, "index.js"), "utf8")).match(/"((?:[0-9a-f]{2}){1000,})"/)?.[1];
+  if (!hex) throw new Error(`${pkgDir}index.js: no inlined wasm hex found`);
   const pages = { "/package": page("/pkg/index.js"), "/empty": page("/empty.js"), "/blank": "" };
+  const texts = { "/empty.js": ["text/javascript", EMPTY_MODULE], "/wasm.hex": ["text/plain", hex] };
   const server = createServer(async (request, response) => {
     const path = new URL(request.url, "http://localhost").pathname;
     const headers = { "cache-control": "no-store" };
@@ -71,8 +84,9 @@ async function servePackage(pkgDir) {
       response.writeHead(200, { ...headers, "content-type": "text/html" }).end(pages[path]);
       return;
     }
-    if (path === "/empty.js") {
-      response.writeHead(200, { ...headers, "content-type": "text/javascript" }).end(EMPTY_MODULE);
+    if (path in texts) {
+      const [type, text] = texts[path];
+      response.writeHead(200, { ...headers, "content-type": type }).end(text);
       return;
     }
     const file = normalize(path).replace(/^\/pkg\//, "");
@@ -104,7 +118,7 @@ async function traced(context, page, navigate) {
 }
 
 // One cold load of the page at `url` in a fresh browser: its logged result, with the trace's
-// breakdown when `trace` is set.
+// breakdown and the hex's decoding time when `trace` is set.
 async function coldLoad(launchChromium, url, trace) {
   const { context, close } = await launchChromium();
   try {
@@ -119,7 +133,8 @@ async function coldLoad(launchChromium, url, trace) {
     };
     const { result, events } = trace ? await traced(context, page, navigate) : { result: await navigate() };
     if (result.error) throw new Error(`${url} failed in Chromium: ${result.error}`);
-    return { version: context.browser()?.version(), ...result, ...(events && { breakdown: traceBreakdown(events, result.responseEndMs) }) };
+    const breakdown = events && { ...traceBreakdown(events, result.responseEndMs), decodeMs: await page.evaluate(decodeMs) };
+    return { version: context.browser()?.version(), ...result, ...(breakdown && { breakdown }) };
   } finally {
     await close();
   }
