@@ -12,6 +12,7 @@ import { readFile } from "node:fs/promises";
 import { createServer } from "node:http";
 import { extname, join, normalize } from "node:path";
 import { pathToFileURL } from "node:url";
+import { setTimeout } from "node:timers/promises";
 import { promisify } from "node:util";
 
 import { TRACE_CATEGORIES, traceBreakdown } from "./trace-breakdown.mjs";
@@ -117,15 +118,18 @@ async function traced(context, page, navigate) {
   return { result, events };
 }
 
+const SETTLE_MS = 300;
+
 // One cold load of the page at `url` in a fresh browser: its logged result, with the trace's
 // breakdown and the hex's decoding time when `trace` is set.
 async function coldLoad(launchChromium, url, trace) {
   const { context, close } = await launchChromium();
   try {
     const page = context.pages()[0] ?? await context.newPage();
-    // A first page from the same server lets the browser finish starting up (renderer and
-    // network processes) before the measured page loads.
+    // A first page from the same server, and a pause, let the browser finish starting up
+    // (renderer and network processes, their first tasks) before the measured page loads.
     await page.goto(new URL("/blank", url).href);
+    await setTimeout(SETTLE_MS);
     const navigate = async () => {
       const logged = page.waitForEvent("console", { predicate: (message) => message.text().startsWith(REPORT), timeout: 60_000 });
       await page.goto(url, { waitUntil: "commit" });
@@ -156,9 +160,11 @@ export async function chromiumLoadTimes(pkgDir, runs, tracedRuns = Math.min(runs
   const url = (path) => `http://127.0.0.1:${server.address().port}${path}`;
   const results = { package: [], empty: [], traced: [] };
   try {
+    // Which page loads first alternates, so that neither always follows the other's shutdown.
     for (let i = 0; i < runs; i++) {
-      results.package.push(await coldLoad(launchChromium, url("/package"), false));
-      results.empty.push(await coldLoad(launchChromium, url("/empty"), false));
+      for (const name of i % 2 ? ["empty", "package"] : ["package", "empty"]) {
+        results[name].push(await coldLoad(launchChromium, url(`/${name}`), false));
+      }
     }
     for (let i = 0; i < tracedRuns; i++) results.traced.push(await coldLoad(launchChromium, url("/package"), true));
   } finally {
