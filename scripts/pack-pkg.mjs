@@ -188,10 +188,10 @@ export default "${wasmBytes.toString("hex")}";
 }
 
 // V8's explicit compile hint (Chromium 136 and later; other engines read a comment): compile every
-// function of the module while it streams in, on a background thread. Importing the core runs its
+// function of the module while it streams in, on a worker thread. Importing the core runs its
 // top-level code and its first reducer call runs most of the rest, which V8 would otherwise parse
-// again and compile one function at a time on the main thread (about 5 ms of a cold first call in
-// bench/load.mjs). Bundlers drop the comment; it speeds up loading the package unbundled.
+// again and compile one function at a time on the main thread (a cold first call's main-thread
+// time 5-7 -> 2.5-3 ms in bench/load.mjs; README, Performance). Bundlers drop the comment.
 const EAGER_COMPILE_HINT = "//# allFunctionsCalledOnLoad";
 
 // Every module of the package is one minified ES module, for any platform.
