@@ -4,12 +4,8 @@
 import { fileURLToPath } from "node:url";
 
 import { chromiumLoadTimes, nodeLoadTimes } from "./load.mjs";
+import { median } from "./median.mjs";
 
-const median = (values) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-};
 const ms = (value) => `${value.toFixed(1)} ms`;
 const list = (values) => values.map((value) => value.toFixed(1)).join(", ");
 

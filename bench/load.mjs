@@ -11,8 +11,8 @@ import { execFile } from "node:child_process";
 import { readFile } from "node:fs/promises";
 import { createServer } from "node:http";
 import { extname, join, normalize } from "node:path";
-import { pathToFileURL } from "node:url";
 import { setTimeout } from "node:timers/promises";
+import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 
 import { TRACE_CATEGORIES, traceBreakdown } from "./trace-breakdown.mjs";
@@ -51,7 +51,6 @@ const page = (specifier) => `<!doctype html><meta charset="utf-8"><title>load</t
     const fetched = performance.getEntriesByType("resource").find((entry) => entry.name.endsWith(${JSON.stringify(specifier)}));
     console.log(${JSON.stringify(REPORT)} + JSON.stringify({
       loadMs, firstCallMs, fetchMs: fetched.responseEnd - start, evaluateMs: imported - fetched.responseEnd,
-      responseEndMs: fetched.responseEnd - start,
     }));
   } catch (error) {
     console.log(${JSON.stringify(REPORT)} + JSON.stringify({ error: String(error) }));
@@ -137,7 +136,7 @@ async function coldLoad(launchChromium, url, trace) {
     };
     const { result, events } = trace ? await traced(context, page, navigate) : { result: await navigate() };
     if (result.error) throw new Error(`${url} failed in Chromium: ${result.error}`);
-    const breakdown = events && { ...traceBreakdown(events, result.responseEndMs), decodeMs: await page.evaluate(decodeMs) };
+    const breakdown = events && { ...traceBreakdown(events, result.fetchMs), decodeMs: await page.evaluate(decodeMs) };
     return { version: context.browser()?.version(), ...result, ...(breakdown && { breakdown }) };
   } finally {
     await close();

@@ -12,6 +12,7 @@ import { gzipSync } from "node:zlib";
 
 import * as baseline from "./baseline.mjs";
 import { reportLoads } from "./load-report.mjs";
+import { median } from "./median.mjs";
 import { agUiAgent, aiSdkChat, aiSdkReadStream, packageContent } from "./peers.mjs";
 import { batchedReply, replay, reply, toolInput, tools } from "./workloads.mjs";
 
@@ -29,11 +30,6 @@ if (!existsSync(PKG_ENTRY)) {
 const pkg = await import(PKG_ENTRY);
 const reducers = { package: pkg.sessionReducer, baseline: baseline.sessionReducer };
 
-const median = (values) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-};
 const ms = (value) => `${value.toFixed(1)} ms`;
 const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
 

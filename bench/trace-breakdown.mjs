@@ -79,8 +79,8 @@ function kindsOf(events, from, to) {
   return times;
 }
 
-/** `events`: the trace of one load of a measuring page, whose result logged `responseEndMs`
- *  (milliseconds from the "import" mark). Returns milliseconds:
+/** `events`: the trace of one load of a measuring page; `responseEndMs`: when the module's last
+ *  byte came, in milliseconds from the "import" mark (the page's fetchMs). Returns milliseconds:
  *  { evaluate: { kind: ms }, "first call": { kind: ms }, streaming: { "parse and compile", "waiting for the body" } }. */
 export function traceBreakdown(events, responseEndMs) {
   const mark = (name) => {
