@@ -122,14 +122,24 @@ function reconcile(held, given) {
 }
 
 // The one patch a streaming reply makes per delta, `AppendText` at the root, written out: the
-// same copies as `applyPatches` makes, as object literals the engine builds fastest.
+// same copies as `applyPatches` makes. Each object is copied by a spread alone and its one new
+// field then assigned: V8 (Node 20) copies `{ ...object }` by its fastest path and then writes
+// a field the copy already has in place, whereas `{ ...object, field }` defines the field anew;
+// together a third less time per delta (README "Performance"). The result is the same: the copy
+// is a plain object with every field of the original as its own data field.
 export function appendText(state, message, part, text) {
   const messages = state.messages.slice();
   const owner = messages[message];
   const parts = owner.parts.slice();
-  parts[part] = { ...parts[part], text: parts[part].text + text };
-  messages[message] = { ...owner, parts };
-  return { ...state, messages };
+  const appended = { ...parts[part] };
+  appended.text = parts[part].text + text;
+  parts[part] = appended;
+  const changed = { ...owner };
+  changed.parts = parts;
+  messages[message] = changed;
+  const next = { ...state };
+  next.messages = messages;
+  return next;
 }
 
 // The call at an encoded path (as `Step.call` reads one) in a state, without copying.

@@ -43,18 +43,38 @@ function remove(index) {
   known.pop();
 }
 
-// `appendMessage` -1: a plain text delta does not simply append to `state`. `record` is a
-// forgotten state's facts object, reused rather than a new one made.
-function keep(state, session, appendMessage, appendPart, record = {}) {
-  if (known.length === KEPT) known.pop();
-  known.push(record);
-  moveToFront(known.length - 1, record);
+// What is known of one state (see above). One class, so that every record has one shape and the
+// reads on a delta's path stay monomorphic.
+class Facts {
+  constructor() {
+    this.state = undefined;
+    this.session = -1;
+    this.appendMessage = -1;
+    this.appendPart = -1;
+    this.action = undefined;
+    this.fields = undefined;
+    this.appended = undefined;
+    this.next = undefined;
+  }
+}
+
+// `record` now describes `state`, which has no successor yet. `appendMessage` -1: a plain text
+// delta does not simply append to `state`.
+function describe(record, state, session, appendMessage, appendPart) {
   record.state = state;
   record.session = session;
   record.appendMessage = appendMessage;
   record.appendPart = appendPart;
   record.action = record.fields = record.appended = record.next = undefined;
   return record;
+}
+
+// `record` is a forgotten state's facts object, reused rather than a new one made.
+function keep(state, session, appendMessage, appendPart, record = new Facts()) {
+  if (known.length === KEPT) known.pop();
+  known.push(record);
+  moveToFront(known.length - 1, record);
+  return describe(record, state, session, appendMessage, appendPart);
 }
 
 // What an action's answer depends on, to the depth a reused action is changed at: its own fields,
@@ -146,7 +166,15 @@ export function shortcut(state, action) {
   facts.action = facts.fields = undefined;
   facts.appended = text;
   facts.next = next;
-  keep(next, facts.session, facts.appendMessage, facts.appendPart, forgetPredecessor(state));
+  const second = known[1];
+  if (known[0] === facts && second !== undefined && second.next === state) {
+    // A streaming reply: `state` is the front state and the second made it. The second's record,
+    // forgotten now, becomes `next`'s, and the two swap places: constant work, once per delta.
+    known[0] = describe(second, next, facts.session, facts.appendMessage, facts.appendPart);
+    known[1] = facts;
+  } else {
+    keep(next, facts.session, facts.appendMessage, facts.appendPart, forgetPredecessor(state));
+  }
   return next;
 }
 
