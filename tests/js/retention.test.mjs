@@ -37,3 +37,39 @@ test("the states a streamed reply left behind are collected; the last step still
   assert.equal(left[0].deref(), undefined, "a state three deltas back is collected");
   assert.equal(left[1].deref(), undefined, "a state two deltas back is collected");
 });
+
+// React Strict Mode calls the reducer twice per step, and devtools replay from earlier states:
+// the states a plain delta makes are remembered two at a time (state_facts.js), and neither
+// pattern may change an answer, only its cost.
+test("a streamed reply under Strict Mode, with steps replayed from earlier states: same objects, right texts, old states collected", async () => {
+  const start = [
+    { type: "send", id: "u-1", text: "Tell me" },
+    part({ type: "message-start", messageId: "a-1" }),
+  ].reduce(sessionReducer, { messages: [], status: "idle" });
+  const states = [start];
+  const words = [];
+  const left = [];
+  for (let step = 0; step < 12; step++) {
+    const word = ` w${step}`;
+    const state = states.at(-1);
+    const action = delta(word);
+    const next = sessionReducer(state, action);
+    assert.equal(sessionReducer(state, action), next, `Strict Mode's repeat of step ${step}`);
+    words.push(word);
+    assert.equal(next.messages[1].parts[0].text, words.join(""));
+    assert.equal(next.messages[0], start.messages[0], "the user's message is shared");
+    if (step % 3 === 2) {
+      // A replay from two states back: its own answer, and the stream goes on unchanged.
+      const replayed = sessionReducer(states.at(-2), delta(" again"));
+      assert.equal(replayed.messages[1].parts[0].text, `${words.slice(0, -2).join("")} again`);
+    }
+    states.push(next);
+    // Made by streaming and Strict Mode's repeats only (the replays start from states[1] and [4]).
+    if (step === 3) left.push(new WeakRef(states[2]), new WeakRef(states[3]));
+  }
+  states.splice(0, states.length - 2);
+
+  await nextTask();
+  collectGarbage();
+  assert.deepEqual(left.map((state) => state.deref()), [undefined, undefined], "states left behind by the stream are collected");
+});
