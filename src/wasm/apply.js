@@ -125,8 +125,9 @@ function reconcile(held, given) {
 // same copies as `applyPatches` makes. Each object is copied by a spread alone and its one new
 // field then assigned: V8 (Node 20) copies `{ ...object }` by its fastest path and then writes
 // a field the copy already has in place, whereas `{ ...object, field }` defines the field anew;
-// together a third less time per delta (README "Performance"). The result is the same: the copy
-// is a plain object with every field of the original as its own data field.
+// together the copies take a third less time (README "Performance"). The result is the same: a
+// plain object with every own field of the original (short of a setter of that name on
+// Object.prototype, which assigning a field the original only inherits would call).
 export function appendText(state, message, part, text) {
   const messages = state.messages.slice();
   const owner = messages[message];
