@@ -154,8 +154,8 @@ function callAt(state, path) {
 // The streamed input of the call at `path` once `ops` are applied, parsed as JSON.parse parses
 // it, blank text (JSON's white space only) as {}, and added to `inputs`: false when it is not
 // JSON. It is parsed here, once, at tool-input-end: the text never crosses into the module.
-export function parseInput(state, action, leaves, ops, assistantIds, inputs, path) {
-  const root = ops.length === 0 ? state : applyPatches(state, action, leaves, ops, assistantIds, inputs);
+export function parseInput(state, action, leaves, ops, inputs, path) {
+  const root = ops.length === 0 ? state : applyPatches(state, action, leaves, ops, inputs);
   const text = callAt(root, path).inputText ?? "";
   let input = {};
   if (!/^[ \t\n\r]*$/.test(text)) {
@@ -183,16 +183,15 @@ export function cutMessages(messages, kept, parts) {
 }
 
 // `leaves`: a batch's actions, which patch 14 (Source) switches between; undefined otherwise.
-// `assistantIds`: the ids of the assistant messages the patches append, in order. `inputs`: the
-// inputs parseInput parsed, in the order of the patches that set them.
-export function applyPatches(state, top, leaves, ops, assistantIds, inputs) {
+// `inputs`: the inputs parseInput parsed, in the order of the patches that set them; undefined
+// when it parsed none.
+export function applyPatches(state, top, leaves, ops, inputs) {
   const step = new Step(ops);
   let action = leaves === undefined ? top : leaves[0];
   let part = action?.part;
   let parsed = 0;
   let root = step.own(state);
   let changed = false;
-  let assistants = 0;
   while (step.at < ops.length) {
     const code = step.next();
     // Every patch but those on JSON values (10 to 13) and Source (14) changes the state.
@@ -200,19 +199,19 @@ export function applyPatches(state, top, leaves, ops, assistantIds, inputs) {
     switch (code) {
       case 1: {
         // PushMessage: run, kind (0 the action's user message, 1 an assistant message, whose id
-        // is the part's messageId, or the one the core made up when the part has none; 2 the
-        // same carrying the part's metadata).
-        const target = step.run(root);
+        // is the part's messageId, or when it has none the one the core makes up from the
+        // message's index, src/core/reducer.rs resolve_target; 2 the same carrying the part's
+        // metadata).
+        const messages = step.messages(step.run(root));
         const kind = step.next();
         let message;
         if (kind === 0) {
           message = { id: action.id, role: "user", parts: step.made([step.made({ type: "text", text: action.text })]) };
         } else {
-          message = { id: part.messageId ?? assistantIds[assistants], role: "assistant", parts: step.made([]) };
-          assistants++;
+          message = { id: part.messageId ?? `assistant-${messages.length}`, role: "assistant", parts: step.made([]) };
           if (kind === 2) message.metadata = part.metadata;
         }
-        step.messages(target).push(step.made(message));
+        messages.push(step.made(message));
         break;
       }
       case 2: {

@@ -65,23 +65,25 @@ thread_local! {
 #[wasm_bindgen(js_name = sessionReducer)]
 pub fn session_reducer(
     #[wasm_bindgen(unchecked_param_type = "SessionState | undefined")] state: &JsValue,
-    action: &Ts<SessionAction>,
+    #[wasm_bindgen(unchecked_param_type = "SessionAction")] action: &JsValue,
 ) -> Result<Ts<SessionState>, JsValue> {
+    // The arguments are borrowed, not cloned: each handle made costs a crossing.
+    let empty;
     let state = if state.is_undefined() {
-        EMPTY_STATE.with(JsValue::clone)
+        empty = EMPTY_STATE.with(JsValue::clone);
+        &empty
     } else {
-        state.clone()
+        state
     };
-    let action = action.js_value();
-    if let Ok(Some(next)) = facts::shortcut(&state, &action) {
+    if let Ok(Some(next)) = facts::shortcut(state, action) {
         return Ok(Ts::new_unchecked(next));
     }
-    let Some(parsed) = read::session_action(&action, read::UnknownTypes::Skip)? else {
-        return Ok(Ts::new_unchecked(state));
+    let Some(parsed) = read::session_action(action, read::UnknownTypes::Skip)? else {
+        return Ok(Ts::new_unchecked(state.clone()));
     };
-    let session = match recent::take(facts::session_of(&state).unwrap_or(-1)) {
+    let session = match recent::take(facts::session_of(state).unwrap_or(-1)) {
         Some(session) => session,
-        None => read_session(&state)?,
+        None => read_session(state)?,
     };
     advance(state, action, &parsed, session).map(Ts::new_unchecked)
 }
@@ -89,8 +91,8 @@ pub fn session_reducer(
 /// Applies `parsed` (read from `action`) to `session`, the session of `state`, and keeps the
 /// result as the conversation's head.
 fn advance(
-    state: JsValue,
-    action: JsValue,
+    state: &JsValue,
+    action: &JsValue,
     parsed: &read::ReadAction,
     mut session: Session,
 ) -> Result<JsValue, JsValue> {
@@ -102,13 +104,14 @@ fn advance(
         )
     };
     // A streamed tool input is parsed in JavaScript, where its text is: the core learns only
-    // whether it is JSON, and the parsed inputs go along with the patches.
-    let inputs = js_sys::Array::new();
+    // whether it is JSON, and the parsed inputs go along with the patches (made on the first).
+    let mut inputs = None;
     let leaves = parsed.leaves.as_ref();
     let mut unreadable = None;
     let outcome = {
         let mut parse_input = |call: &CallPath, _: &Text, patches: &[Patch]| -> Option<Json> {
-            match write::parse_input(&state, &action, leaves, patches, &inputs, call) {
+            let inputs = inputs.get_or_insert_with(js_sys::Array::new);
+            match write::parse_input(state, action, leaves, patches, inputs, call) {
                 Ok(true) => Some(Json::Null),
                 Ok(false) => None,
                 Err(thrown) => {
@@ -118,7 +121,7 @@ fn advance(
             }
         };
         let mut patch_sets_state =
-            |_: &Json, leaf: usize| write::patch_sets_agent_state(&action, leaves, leaf);
+            |_: &Json, leaf: usize| write::patch_sets_agent_state(action, leaves, leaf);
         reduce_with(
             &mut session,
             &parsed.action,
@@ -131,7 +134,8 @@ fn advance(
     }
     let next = match outcome {
         Outcome::Changed(patches) => {
-            write::apply(&state, &action, leaves, &patches, &inputs).map_err(changed_state)?
+            write::apply(state, action, leaves, &patches, inputs.as_ref())
+                .map_err(changed_state)?
         }
         Outcome::Unchanged => state.clone(),
         Outcome::Broken => return Err(error::internal()),
@@ -141,7 +145,7 @@ fn advance(
     });
     let id = recent::put(session);
     // It only records what is known; failing, it would only cost a later read.
-    let _ = facts::remember(&state, &action, &next, id, message, part);
+    let _ = facts::remember(state, action, &next, id, message, part);
     Ok(next)
 }
 

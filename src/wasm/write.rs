@@ -21,7 +21,12 @@
 //!
 //! A run or a call is its depth followed by (message, part) for each call on the way down.
 //! The inputs parsed at `tool-input-end` (`parse_input`) go along, in the order of the
-//! patches that set them.
+//! patches that set them. No string crosses: an assistant message's id is the part's
+//! `messageId`, or `assistant-<its index>` (the core's `resolve_target`), which `apply.js`
+//! writes itself.
+//!
+//! `leaves` (a batch's actions) and `inputs` are `undefined` when there are none: most steps
+//! have neither, and each value made or copied for the call costs a crossing.
 
 use wasm_bindgen::prelude::*;
 
@@ -36,19 +41,17 @@ extern "C" {
     fn apply_patches(
         state: &JsValue,
         action: &JsValue,
-        leaves: Option<js_sys::Array>,
+        leaves: Option<&js_sys::Array>,
         ops: &[u32],
-        assistant_ids: Vec<String>,
-        inputs: &js_sys::Array,
+        inputs: Option<&js_sys::Array>,
     ) -> Result<JsValue, JsValue>;
 
     #[wasm_bindgen(js_name = parseInput, catch)]
     fn parse_input_js(
         state: &JsValue,
         action: &JsValue,
-        leaves: Option<js_sys::Array>,
+        leaves: Option<&js_sys::Array>,
         ops: &[u32],
-        assistant_ids: Vec<String>,
         inputs: &js_sys::Array,
         call: &[u32],
     ) -> Result<bool, JsValue>;
@@ -56,7 +59,7 @@ extern "C" {
     #[wasm_bindgen(js_name = patchSetsAgentState, catch)]
     fn patch_sets_agent_state_js(
         action: &JsValue,
-        leaves: Option<js_sys::Array>,
+        leaves: Option<&js_sys::Array>,
         leaf: u32,
     ) -> Result<bool, JsValue>;
 
@@ -79,19 +82,18 @@ fn truncate_fields(cut: Cut) -> (u32, u32) {
 }
 
 /// The next state: `state` with `patches` applied (the same `state` when the values they
-/// carry change nothing), `inputs` the inputs `parse_input` parsed for them. `leaves`: a
-/// batch's actions, which the `Source` patches refer to. `state` itself is not touched. Fails
-/// only when `state` is not what the module made of it (changed in place since, or not plain
-/// data).
+/// carry change nothing), `inputs` the inputs `parse_input` parsed for them (none: no call's
+/// input was parsed). `leaves`: a batch's actions, which the `Source` patches refer to.
+/// `state` itself is not touched. Fails only when `state` is not what the module made of it
+/// (changed in place since, or not plain data).
 pub fn apply(
     state: &JsValue,
     action: &JsValue,
     leaves: Option<&js_sys::Array>,
     patches: &[Patch],
-    inputs: &js_sys::Array,
+    inputs: Option<&js_sys::Array>,
 ) -> Result<JsValue, JsValue> {
-    let (ops, assistant_ids) = encode(patches);
-    apply_patches(state, action, leaves.cloned(), &ops, assistant_ids, inputs)
+    apply_patches(state, action, leaves, &encode(patches), inputs)
 }
 
 /// Parses the streamed input of the call at `call`, in `state` with `patches` applied, as
@@ -106,18 +108,9 @@ pub fn parse_input(
     inputs: &js_sys::Array,
     call: &[CallPos],
 ) -> Result<bool, JsValue> {
-    let (ops, assistant_ids) = encode(patches);
     let mut at = Vec::with_capacity(1 + 2 * call.len());
     path(&mut at, call);
-    parse_input_js(
-        state,
-        action,
-        leaves.cloned(),
-        &ops,
-        assistant_ids,
-        inputs,
-        &at,
-    )
+    parse_input_js(state, action, leaves, &encode(patches), inputs, &at)
 }
 
 /// Whether the agent-state patch of `action` (of its batch leaf `leaf`) gives a run without
@@ -127,13 +120,12 @@ pub fn patch_sets_agent_state(
     leaves: Option<&js_sys::Array>,
     leaf: usize,
 ) -> Option<bool> {
-    patch_sets_agent_state_js(action, leaves.cloned(), index(leaf)).ok()
+    patch_sets_agent_state_js(action, leaves, index(leaf)).ok()
 }
 
-/// The patches as numbers, and the ids of the assistant messages they add, in order.
-fn encode(patches: &[Patch]) -> (Vec<u32>, Vec<String>) {
+/// The patches as numbers.
+fn encode(patches: &[Patch]) -> Vec<u32> {
     let mut ops = Vec::with_capacity(16);
-    let mut assistant_ids = Vec::new();
     for patch in patches {
         match patch {
             Patch::PushMessage { run, message } => {
@@ -141,14 +133,10 @@ fn encode(patches: &[Patch]) -> (Vec<u32>, Vec<String>) {
                 path(&mut ops, run);
                 ops.push(match message {
                     NewMessage::User => 0,
-                    NewMessage::Assistant { id, metadata } => {
-                        assistant_ids.push(id.clone());
-                        if *metadata {
-                            2
-                        } else {
-                            1
-                        }
-                    }
+                    NewMessage::Assistant {
+                        metadata: false, ..
+                    } => 1,
+                    NewMessage::Assistant { metadata: true, .. } => 2,
                 });
             }
             Patch::PushPart { run, message, part } => {
@@ -217,7 +205,7 @@ fn encode(patches: &[Patch]) -> (Vec<u32>, Vec<String>) {
             Patch::Source { action } => ops.extend([14, index(*action)]),
         }
     }
-    (ops, assistant_ids)
+    ops
 }
 
 fn index(value: usize) -> u32 {
