@@ -158,7 +158,8 @@ fn a_retry_on_a_diverged_session_does_not_take_ids_from_the_other() {
 
 /// SPEC `text-delta` (and `reasoning`) with a `messageId`: "the assistant message of that id ...;
 /// when a user message has it, the part is ignored", the newest message with the id deciding.
-/// The carried session and a fresh one must agree whichever way its index was filled.
+/// The carried session and a fresh one (whose lookups scan) must agree whichever way its
+/// index was filled.
 fn assert_agrees_with_a_fresh_session(session: &mut Session, action_json: Value) {
     let mut fresh = Session::new(Rc::clone(&session.state));
     let expected = reduce(&mut fresh, &action(action_json.clone()));
@@ -174,24 +175,84 @@ fn reasoning_for(message_id: &str) -> Value {
     part(json!({ "type": "reasoning", "messageId": message_id, "text": "r" }))
 }
 
+/// Looks a message id up until the session's message index is read: lookups scan the run
+/// until they have scanned about as many messages as the indexed state holds, plus 64. (A
+/// `message-metadata` part for a user message changes nothing.)
+fn read_message_index(session: &mut Session) {
+    step(
+        session,
+        json!({ "type": "send", "id": "lookup", "text": "hi" }),
+    );
+    step(
+        session,
+        part(json!({ "type": "message-start", "messageId": "a-lookup" })),
+    );
+    for _ in 0..=64 {
+        step(
+            session,
+            part(json!({ "type": "message-metadata", "messageId": "lookup", "metadata": {} })),
+        );
+    }
+    // Read: the index holds every id of the state, not only those recorded.
+    let ids: std::collections::HashSet<_> = session.state.messages.iter().map(|m| &m.id).collect();
+    assert!(
+        session.messages.len() >= ids.len(),
+        "the message index was read"
+    );
+}
+
 #[test]
 fn the_newest_message_with_an_id_decides_when_the_index_is_read_from_a_state() {
-    // Found by the property test: u1 is an assistant message, then a user message.
-    let mut session = Session::new(Rc::new(SessionState::empty()));
-    for action_json in [
-        json!({ "type": "send", "id": "u2", "text": "hi" }),
-        reasoning_for("u1"),
-        json!({ "type": "send", "id": "u1", "text": "hi" }),
-        json!({ "type": "send", "id": "u2", "text": "hi" }),
-    ] {
-        step(&mut session, action_json);
+    // Found by the property test: u1 is an assistant message, then a user message. Its
+    // lookups are answered by scans, or by the index read from the state first.
+    for read_first in [false, true] {
+        let mut session = Session::new(Rc::new(SessionState::empty()));
+        if read_first {
+            read_message_index(&mut session);
+        }
+        for action_json in [
+            json!({ "type": "send", "id": "u2", "text": "hi" }),
+            reasoning_for("u1"),
+            json!({ "type": "send", "id": "u1", "text": "hi" }),
+            json!({ "type": "send", "id": "u2", "text": "hi" }),
+        ] {
+            step(&mut session, action_json);
+        }
+        assert_agrees_with_a_fresh_session(&mut session, reasoning_for("u1"));
     }
-    assert_agrees_with_a_fresh_session(&mut session, reasoning_for("u1"));
+}
+
+#[test]
+fn a_lookup_before_the_index_is_read_agrees_with_one_after() {
+    // The same lookups on a conversation the session did not make, before its index is read
+    // (scans) and after (the index): the newest message with an id decides, a user message's
+    // id makes a part ignored, an unknown id makes a message.
+    let mut made = started();
+    for action_json in [
+        part(json!({ "type": "message-start", "messageId": "a-1" })),
+        json!({ "type": "send", "id": "a-1", "text": "the id again, a user's" }),
+        part(json!({ "type": "message-start", "messageId": "a-2" })),
+        json!({ "type": "send", "id": "u-2", "text": "next" }),
+    ] {
+        step(&mut made, action_json);
+    }
+    for lookup in [
+        reasoning_for("a-1"),
+        reasoning_for("a-2"),
+        reasoning_for("u-1"),
+        reasoning_for("new"),
+        part(json!({ "type": "message-start", "messageId": "a-2" })),
+    ] {
+        let mut indexed = Session::new(Rc::clone(&made.state));
+        read_message_index(&mut indexed);
+        assert_agrees_with_a_fresh_session(&mut indexed, lookup);
+    }
 }
 
 #[test]
 fn the_newest_message_with_an_id_decides_when_sessions_that_share_an_index_diverge() {
     let mut common = started();
+    read_message_index(&mut common);
     step(
         &mut common,
         part(json!({ "type": "message-start", "messageId": "a-1" })),

@@ -6,7 +6,7 @@ use std::rc::Rc;
 use super::model::{AgentPart, SessionState, ToolPart};
 
 /// A tool part inside one run: `messages[message].parts[part]`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct CallPos {
     pub message: usize,
     pub part: usize,

@@ -79,13 +79,34 @@ impl Session {
 /// (at least: an index shared by states that diverged counts what any of them added).
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Seen {
-    path: CallPath,
+    /// The path: the run (empty at the root, so most entries allocate nothing for it), then
+    /// the position in it.
+    run: Box<[CallPos]>,
+    last: CallPos,
     count: usize,
 }
 
 impl Seen {
-    fn at(path: CallPath) -> Self {
-        Seen { path, count: 0 }
+    fn at(path: &[CallPos]) -> Self {
+        let mut seen = Seen::default();
+        seen.point_at(path);
+        seen
+    }
+
+    fn point_at(&mut self, path: &[CallPos]) {
+        if let Some((last, run)) = path.split_last() {
+            if *self.run != *run {
+                self.run = run.into();
+            }
+            self.last = *last;
+        }
+    }
+
+    fn path(&self) -> CallPath {
+        let mut path = Vec::with_capacity(self.run.len() + 1);
+        path.extend_from_slice(&self.run);
+        path.push(self.last);
+        path
     }
 }
 
@@ -118,12 +139,18 @@ impl Hasher for IdHasher {
 }
 
 /// Notes one more `id` at `path`.
-fn add(located: &mut Located, id: &str, path: CallPath) {
-    let seen = located
-        .entry(id.to_owned())
-        .or_insert_with(|| Seen::at(path.clone()));
-    seen.path = path;
-    seen.count += 1;
+fn add(located: &mut Located, id: &str, path: &[CallPos]) {
+    match located.get_mut(id) {
+        Some(seen) => {
+            seen.point_at(path);
+            seen.count += 1;
+        }
+        None => {
+            let mut seen = Seen::at(path);
+            seen.count = 1;
+            located.insert(id.to_owned(), seen);
+        }
+    }
 }
 
 /// Notes one `id` fewer in an index no other session shares (`None` otherwise: what one
@@ -140,9 +167,9 @@ fn remove(located: Option<&mut Located>, id: &str) {
 }
 
 /// Points the entry of `id` at where it was found.
-fn relocate(located: &mut Located, id: &str, path: CallPath) {
+fn relocate(located: &mut Located, id: &str, path: &[CallPos]) {
     if let Some(seen) = located.get_mut(id) {
-        seen.path = path;
+        seen.point_at(path);
     }
 }
 
@@ -171,7 +198,7 @@ impl CallIndex {
             visit_calls(&state, &mut Vec::new(), &mut |path, call| {
                 located
                     .entry(call.id.clone())
-                    .or_insert_with(|| Seen::at(path.clone()))
+                    .or_insert_with(|| Seen::at(path))
                     .count += 1;
             });
         }
@@ -185,7 +212,7 @@ impl CallIndex {
     /// Where the call with this id is in `state`, nested runs included.
     pub fn locate(&self, state: &SessionState, id: &str) -> Option<CallPath> {
         self.read();
-        let path = self.0.borrow().located.get(id).map(|seen| seen.path.clone())?;
+        let path = self.0.borrow().located.get(id).map(Seen::path)?;
         if call_at(state, &path).is_some_and(|call| call.id == id) {
             return Some(path);
         }
@@ -196,13 +223,13 @@ impl CallIndex {
             }
         });
         let path = found?;
-        relocate(&mut self.0.borrow_mut().located, id, path.clone());
+        relocate(&mut self.0.borrow_mut().located, id, &path);
         Some(path)
     }
 
     /// Notes a call added at `path`.
     pub fn record(&self, id: &str, path: &CallPath) {
-        add(&mut self.0.borrow_mut().located, id, path.clone());
+        add(&mut self.0.borrow_mut().located, id, path);
     }
 
     /// Read first: what is taken out must have been counted.
@@ -228,12 +255,14 @@ impl CallIndex {
 /// session that shares its index with another (a state that diverged from it) starts its own
 /// before it records a message: the newest in one may be an older one in the other.
 ///
-/// Most actions never look a message up by id, so the indexed state's messages are read on
-/// first use; every message added since is recorded as it is added. So an id absent from the
-/// index is in none of the session's states. (The first use reads the indexed state, not the
-/// state at hand: that one may have diverged from another state sharing the index, by a
-/// retry, say.) Entries are counted as `CallIndex`'s are, and go with the last message of
-/// their id once the indexed state has been read.
+/// Most actions never look a message up by id, and most sessions look up few (a
+/// `message-start` per reply), so the indexed state's messages are read only once lookups
+/// have scanned about as many messages as it holds; until then a lookup scans the run, which
+/// is the answer by definition. Every message added since is recorded as it is added. So an id
+/// absent from a read index is in none of the session's states. (The read takes the indexed
+/// state, not the state at hand: that one may have diverged from another state sharing the
+/// index, by a retry, say.) Entries are counted as `CallIndex`'s are, and go with the last
+/// message of their id.
 #[derive(Clone, Debug)]
 pub struct MessageIndex(Rc<RefCell<Ids>>);
 
@@ -242,12 +271,20 @@ pub struct MessageIndex(Rc<RefCell<Ids>>);
 struct Ids {
     located: Located,
     unread: Option<Rc<SessionState>>,
+    /// How many messages lookups may scan before the indexed state is read
+    /// (`MessageIndex::find`).
+    scans_left: usize,
 }
+
+/// Messages a lookup may scan before an index is read, besides as many as the indexed state's
+/// root run holds: a small state is read at once only when lookups are many.
+const SCAN_ALLOWANCE: usize = 64;
 
 impl Ids {
     fn unread(state: Rc<SessionState>) -> Rc<RefCell<Ids>> {
         Rc::new(RefCell::new(Ids {
             located: Located::default(),
+            scans_left: state.messages.len() + SCAN_ALLOWANCE,
             unread: Some(state),
         }))
     }
@@ -264,7 +301,15 @@ impl MessageIndex {
         if run.messages.last().is_some_and(|last| last.id == id) {
             return Some(run.messages.len() - 1);
         }
-        let unread = self.0.borrow_mut().unread.take();
+        let scan = || run.messages.iter().rposition(|message| message.id == id);
+        let unread = {
+            let mut ids = self.0.borrow_mut();
+            if ids.unread.is_some() && ids.scans_left >= run.messages.len() {
+                ids.scans_left -= run.messages.len();
+                return scan();
+            }
+            ids.unread.take()
+        };
         if let Some(state) = unread {
             let located = &mut self.0.borrow_mut().located;
             visit_runs(&state, &mut Vec::new(), &mut |path, run| {
@@ -273,18 +318,13 @@ impl MessageIndex {
                 for (index, message) in run.messages.iter().enumerate().rev() {
                     located
                         .entry(message.id.clone())
-                        .or_insert_with(|| Seen::at(at(path, index)))
+                        .or_insert_with(|| Seen::at(&at(path, index)))
                         .count += 1;
                 }
             });
         }
         // Absent from the index: in no run at all.
-        let seen = self
-            .0
-            .borrow()
-            .located
-            .get(id)
-            .map(|seen| seen.path.clone())?;
+        let seen = self.0.borrow().located.get(id).map(Seen::path)?;
         if let Some((last, seen_run)) = seen.split_last() {
             if seen_run == path
                 && run
@@ -295,11 +335,11 @@ impl MessageIndex {
                 return Some(last.message);
             }
         }
-        let found = run.messages.iter().rposition(|message| message.id == id);
+        let found = scan();
         // Only in an index no other session shares: the newest here may not be the newest in
         // a state that diverged.
         if let (Some(index), 1) = (found, Rc::strong_count(&self.0)) {
-            relocate(&mut self.0.borrow_mut().located, id, at(path, index));
+            relocate(&mut self.0.borrow_mut().located, id, &at(path, index));
         }
         found
     }
@@ -307,19 +347,20 @@ impl MessageIndex {
     /// Notes a message added to `state`, the newest of its run with its id.
     pub fn record(&mut self, state: &Rc<SessionState>, path: &RunPath, id: &str, index: usize) {
         match Rc::get_mut(&mut self.0) {
-            Some(ids) => add(&mut ids.get_mut().located, id, at(path, index)),
+            Some(ids) => add(&mut ids.get_mut().located, id, &at(path, index)),
             // Shared with a session that diverged, where this message's id may name another:
             // this session starts an index of its own, read from its state on first use.
             None => *self = MessageIndex::new(Rc::clone(state)),
         }
     }
 
-    /// Before the indexed state is read, its messages are not counted: nothing is taken out.
+    /// Before the indexed state is read, only the messages recorded since are counted, and a
+    /// message of the indexed state that goes may take a recorded one's count: its entry is
+    /// then a hint that the read or a scan corrects, never an id wrongly absent (the indexed
+    /// state, once read, holds that id again).
     fn forget(&mut self, id: &str) {
-        let ids = Rc::get_mut(&mut self.0).map(RefCell::get_mut);
         remove(
-            ids.filter(|ids| ids.unread.is_none())
-                .map(|ids| &mut ids.located),
+            Rc::get_mut(&mut self.0).map(|ids| &mut ids.get_mut().located),
             id,
         );
     }

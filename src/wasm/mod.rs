@@ -134,8 +134,7 @@ fn advance(
     }
     let next = match outcome {
         Outcome::Changed(patches) => {
-            write::apply(state, action, leaves, &patches, inputs.as_ref())
-                .map_err(changed_state)?
+            write::apply(state, action, leaves, &patches, inputs.as_ref()).map_err(changed_state)?
         }
         Outcome::Unchanged => state.clone(),
         Outcome::Broken => return Err(error::internal()),
