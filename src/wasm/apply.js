@@ -16,13 +16,18 @@ const TOOL_STATES = ["running", "awaiting-confirmation", "done", "error", "cance
 const INVALID_INPUT = { message: "The tool input is not valid JSON", code: "invalid_input" };
 const DENIED = "Denied by the user";
 
-// One application: the objects it made (changed in place rather than copied again; a Set, as a
-// batch can make thousands) and its place in the encoded patches.
+// Objects a step makes before it looks them up in a Set: a step of one patch makes a few, and a
+// short array costs less to make and search than a Set and the hashes of what it holds.
+const FEW = 16;
+
+// One application: the objects it made (changed in place rather than copied again: a short
+// list, then a Set, as a batch can make thousands) and its place in the encoded patches.
 class Step {
   constructor(ops) {
     this.ops = ops;
     this.at = 0;
-    this.fresh = new Set();
+    this.few = [];
+    this.many = null;
   }
 
   next() {
@@ -30,16 +35,21 @@ class Step {
   }
 
   made(object) {
-    this.fresh.add(object);
+    if (this.many !== null) this.many.add(object);
+    else if (this.few.push(object) > FEW) this.many = new Set(this.few);
     return object;
   }
 
+  fresh(object) {
+    return this.many !== null ? this.many.has(object) : this.few.includes(object);
+  }
+
   own(object) {
-    return this.fresh.has(object) ? object : this.made({ ...object });
+    return this.fresh(object) ? object : this.made({ ...object });
   }
 
   ownList(list) {
-    return this.fresh.has(list) ? list : this.made(list.slice());
+    return this.fresh(list) ? list : this.made(list.slice());
   }
 
   messages(run) {
