@@ -5,7 +5,6 @@
 
 use chat_session_reducer::wasm;
 use js_sys::{Array, Object, Reflect, JSON};
-use tsify::Ts;
 use wasm_bindgen::{JsCast, JsValue};
 
 pub fn js(json: &str) -> JsValue {
@@ -17,7 +16,7 @@ pub fn text_of(value: &JsValue) -> String {
 }
 
 pub fn reduce(state: &JsValue, action: &JsValue) -> Result<JsValue, JsValue> {
-    wasm::session_reducer(state, &Ts::new_unchecked(action.clone())).map(JsValue::from)
+    wasm::session_reducer(state, action).map(JsValue::from)
 }
 
 pub fn part(part_json: &str) -> JsValue {
