@@ -20,13 +20,23 @@ const DENIED = "Denied by the user";
 // short array costs less to make and search than a Set and the hashes of what it holds.
 const FEW = 16;
 
+const NO_OPS = new Uint32Array(0);
+
 // One application: the objects it made (changed in place rather than copied again: a short
 // list, then a Set, as a batch can make thousands) and its place in the encoded patches.
 class Step {
-  constructor(ops) {
-    this.ops = ops;
+  constructor() {
+    this.ops = NO_OPS;
     this.at = 0;
     this.few = [];
+    this.many = null;
+  }
+
+  // Starts applying `ops`, having made nothing (NO_OPS: done, holding nothing made).
+  start(ops) {
+    this.ops = ops;
+    this.at = 0;
+    this.few.length = 0;
     this.many = null;
   }
 
@@ -192,11 +202,31 @@ export function cutMessages(messages, kept, parts) {
   return list;
 }
 
+// The Step the next application uses, kept rather than one made per call. Besides an allocation,
+// that keeps the optimized code of Step's methods: V8 keeps the maps a new object's fields gave it
+// only while some object has them, so with every Step dead, a full garbage collection dropped
+// them and that code, and the steps after it ran unoptimized until recompiled (after each
+// collection, once per run in the benchmark). A step under way (a getter of the caller's may call
+// the reducer inside one) makes its own.
+let spare = new Step();
+
 // `leaves`: a batch's actions, which patch 14 (Source) switches between; undefined otherwise.
 // `inputs`: the inputs parseInput parsed, in the order of the patches that set them; undefined
 // when it parsed none.
 export function applyPatches(state, top, leaves, ops, inputs) {
-  const step = new Step(ops);
+  const step = spare ?? new Step();
+  spare = null;
+  step.start(ops);
+  try {
+    return apply(step, state, top, leaves, inputs);
+  } finally {
+    step.start(NO_OPS);
+    spare = step;
+  }
+}
+
+function apply(step, state, top, leaves, inputs) {
+  const { ops } = step;
   let action = leaves === undefined ? top : leaves[0];
   let part = action?.part;
   let parsed = 0;

@@ -62,3 +62,33 @@ test("a getter that calls the reducer in the middle of a read: both calls get th
   assert.deepEqual(innerAnswer, api.sessionReducer(structuredClone(innerState), inner));
   assert.equal(innerAnswer.messages[0].parts[0].state, "done");
 });
+
+// The same while the package applies a step (apply.js reads `output` from the action as it
+// writes it): the inner step makes its own copies, and the outer one's go on where they were.
+test("a getter that calls the reducer in the middle of applying a step: both calls get their own answer", () => {
+  const tool = (id) => ({ type: "tool", id, name: "search", input: {}, state: "running" });
+  const state = () => ({
+    messages: [
+      { id: "u-1", role: "user", parts: [{ type: "text", text: "Find it" }] },
+      { id: "a-1", role: "assistant", parts: [tool("call-1"), tool("call-2")] },
+    ],
+    status: "streaming",
+  });
+  const inner = { type: "part", part: { type: "tool-result", id: "call-1", output: 1 } };
+  let innerAnswer;
+  let reads = 0;
+  const part = { type: "tool-result", id: "call-2" };
+  Object.defineProperty(part, "output", {
+    get() {
+      // Read once as the action is checked, then as the step writes it.
+      if (++reads === 2) innerAnswer = api.sessionReducer(state(), inner);
+      return 2;
+    },
+    enumerable: true,
+  });
+  const answer = api.sessionReducer(state(), { type: "part", part });
+  assert.equal(reads, 2, "read as the action was checked, then as the step was applied");
+  assert.deepEqual(answer, api.sessionReducer(state(), { type: "part", part: { type: "tool-result", id: "call-2", output: 2 } }));
+  assert.deepEqual(innerAnswer.messages[1].parts.map((call) => call.state), ["done", "running"]);
+  assert.deepEqual(answer.messages[1].parts.map((call) => call.state), ["running", "done"]);
+});
