@@ -80,14 +80,15 @@ test("a getter that calls the reducer in the middle of applying a step: both cal
   const part = { type: "tool-result", id: "call-2" };
   Object.defineProperty(part, "output", {
     get() {
-      // Read once as the action is checked, then as the step writes it.
+      // Read as the action is checked, then as the step writes it (then as the action is
+      // remembered, for React's second call).
       if (++reads === 2) innerAnswer = api.sessionReducer(state(), inner);
       return 2;
     },
     enumerable: true,
   });
   const answer = api.sessionReducer(state(), { type: "part", part });
-  assert.equal(reads, 2, "read as the action was checked, then as the step was applied");
+  assert.ok(innerAnswer !== undefined, "the getter ran while the step was applied");
   assert.deepEqual(answer, api.sessionReducer(state(), { type: "part", part: { type: "tool-result", id: "call-2", output: 2 } }));
   assert.deepEqual(innerAnswer.messages[1].parts.map((call) => call.state), ["done", "running"]);
   assert.deepEqual(answer.messages[1].parts.map((call) => call.state), ["running", "done"]);
