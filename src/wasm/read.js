@@ -55,6 +55,13 @@ let leaves = null;
 let readText = "";
 let readBatch = null;
 
+// The encoding buffers not in use, kept so that a read makes no new one (a typed array's memory
+// is allocated outside the engine's heap, slowly): a read takes one, and a getter of the
+// caller's that reads again in the middle of it takes another. One that grew past KEPT_CODES (a
+// large state's) is left to the collector.
+const spareCodes = [];
+const KEPT_CODES = 1 << 16;
+
 function put(code) {
   if (length === codes.length) {
     const grown = new Int32Array(codes.length * 2);
@@ -240,8 +247,12 @@ function optionalLiteral(value, options, path, key) {
 // Runs a read and returns its codes, or throws the coded error. A getter of the caller's may
 // call the reducer in the middle of a read: the read under way is put aside and resumed after.
 function encode(read) {
-  const outer = [codes, length, text, strings, leaves];
-  codes = new Int32Array(256);
+  const outerCodes = codes;
+  const outerLength = length;
+  const outerText = text;
+  const outerStrings = strings;
+  const outerLeaves = leaves;
+  codes = spareCodes.pop() ?? new Int32Array(256);
   length = 1;
   text = "";
   strings = 0;
@@ -251,12 +262,19 @@ function encode(read) {
     codes[0] = strings;
     readText = text;
     readBatch = leaves;
+    // A view of a buffer handed back below: the glue copies it into the module before anything
+    // else runs.
     return codes.subarray(0, length);
   } catch (error) {
     if (error instanceof InputError) throw invalidError(error.path, error.problem);
     throw error;
   } finally {
-    [codes, length, text, strings, leaves] = outer;
+    if (codes.length <= KEPT_CODES) spareCodes.push(codes);
+    codes = outerCodes;
+    length = outerLength;
+    text = outerText;
+    strings = outerStrings;
+    leaves = outerLeaves;
   }
 }
 
@@ -285,13 +303,17 @@ export function readToolError(error) {
 }
 
 const UTF8 = new TextEncoder();
+let stringBytes = new Uint8Array(1024);
 
 /** The strings of the last read, joined, as UTF-8 (decode.rs splits them by the lengths in the
  *  codes): encoded natively, where handing over a string would copy it character by character. */
 export function readStrings() {
   const joined = readText;
   readText = "";
-  return UTF8.encode(joined);
+  // UTF-8 takes at most 3 bytes per UTF-16 code unit; the buffer is reused as `spareCodes` are.
+  const buffer = joined.length * 3 <= stringBytes.length ? stringBytes : new Uint8Array(joined.length * 3);
+  if (buffer.length <= KEPT_CODES * 4) stringBytes = buffer;
+  return buffer.subarray(0, UTF8.encodeInto(joined, buffer).written);
 }
 
 /** The actions of the last read's batch, nested batches flattened, in order. */
