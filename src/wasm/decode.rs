@@ -343,7 +343,8 @@ impl<'a> Decoder<'a> {
             kind @ (0 | 1) => {
                 let empty = self.flag();
                 let metadata = self.flag();
-                let slot = usize::from(kind == 1) * 4 + usize::from(empty) * 2 + usize::from(metadata);
+                let slot =
+                    usize::from(kind == 1) * 4 + usize::from(empty) * 2 + usize::from(metadata);
                 if let Some(Some(part)) = self.texts.get(slot) {
                     return Rc::clone(part);
                 }

@@ -6,17 +6,14 @@ use wasm_bindgen::prelude::*;
 #[wasm_bindgen(module = "/src/wasm/state_facts.js")]
 extern "C" {
     /// The next state when it needs no Rust work (the same action again, or a plain text
-    /// delta appended where the core said it goes).
+    /// delta appended where the core said it goes); otherwise the id of the Rust session
+    /// behind `state` (a number, -1 for none).
     #[wasm_bindgen(catch)]
-    pub fn shortcut(state: &JsValue, action: &JsValue) -> Result<Option<JsValue>, JsValue>;
+    pub fn lookup(state: &JsValue, action: &JsValue) -> Result<JsValue, JsValue>;
 
     /// The frozen empty state (see `state_facts.js`).
     #[wasm_bindgen(js_name = emptyState, catch)]
     pub fn empty_state() -> Result<JsValue, JsValue>;
-
-    /// The id of the Rust session behind `state`, or -1.
-    #[wasm_bindgen(js_name = sessionOf, catch)]
-    pub fn session_of(state: &JsValue) -> Result<i32, JsValue>;
 
     /// Records that `action` made `next` from `state`, the session behind `next`, and where a
     /// plain text delta appends in `next` (`message` -1: nowhere simple).

@@ -75,13 +75,15 @@ pub fn session_reducer(
     } else {
         state
     };
-    if let Ok(Some(next)) = facts::shortcut(state, action) {
-        return Ok(Ts::new_unchecked(next));
-    }
+    // Failing, it would only cost a full read.
+    let known = facts::lookup(state, action).unwrap_or_default();
+    let Some(session_id) = known.as_f64() else {
+        return Ok(Ts::new_unchecked(known));
+    };
     let Some(parsed) = read::session_action(action, read::UnknownTypes::Skip)? else {
         return Ok(Ts::new_unchecked(state.clone()));
     };
-    let session = match recent::take(facts::session_of(state).unwrap_or(-1)) {
+    let session = match recent::take(session_id) {
         Some(session) => session,
         None => read_session(state)?,
     };

@@ -18,13 +18,12 @@ thread_local! {
     static LAST_ID: Cell<u32> = const { Cell::new(0) };
 }
 
-/// Takes the session with this id, to change it in place.
-pub fn take(id: i32) -> Option<Session> {
+/// Takes the session with this id (as `state_facts.js` keeps it: a number), to change it in
+/// place.
+pub fn take(id: f64) -> Option<Session> {
     HEADS_BY_AGE.with(|heads| {
         let mut heads = heads.borrow_mut();
-        let index = heads
-            .iter()
-            .position(|(head, _)| i64::from(*head) == i64::from(id))?;
+        let index = heads.iter().position(|(head, _)| f64::from(*head) == id)?;
         Some(heads.remove(index).1)
     })
 }

@@ -179,8 +179,11 @@ export function shortcut(state, action) {
   return next;
 }
 
-export function sessionOf(state) {
-  return factsOf(state)?.session ?? -1;
+// What the module asks first of a state and an action, in one call into JavaScript: the next
+// state when it needs no Rust work (`shortcut`), else the id of the Rust session behind `state`
+// (-1: none, it is read in full).
+export function lookup(state, action) {
+  return shortcut(state, action) ?? factsOf(state)?.session ?? -1;
 }
 
 // Records that `action` made `next` from `state`, and what is known of `next`. `message` is -1
