@@ -137,6 +137,23 @@ function renamedGlue(glue, renaming, wasm) {
   return renamed;
 }
 
+// wasm-bindgen writes each `catch` import as `function() { return handleError(function (args)
+// { body }, arguments); }`: a closure and an arguments object made per call (a tool step makes
+// seven), and the closure's optimized code, which only short-lived closures hold, is dropped by
+// every full collection and compiled again. Each is rewritten as one function that catches what
+// its body throws and stores it as `handleError` does. Any call left unrewritten fails the build.
+function inlineCatches(glue) {
+  const definition = glue.match(/^function handleError\(f, args\) \{\n\s*try \{\n\s*return f\.apply\(this, args\);\n\s*\} catch \(e\) \{\n([\s\S]*?)\n\s*\}\n\}\n/m);
+  if (!definition) throw new Error(`${gluePath}: handleError is not as expected; update pack-pkg.mjs`);
+  const rewritten = glue
+    .replace(definition[0], `function storeException(e) {\n${definition[1]}\n}\n`)
+    .replace(/function\(\) \{ return handleError\(function \(([^)]*)\) \{\n([\s\S]*?)\n(\s*)\}, arguments\); \}/g,
+      (whole, params, body, indent) =>
+        `function (${params}) {\n${indent}try {\n${body}\n${indent}} catch (e) {\n${indent}    storeException(e);\n${indent}}\n${indent}}`);
+  if (rewritten.includes("handleError")) throw new Error(`${gluePath}: a handleError call was not rewritten; update pack-pkg.mjs`);
+  return rewritten;
+}
+
 function entryModule(names) {
   const reexported = names.filter((name) => name !== "sessionReducer" && !storageExports.includes(name));
   return `// The chat-session-reducer module. Importing it instantiates the WebAssembly module
@@ -309,7 +326,7 @@ checkDeclarationsMatch(names, declarations);
 const staging = mkdtempSync(join(tmpdir(), "pack-pkg-"));
 const wasmBytes = readFileSync(optimizedWasm);
 const renaming = JSON.parse(readFileSync(renamingPath, "utf8"));
-writeFileSync(join(staging, "glue.js"), renamedGlue(readFileSync(gluePath, "utf8"), renaming, wasmBytes));
+writeFileSync(join(staging, "glue.js"), inlineCatches(renamedGlue(readFileSync(gluePath, "utf8"), renaming, wasmBytes)));
 if (existsSync(join(bindgenDir, "snippets"))) {
   cpSync(join(bindgenDir, "snippets"), join(staging, "snippets"), { recursive: true });
 }
