@@ -1,7 +1,7 @@
 // `npm run bench`: the package against the hand-written baseline on the workloads of issue 4, against
 // its peers (the AI SDK's Chat and readUIMessageStream, AG-UI's client) on the same workloads, the
 // package's load time in Node and Chromium, and its size. It prints figures; it asserts no time.
-// BENCH_RUNS (default 11) sets the timed runs per workload and reducer, BENCH_PEER_RUNS (default 5)
+// BENCH_RUNS (default 11) sets the timed runs per workload and reducer, BENCH_PEER_RUNS (default 9)
 // those per peer, BENCH_LOAD_RUNS (default 5) the cold loads per runtime. Run with --expose-gc so
 // a collection before each run keeps garbage of one reducer from being collected on the other's time.
 import assert from "node:assert/strict";
@@ -19,7 +19,7 @@ import { batchedReply, replay, reply, toolInput, tools } from "./workloads.mjs";
 const PKG_DIR = fileURLToPath(new URL("../pkg/", import.meta.url));
 const PKG_ENTRY = `${PKG_DIR}index.js`;
 const RUNS = Number(process.env.BENCH_RUNS ?? 11);
-const PEER_RUNS = Number(process.env.BENCH_PEER_RUNS ?? 5);
+const PEER_RUNS = Number(process.env.BENCH_PEER_RUNS ?? 9);
 const LOAD_RUNS = Number(process.env.BENCH_LOAD_RUNS ?? 5);
 const WARM_UP_RUNS = 2;
 
