@@ -397,34 +397,20 @@ function streamPart(value, path) {
       id(part, path);
       metadata(part, path);
       break;
-    case "tool-approval-request": {
-      const partId = get(part, path, "id");
-      optionalString(partId, path, "id");
-      const name = get(part, path, "name");
-      optionalString(name, path, "name");
-      if (partId === undefined && name === undefined) {
-        throw new InputError(path, "required when there is no name", "id");
-      }
+    case "tool-approval-request":
+      idOr(part, path, "name");
       optionalString(get(part, path, "approvalId"), path, "approvalId");
       optionalString(get(part, path, "prompt"), path, "prompt");
       optionalBoolean(get(part, path, "automatic"), path, "automatic");
       optionalJson(get(part, path, "details"));
       break;
-    }
-    case "tool-approval-response": {
-      const partId = get(part, path, "id");
-      optionalString(partId, path, "id");
-      const approvalId = get(part, path, "approvalId");
-      optionalString(approvalId, path, "approvalId");
-      if (partId === undefined && approvalId === undefined) {
-        throw new InputError(path, "required when there is no approvalId", "id");
-      }
+    case "tool-approval-response":
+      idOr(part, path, "approvalId");
       boolean(get(part, path, "approved"), path, "approved");
       optionalString(get(part, path, "reason"), path, "reason");
       optionalJson(get(part, path, "input"));
       optionalJson(get(part, path, "output"));
       break;
-    }
     case "tool-call":
       messageId(part, path);
       id(part, path);
@@ -489,6 +475,18 @@ function textOf(part, path) {
 
 function metadata(part, path) {
   optionalJson(get(part, path, "metadata"));
+}
+
+// The call an approval part names: by `id`, or else by `other` (an optional string each), one
+// of them required.
+function idOr(part, path, other) {
+  const partId = get(part, path, "id");
+  optionalString(partId, path, "id");
+  const alternative = get(part, path, other);
+  optionalString(alternative, path, other);
+  if (partId === undefined && alternative === undefined) {
+    throw new InputError(path, `required when there is no ${other}`, "id");
+  }
 }
 
 // A `data` stream part: exactly one of `data` and `patch`, and `patch` only with an `id`.
