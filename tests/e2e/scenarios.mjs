@@ -152,7 +152,10 @@ export const tests = [
       const delegate = chat.toolCall("delegate_to_researcher");
       await chat.waitForToolState(delegate, "running");
       const search = chat.toolCall("web_search", delegate);
-      if (protocol !== "ai-sdk") await chat.waitForToolState(search, "running");
+      // Reload only once the sub-agent's text is complete: the search call follows it. The AI SDK
+      // shows that call as a line of its parent's preliminary output, not as a call of its own.
+      if (protocol === "ai-sdk") await chat.visible(delegate.getByText("→ web_search"));
+      else await chat.waitForToolState(search, "running");
       await page.reload();
       await serverLine(/^chat: \S+: delegation: aborted by the client/);
 
