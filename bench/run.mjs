@@ -1,5 +1,6 @@
 // `npm run bench`: the package against the hand-written baseline on the workloads of issue 4, against
-// its peers (the AI SDK's Chat and readUIMessageStream, AG-UI's client) on the same workloads, the
+// its peers (the AI SDK's Chat and readUIMessageStream, AG-UI's client) on the same workloads, the copies
+// every immutable reducer makes on them (bench/copy-floor.mjs), the
 // package's load time in Node and Chromium, and its size. It prints figures; it asserts no time.
 // BENCH_RUNS (default 11) sets the timed runs per workload and reducer, BENCH_PEER_RUNS (default 9)
 // those per peer, BENCH_LOAD_RUNS (default 5) the cold loads per runtime. Run with --expose-gc so
@@ -11,6 +12,7 @@ import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
 
 import * as baseline from "./baseline.mjs";
+import { copyFloor } from "./copy-floor.mjs";
 import { reportLoads } from "./load-report.mjs";
 import { median } from "./median.mjs";
 import { agUiAgent, aiSdkChat, aiSdkReadStream, packageContent } from "./peers.mjs";
@@ -33,24 +35,26 @@ const reducers = { package: pkg.sessionReducer, baseline: baseline.sessionReduce
 const ms = (value) => `${value.toFixed(1)} ms`;
 const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
 
-// Median milliseconds of each reducer on `workload`, runs alternating which reducer goes first.
+// Median milliseconds of each reducer on `workload`, runs alternating which reducer goes first,
+// and of the copies alone (bench/copy-floor.mjs) between them.
 function race(workload) {
-  const times = { package: [], baseline: [] };
+  const times = { package: [], baseline: [], floor: [] };
+  const reducersOf = { ...reducers, floor: copyFloor };
   const rendered = new Set();
   for (let run = 0; run < WARM_UP_RUNS + RUNS; run++) {
-    const order = run % 2 === 0 ? ["package", "baseline"] : ["baseline", "package"];
+    const order = run % 2 === 0 ? ["package", "floor", "baseline"] : ["baseline", "floor", "package"];
     for (const name of order) {
       const initial = workload.initial();
       globalThis.gc?.();
       const start = performance.now();
-      const result = replay(reducers[name], initial, workload.actions);
+      const result = replay(reducersOf[name], initial, workload.actions);
       const elapsed = performance.now() - start;
-      rendered.add(result.rendered);
+      if (name !== "floor") rendered.add(result.rendered);
       if (run >= WARM_UP_RUNS) times[name].push(elapsed);
     }
   }
   if (rendered.size !== 1) console.log(`  ! ${workload.name}: the reducers rendered different states`);
-  return { package: median(times.package), baseline: median(times.baseline) };
+  return { package: median(times.package), baseline: median(times.baseline), floor: median(times.floor) };
 }
 
 const row = (cells, widths) => cells.map((cell, i) => String(cell).padEnd(widths[i])).join("  ").trimEnd();
@@ -60,14 +64,14 @@ console.log(`machine: ${cpus()[0].model.trim()}, ${cpus().length} cores; Node ${
   `; ${RUNS} runs after ${WARM_UP_RUNS} warm-up runs, medians${globalThis.gc ? "" : " (no --expose-gc)"}`);
 console.log();
 
-const widths = [34, 12, 12, 16];
-console.log(row(["workload", "package", "baseline", "package/baseline"], widths));
+const widths = [34, 12, 12, 16, 12];
+console.log(row(["workload", "package", "baseline", "package/baseline", "copies alone"], widths));
 const results = new Map();
 for (const workload of [reply(), reply({ turns: 2_000 }), tools(), reply({ deltas: 80_000 })]) {
   const result = race(workload);
   results.set(workload, result);
   console.log(row([workload.name, ms(result.package), ms(result.baseline),
-    (result.package / result.baseline).toFixed(2)], widths));
+    (result.package / result.baseline).toFixed(2), ms(result.floor)], widths));
 }
 const [reply20k, , , reply80k] = [...results.values()];
 console.log();
@@ -102,19 +106,21 @@ console.log(`batch of 16 text deltas vs 16 dispatches (package, ${reply().name})
 console.log(`batch of 16 text deltas vs the baseline's one dispatch per delta (${reply().name}): ${
   ms(batched)} vs ${ms(reply20k.baseline)}, ${(batched / reply20k.baseline).toFixed(2)}`);
 
-// Median milliseconds of the package and of a peer on `workload`, alternating which goes first,
-// after one warm-up run each; every run's content is checked against the package's.
+// Median milliseconds of the package, of a peer and of the copies alone (bench/copy-floor.mjs) on
+// `workload`, alternating the package and the peer in first place, after one warm-up run each;
+// every run's content is checked against the package's.
 async function racePeer(workload, makePeer, runs) {
   const peer = makePeer(workload);
-  const times = { package: [], peer: [] };
+  const times = { package: [], peer: [], floor: [] };
   for (let run = 0; run < 1 + runs; run++) {
-    const order = run % 2 === 0 ? ["package", "peer"] : ["peer", "package"];
+    const order = run % 2 === 0 ? ["package", "floor", "peer"] : ["peer", "floor", "package"];
     const results = {};
     for (const name of order) {
-      const input = name === "package" ? workload.initial() : peer.prepare();
+      const input = name === "peer" ? peer.prepare() : workload.initial();
       globalThis.gc?.();
       const start = performance.now();
-      results[name] = name === "package" ? replay(pkg.sessionReducer, input, workload.actions) : await peer.run(input);
+      if (name === "peer") results.peer = await peer.run(input);
+      else results[name] = replay(name === "package" ? pkg.sessionReducer : copyFloor, input, workload.actions);
       if (run > 0) times[name].push(performance.now() - start);
     }
     const expected = packageContent(results.package.state);
@@ -124,6 +130,7 @@ async function racePeer(workload, makePeer, runs) {
   return {
     package: median(times.package),
     peer: median(times.peer),
+    floor: median(times.floor),
     fastest: { package: Math.min(...times.package), peer: Math.min(...times.peer) },
   };
 }
@@ -132,9 +139,9 @@ console.log();
 console.log(`peers, the same workloads through their own APIs, content checked equal (${PEER_RUNS} runs after 1 warm-up;` +
   " AG-UI, which deep-clones the conversation per event, on shorter workloads, 1 run):");
 // The fastest runs' ratio beside the medians': on a shared machine noise only adds time, and it
-// may hit either side's runs.
-const peerWidths = [54, 12, 12, 14, 22];
-console.log(row(["peer on workload", "package", "peer", "peer/package", "fastest runs' ratio"], peerWidths));
+// may hit either side's runs. "Copies alone": the floor under both (bench/copy-floor.mjs).
+const peerWidths = [54, 12, 12, 14, 22, 12];
+console.log(row(["peer on workload", "package", "peer", "peer/package", "fastest runs' ratio", "copies alone"], peerWidths));
 const peerRaces = [
   ["AI SDK Chat", aiSdkChat, [reply(), reply({ turns: 2_000 }), tools()], PEER_RUNS],
   ["AI SDK readUIMessageStream", aiSdkReadStream, [reply(), tools({ rounds: 100 })], PEER_RUNS],
@@ -144,7 +151,7 @@ for (const [peerName, makePeer, workloads, runs] of peerRaces) {
   for (const workload of workloads) {
     const result = await racePeer(workload, makePeer, runs);
     console.log(row([`${peerName}: ${workload.name}`, ms(result.package), ms(result.peer),
-      (result.peer / result.package).toFixed(1), (result.fastest.peer / result.fastest.package).toFixed(1)], peerWidths));
+      (result.peer / result.package).toFixed(1), (result.fastest.peer / result.fastest.package).toFixed(1), ms(result.floor)], peerWidths));
   }
 }
 

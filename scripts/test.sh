@@ -37,7 +37,7 @@ suite "Rust binding (wasm) in headless Chromium: the same reducer tests"
 WASM_BINDGEN_USE_BROWSER=1 cargo test --target wasm32-unknown-unknown --test wasm_reducer --test wasm_calls --test wasm_fuzz
 
 suite "README examples, v2 parts, JSON Patch, Redux, storage (Node and Chromium), the benchmark's baseline and load-trace breakdown, the fuzz's checks against pkg/: node --test"
-node --test tests/js/ tests/fuzz/ bench/baseline.test.mjs bench/trace-breakdown.test.mjs
+node --test tests/js/ tests/fuzz/ bench/baseline.test.mjs bench/copy-floor.test.mjs bench/trace-breakdown.test.mjs
 
 suite "storage in DOM test environments (jsdom, happy-dom): vitest"
 node_modules/.bin/vitest run --config tests/vitest/vitest.config.mjs
