@@ -5,7 +5,8 @@
 // and is not a session reducer (a `toolPhase` copies the last part, whatever it is). Timed on a
 // workload beside the package and a peer, it shows how much of their time that copying is on this
 // machine (README "Performance"): the floor under every immutable reducer, the package's and
-// `Chat`'s included.
+// `Chat`'s included. Each object is copied as src/wasm/apply.js copies it, by the fastest form
+// on V8: a spread alone, then its new field assigned.
 
 export function copyFloor(state, action) {
   const messages = state.messages.slice();
@@ -20,7 +21,9 @@ export function copyFloor(state, action) {
     const parts = message.parts.slice();
     const last = parts.length - 1;
     if (part?.type === "text-delta" && parts[last]?.type === "text") {
-      parts[last] = { ...parts[last], text: parts[last].text + part.text };
+      const text = { ...parts[last] };
+      text.text += part.text;
+      parts[last] = text;
     } else if (part?.type === "text-delta") {
       parts.push({ type: "text", text: part.text });
     } else if (part?.type === "tool-call") {
@@ -31,5 +34,7 @@ export function copyFloor(state, action) {
     message.parts = parts;
     messages[at] = message;
   }
-  return { ...state, messages };
+  const next = { ...state };
+  next.messages = messages;
+  return next;
 }
