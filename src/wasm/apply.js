@@ -40,6 +40,12 @@ class Step {
     this.many = null;
   }
 
+  // Goes on with `ops`, the next patches of the same application: what it made stays its own.
+  resume(ops) {
+    this.ops = ops;
+    this.at = 0;
+  }
+
   next() {
     return this.ops[this.at++];
   }
@@ -171,12 +177,25 @@ function callAt(state, path) {
   return node.messages[path[at]].parts[path[at + 1]];
 }
 
-// The streamed input of the call at `path` once `ops` are applied, parsed as JSON.parse parses
-// it, blank text (JSON's white space only) as {}, and added to `inputs`: false when it is not
-// JSON. It is parsed here, once, at tool-input-end: the text never crosses into the module.
-export function parseInput(state, action, leaves, ops, inputs, path) {
-  const root = ops.length === 0 ? state : applyPatches(state, action, leaves, ops, inputs);
-  const text = callAt(root, path).inputText ?? "";
+// A step's patches applied as the core logs them, once a call's streamed input must be read
+// (tool-input-end): the text is read from the state so far, and each later read and the final
+// state go on from there. Applying the step's earlier patches again for each read would cost a
+// batch that ends n inputs n times its patches. `inputs`: the inputs parseInput parsed, in the
+// order of the patches that set them.
+export function startDraft(state, top, leaves) {
+  const draft = new Application(new Step());
+  draft.begin(state, top, leaves, []);
+  return draft;
+}
+
+// `ops`, the patches logged since the draft's last ones (`restart`: all of the step's, as the
+// core took some back), applied; then the streamed input of the call at `path`, parsed as
+// JSON.parse parses it, blank text (JSON's white space only) as {}, and added to the draft's
+// inputs: false when it is not JSON. It is parsed here, once, at tool-input-end: the text never
+// crosses into the module.
+export function parseInput(draft, ops, restart, path) {
+  continueDraft(draft, ops, restart);
+  const text = callAt(draft.root, path).inputText ?? "";
   let input = {};
   if (!/^[ \t\n\r]*$/.test(text)) {
     try {
@@ -185,8 +204,20 @@ export function parseInput(state, action, leaves, ops, inputs, path) {
       return false;
     }
   }
-  inputs.push(input);
+  draft.inputs.push(input);
   return true;
+}
+
+// The next state: the draft with the step's last patches applied (as parseInput takes them).
+export function finishDraft(draft, ops, restart) {
+  continueDraft(draft, ops, restart);
+  return draft.result();
+}
+
+function continueDraft(draft, ops, restart) {
+  if (restart) draft.begin(draft.state, draft.top, draft.leaves, draft.inputs);
+  draft.step.resume(ops);
+  apply(draft);
 }
 
 // `messages` cut as Retry cuts it: the first `kept`, and of the last one the first `parts - 1`
@@ -202,36 +233,78 @@ export function cutMessages(messages, kept, parts) {
   return list;
 }
 
-// The Step the next application uses, kept rather than one made per call. Besides an allocation,
+// One application of patches to `state`: where it stands between the calls that continue it (a
+// draft's), and what it made so far.
+class Application {
+  constructor(step) {
+    this.step = step;
+    this.state = undefined;
+    this.top = undefined;
+    this.leaves = undefined;
+    this.inputs = undefined;
+    this.action = undefined;
+    this.part = undefined;
+    this.parsed = 0;
+    this.root = undefined;
+    this.changed = false;
+  }
+
+  // Starts over from `state`, the step's action `top` (`leaves`: a batch's actions, which patch
+  // 14, Source, switches between) and `inputs`, having applied and made nothing.
+  begin(state, top, leaves, inputs) {
+    this.step.start(NO_OPS);
+    this.state = state;
+    this.top = top;
+    this.leaves = leaves;
+    this.inputs = inputs;
+    this.action = leaves === undefined ? top : leaves[0];
+    this.part = this.action?.part;
+    this.parsed = 0;
+    this.root = this.step.own(state);
+    this.changed = false;
+  }
+
+  // `state` itself when no patch changed anything.
+  result() {
+    return this.changed ? this.root : this.state;
+  }
+
+  // Holds nothing of the caller's.
+  clear() {
+    this.step.start(NO_OPS);
+    this.state = this.top = this.leaves = this.inputs = this.action = this.part = this.root = undefined;
+  }
+}
+
+// The Application the next step uses, kept rather than one made per call. Besides allocations,
 // that keeps the optimized code of Step's methods: V8 keeps the maps a new object's fields gave it
 // only while some object has them, so with every Step dead, a full garbage collection dropped
 // them and that code, and the steps after it ran unoptimized until recompiled (after each
 // collection, once per run in the benchmark). A step under way (a getter of the caller's may call
 // the reducer inside one) makes its own.
-let spare = new Step();
+let spare = new Application(new Step());
 
-// `leaves`: a batch's actions, which patch 14 (Source) switches between; undefined otherwise.
-// `inputs`: the inputs parseInput parsed, in the order of the patches that set them; undefined
-// when it parsed none.
-export function applyPatches(state, top, leaves, ops, inputs) {
-  const step = spare ?? new Step();
+// A step's patches applied at once, when no input was parsed on the way (no draft). `leaves`: a
+// batch's actions; undefined otherwise.
+export function applyPatches(state, top, leaves, ops) {
+  const application = spare ?? new Application(new Step());
   spare = null;
-  step.start(ops);
   try {
-    return apply(step, state, top, leaves, inputs);
+    application.begin(state, top, leaves, undefined);
+    application.step.resume(ops);
+    apply(application);
+    return application.result();
   } finally {
-    step.start(NO_OPS);
-    spare = step;
+    application.clear();
+    spare = application;
   }
 }
 
-function apply(step, state, top, leaves, inputs) {
+// Applies the step's patches from where `application` stands to the end of its ops.
+function apply(application) {
+  const { step, leaves, inputs } = application;
   const { ops } = step;
-  let action = leaves === undefined ? top : leaves[0];
-  let part = action?.part;
-  let parsed = 0;
-  let root = step.own(state);
-  let changed = false;
+  let { action, part, parsed, root, changed } = application;
   while (step.at < ops.length) {
     const code = step.next();
     // Every patch but those on JSON values (10 to 13) and Source (14) changes the state.
@@ -379,7 +452,11 @@ function apply(step, state, top, leaves, inputs) {
         throw new Error(`chat-session-reducer: unknown patch code ${ops[step.at - 1]}`);
     }
   }
-  return changed ? root : state;
+  application.action = action;
+  application.part = part;
+  application.parsed = parsed;
+  application.root = root;
+  application.changed = changed;
 }
 
 // A run's agentState after an agent-state part: its snapshot, or its patch applied (to {} when

@@ -106,14 +106,13 @@ fn advance(
         )
     };
     // A streamed tool input is parsed in JavaScript, where its text is: the core learns only
-    // whether it is JSON, and the parsed inputs go along with the patches (made on the first).
-    let mut inputs = None;
+    // whether it is JSON, and the parsed inputs stay in the draft that applies the patches.
+    let mut draft = None;
     let leaves = parsed.leaves.as_ref();
     let mut unreadable = None;
     let outcome = {
         let mut parse_input = |call: &CallPath, _: &Text, patches: &[Patch]| -> Option<Json> {
-            let inputs = inputs.get_or_insert_with(js_sys::Array::new);
-            match write::parse_input(state, action, leaves, patches, inputs, call) {
+            match write::parse_input(&mut draft, state, action, leaves, patches, call) {
                 Ok(true) => Some(Json::Null),
                 Ok(false) => None,
                 Err(thrown) => {
@@ -136,7 +135,7 @@ fn advance(
     }
     let next = match outcome {
         Outcome::Changed(patches) => {
-            write::apply(state, action, leaves, &patches, inputs.as_ref()).map_err(changed_state)?
+            write::apply(state, action, leaves, &patches, draft).map_err(changed_state)?
         }
         Outcome::Unchanged => state.clone(),
         Outcome::Broken => return Err(error::internal()),

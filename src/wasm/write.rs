@@ -20,13 +20,13 @@
 //! | 14 | Source | the index of the batch's action the next patches take their values from |
 //!
 //! A run or a call is its depth followed by (message, part) for each call on the way down.
-//! The inputs parsed at `tool-input-end` (`parse_input`) go along, in the order of the
-//! patches that set them. No string crosses: an assistant message's id is the part's
-//! `messageId`, or `assistant-<its index>` (the core's `resolve_target`), which `apply.js`
-//! writes itself.
+//! A step that parses a call's streamed input at `tool-input-end` (`parse_input`) applies its
+//! patches as they are logged, in a draft that each read and the final state continue. No string
+//! crosses: an assistant message's id is the part's `messageId`, or `assistant-<its index>` (the
+//! core's `resolve_target`), which `apply.js` writes itself.
 //!
-//! `leaves` (a batch's actions) and `inputs` are `undefined` when there are none: most steps
-//! have neither, and each value made or copied for the call costs a crossing.
+//! `leaves` (a batch's actions) is `undefined` when there are none: most steps have none, and
+//! each value made or copied for the call costs a crossing.
 
 use wasm_bindgen::prelude::*;
 
@@ -43,18 +43,25 @@ extern "C" {
         action: &JsValue,
         leaves: Option<&js_sys::Array>,
         ops: &[u32],
-        inputs: Option<&js_sys::Array>,
+    ) -> Result<JsValue, JsValue>;
+
+    #[wasm_bindgen(js_name = startDraft, catch)]
+    fn start_draft(
+        state: &JsValue,
+        action: &JsValue,
+        leaves: Option<&js_sys::Array>,
     ) -> Result<JsValue, JsValue>;
 
     #[wasm_bindgen(js_name = parseInput, catch)]
     fn parse_input_js(
-        state: &JsValue,
-        action: &JsValue,
-        leaves: Option<&js_sys::Array>,
+        draft: &JsValue,
         ops: &[u32],
-        inputs: &js_sys::Array,
+        restart: bool,
         call: &[u32],
     ) -> Result<bool, JsValue>;
+
+    #[wasm_bindgen(js_name = finishDraft, catch)]
+    fn finish_draft(draft: &JsValue, ops: &[u32], restart: bool) -> Result<JsValue, JsValue>;
 
     #[wasm_bindgen(js_name = patchSetsAgentState, catch)]
     fn patch_sets_agent_state_js(
@@ -81,36 +88,68 @@ fn truncate_fields(cut: Cut) -> (u32, u32) {
     )
 }
 
+/// A step's patches applied in JavaScript as far as the core had logged them at the last
+/// `parse_input`, and the inputs parsed on the way.
+pub struct Draft {
+    handle: JsValue,
+    applied: usize,
+}
+
+impl Draft {
+    /// The patches logged since the draft's last ones, and whether the draft must start over
+    /// because the core took back some it had (a sub-agent run started for nothing).
+    fn next_ops(&mut self, patches: &[Patch]) -> (Vec<u32>, bool) {
+        let restart = self.applied > patches.len();
+        let from = if restart { 0 } else { self.applied };
+        self.applied = patches.len();
+        (encode(&patches[from..]), restart)
+    }
+}
+
 /// The next state: `state` with `patches` applied (the same `state` when the values they
-/// carry change nothing), `inputs` the inputs `parse_input` parsed for them (none: no call's
-/// input was parsed). `leaves`: a batch's actions, which the `Source` patches refer to.
-/// `state` itself is not touched. Fails only when `state` is not what the module made of it
-/// (changed in place since, or not plain data).
+/// carry change nothing), by way of `draft` when a call's input was parsed in this step.
+/// `leaves`: a batch's actions, which the `Source` patches refer to. `state` itself is not
+/// touched. Fails only when `state` is not what the module made of it (changed in place since,
+/// or not plain data).
 pub fn apply(
     state: &JsValue,
     action: &JsValue,
     leaves: Option<&js_sys::Array>,
     patches: &[Patch],
-    inputs: Option<&js_sys::Array>,
+    draft: Option<Draft>,
 ) -> Result<JsValue, JsValue> {
-    apply_patches(state, action, leaves, &encode(patches), inputs)
+    match draft {
+        Some(mut draft) => {
+            let (ops, restart) = draft.next_ops(patches);
+            finish_draft(&draft.handle, &ops, restart)
+        }
+        None => apply_patches(state, action, leaves, &encode(patches)),
+    }
 }
 
 /// Parses the streamed input of the call at `call`, in `state` with `patches` applied, as
-/// `JSON.parse` parses it (blank text as `{}`), and adds it to `inputs`: `Ok(false)` when it is
-/// not JSON. The text is read and parsed in JavaScript, where it is held; only the outcome
-/// crosses. Fails as `apply` fails.
+/// `JSON.parse` parses it (blank text as `{}`), and keeps it in `draft` (made on the first
+/// call) for the patch that sets it: `Ok(false)` when it is not JSON. The text is read and
+/// parsed in JavaScript, where it is held; only the outcome crosses. Fails as `apply` fails.
 pub fn parse_input(
+    draft: &mut Option<Draft>,
     state: &JsValue,
     action: &JsValue,
     leaves: Option<&js_sys::Array>,
     patches: &[Patch],
-    inputs: &js_sys::Array,
     call: &[CallPos],
 ) -> Result<bool, JsValue> {
+    let draft = match draft {
+        Some(draft) => draft,
+        None => draft.insert(Draft {
+            handle: start_draft(state, action, leaves)?,
+            applied: 0,
+        }),
+    };
     let mut at = Vec::with_capacity(1 + 2 * call.len());
     path(&mut at, call);
-    parse_input_js(state, action, leaves, &encode(patches), inputs, &at)
+    let (ops, restart) = draft.next_ops(patches);
+    parse_input_js(&draft.handle, &ops, restart, &at)
 }
 
 /// Whether the agent-state patch of `action` (of its batch leaf `leaf`) gives a run without

@@ -61,3 +61,33 @@ test("a state restored from JSON streams and parses its input the same way", () 
   assert.deepEqual(state.messages[0].parts[0].input, { a: [1] });
   assert.equal(stored.messages[0].parts[0].state, "input-streaming", "the given state is not mutated");
 });
+
+test("a batch that ends many calls' inputs reads the state as often as one that ends one, and gives what the actions one by one give", () => {
+  const started = play(
+    [{ type: "send", id: "u-1", text: "Write" }, part({ type: "message-start", messageId: "a-1" })],
+    { messages: [], status: "idle" },
+  );
+  const readsOfMessages = (calls) => {
+    const actions = [];
+    for (let call = 0; call < calls; call++) {
+      const id = `c-${call}`;
+      actions.push(part({ type: "tool-input-delta", id, name: "write", text: '{"line":' }));
+      actions.push(part({ type: "tool-input-delta", id, text: `${call}}` }));
+      actions.push(part({ type: "tool-input-end", id }));
+    }
+    let reads = 0;
+    // The same state behind a Proxy, so the module reads it afresh and each read of its message
+    // list is counted: applying the batch's earlier patches again for each input read it again.
+    const counted = new Proxy(started, {
+      get(target, key, receiver) {
+        if (key === "messages") reads++;
+        return Reflect.get(target, key, receiver);
+      },
+    });
+    const batched = sessionReducer(counted, { type: "batch", actions });
+    assert.deepEqual(batched, play(actions, started));
+    assert.deepEqual(batched.messages[1].parts.at(-1).input, { line: calls - 1 });
+    return reads;
+  };
+  assert.equal(readsOfMessages(40), readsOfMessages(1));
+});
