@@ -194,7 +194,7 @@ export function startDraft(state, top, leaves) {
 // inputs: false when it is not JSON. It is parsed here, once, at tool-input-end: the text never
 // crosses into the module.
 export function parseInput(draft, ops, restart, path) {
-  continueDraft(draft, ops, restart);
+  draft.applyNext(ops, restart);
   const text = callAt(draft.root, path).inputText ?? "";
   let input = {};
   if (!/^[ \t\n\r]*$/.test(text)) {
@@ -210,14 +210,8 @@ export function parseInput(draft, ops, restart, path) {
 
 // The next state: the draft with the step's last patches applied (as parseInput takes them).
 export function finishDraft(draft, ops, restart) {
-  continueDraft(draft, ops, restart);
+  draft.applyNext(ops, restart);
   return draft.result();
-}
-
-function continueDraft(draft, ops, restart) {
-  if (restart) draft.begin(draft.state, draft.top, draft.leaves, draft.inputs);
-  draft.step.resume(ops);
-  apply(draft);
 }
 
 // `messages` cut as Retry cuts it: the first `kept`, and of the last one the first `parts - 1`
@@ -264,6 +258,14 @@ class Application {
     this.changed = false;
   }
 
+  // Applies `ops`, the patches logged since the last ones it applied (`restart`: all of the
+  // step's, from `state` again, as the core took some back).
+  applyNext(ops, restart) {
+    if (restart) this.begin(this.state, this.top, this.leaves, this.inputs);
+    this.step.resume(ops);
+    apply(this);
+  }
+
   // `state` itself when no patch changed anything.
   result() {
     return this.changed ? this.root : this.state;
@@ -291,8 +293,7 @@ export function applyPatches(state, top, leaves, ops) {
   spare = null;
   try {
     application.begin(state, top, leaves, undefined);
-    application.step.resume(ops);
-    apply(application);
+    application.applyNext(ops, false);
     return application.result();
   } finally {
     application.clear();
