@@ -171,6 +171,20 @@ fn text_delta_without_a_message_id_after_a_user_message_appends_assistant_n() {
         part(json!({ "type": "text-delta", "text": "Welcome" })),
         streaming(json!([assistant("assistant-0", json!([text("Welcome")]))])),
     );
+    // Past one digit: the index written out in full.
+    for count in [10, 109] {
+        let users: Vec<_> = (0..count).map(|n| user(&format!("u-{n}"), "Hi")).collect();
+        let mut expected = users.clone();
+        expected.push(assistant(
+            &format!("assistant-{count}"),
+            json!([text("So")]),
+        ));
+        assert_becomes(
+            streaming(json!(users)),
+            part(json!({ "type": "text-delta", "text": "So" })),
+            streaming(json!(expected)),
+        );
+    }
 }
 
 #[test]
