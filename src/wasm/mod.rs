@@ -50,44 +50,71 @@ fn read_session(state: &JsValue) -> Result<Session, JsValue> {
     Ok(Session::new(Rc::new(read::session_state(state)?)))
 }
 
-thread_local! {
-    /// The state `sessionReducer` takes for `undefined` (Redux's first call): frozen, since it
-    /// is shared.
-    static EMPTY_STATE: JsValue = facts::empty_state().unwrap_or_default();
+/// The package's `sessionReducer` (scripts/pack-pkg.mjs) answers what needs no Rust work itself,
+/// reads the action (`read.js`), and calls this with what it found: the id of the Rust session
+/// behind `state` (-1: none) and the action's encoding, its strings as `readStrings` encoded
+/// them, so that the module calls back for neither. `undefined` is the empty state by then. Its
+/// declaration is the package's, below; the glue that exports it is not exported itself.
+#[wasm_bindgen(js_name = sessionReducer, skip_typescript)]
+pub fn session_reducer_read(
+    state: &JsValue,
+    action: &JsValue,
+    session: f64,
+    codes: Vec<i32>,
+    strings: Vec<u8>,
+) -> Result<JsValue, JsValue> {
+    let parsed = read::entry_action(&codes, &strings)?;
+    reduce_read(state, action, session, parsed)
 }
 
-/// The next session state. Returns `state` itself when the action changes nothing; otherwise
-/// a new state that shares every untouched message, part and nested object with `state`.
-/// `undefined` is the empty session, and an action whose `type` is a string this version does
-/// not know returns `state` (as Redux requires of a reducer). Throws a `TypeError` with
-/// `code: "invalid"` and `path` when `state` or `action` is not of its type; nothing is
-/// changed then.
-#[wasm_bindgen(js_name = sessionReducer)]
-pub fn session_reducer(
-    #[wasm_bindgen(unchecked_param_type = "SessionState | undefined")] state: &JsValue,
-    #[wasm_bindgen(unchecked_param_type = "SessionAction")] action: &JsValue,
-) -> Result<Ts<SessionState>, JsValue> {
-    // The arguments are borrowed, not cloned: each handle made costs a crossing.
+/// The next state for an action read as `parsed` (`None`: of a type this version does not
+/// know), from `state` and the Rust session with this id, if the module still holds it.
+fn reduce_read(
+    state: &JsValue,
+    action: &JsValue,
+    session: f64,
+    parsed: Option<read::ReadAction>,
+) -> Result<JsValue, JsValue> {
+    let Some(parsed) = parsed else {
+        return Ok(state.clone());
+    };
+    let session = match recent::take(session) {
+        Some(session) => session,
+        None => read_session(state)?,
+    };
+    advance(state, action, &parsed, session)
+}
+
+#[wasm_bindgen(typescript_custom_section)]
+const SESSION_REDUCER: &'static str = r#"
+/**
+ * The next session state. Returns `state` itself when the action changes nothing; otherwise
+ * a new state that shares every untouched message, part and nested object with `state`.
+ * `undefined` is the empty session, and an action whose `type` is a string this version does
+ * not know returns `state` (as Redux requires of a reducer). Throws a `TypeError` with
+ * `code: "invalid"` and `path` when `state` or `action` is not of its type; nothing is
+ * changed then.
+ */
+export function sessionReducer(state: SessionState | undefined, action: SessionAction): SessionState;
+"#;
+
+/// `sessionReducer` with nothing looked up or read beforehand, as the crate's tests call it:
+/// it asks `state_facts.js` first (`lookup`), then reads the action.
+pub fn session_reducer(state: &JsValue, action: &JsValue) -> Result<Ts<SessionState>, JsValue> {
     let empty;
     let state = if state.is_undefined() {
-        empty = EMPTY_STATE.with(JsValue::clone);
+        empty = facts::empty_state()?;
         &empty
     } else {
         state
     };
     // Failing, it would only cost a full read.
     let known = facts::lookup(state, action).unwrap_or_default();
-    let Some(session_id) = known.as_f64() else {
+    let Some(session) = known.as_f64() else {
         return Ok(Ts::new_unchecked(known));
     };
-    let Some(parsed) = read::session_action(action, read::UnknownTypes::Skip)? else {
-        return Ok(Ts::new_unchecked(state.clone()));
-    };
-    let session = match recent::take(session_id) {
-        Some(session) => session,
-        None => read_session(state)?,
-    };
-    advance(state, action, &parsed, session).map(Ts::new_unchecked)
+    let parsed = read::session_action(action, read::UnknownTypes::Skip)?;
+    reduce_read(state, action, session, parsed).map(Ts::new_unchecked)
 }
 
 /// Applies `parsed` (read from `action`) to `session`, the session of `state`, and keeps the
@@ -133,19 +160,27 @@ fn advance(
     if let Some(thrown) = unreadable {
         return Err(changed_state(thrown));
     }
-    let next = match outcome {
-        Outcome::Changed(patches) => {
-            write::apply(state, action, leaves, &patches, draft).map_err(changed_state)?
-        }
-        Outcome::Unchanged => state.clone(),
-        Outcome::Broken => return Err(error::internal()),
-    };
     let (message, part) = plain_append_target(&session).map_or((-1, -1), |(message, part)| {
         (position(message), position(part))
     });
-    let id = recent::put(session);
-    // It only records what is known; failing, it would only cost a later read.
-    let _ = facts::remember(state, action, &next, id, message, part);
+    let id = recent::new_id();
+    let next = match outcome {
+        Outcome::Changed(patches) => {
+            let facts = write::Facts {
+                session: id,
+                message,
+                part,
+            };
+            write::apply(state, action, leaves, &patches, draft, facts).map_err(changed_state)?
+        }
+        Outcome::Unchanged => {
+            // It only records what is known; failing, it would only cost a later read.
+            let _ = facts::remember(state, action, state, id, message, part);
+            state.clone()
+        }
+        Outcome::Broken => return Err(error::internal()),
+    };
+    recent::keep(id, session);
     Ok(next)
 }
 

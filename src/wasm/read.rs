@@ -67,7 +67,23 @@ pub fn session_action(
     unknown: UnknownTypes,
 ) -> Result<Option<ReadAction>, JsValue> {
     let codes = read_action(value, unknown == UnknownTypes::Refuse)?;
-    let Some(action) = decode(codes, |decoder| decoder.action())? else {
+    with_leaves(decode(codes, |decoder| decoder.action())?)
+}
+
+/// An action the package's entry read (`readAction`, then `readStrings` for its strings), so
+/// that the module makes no call back for it; `None` for one of a type this version does not
+/// know.
+pub fn entry_action(codes: &[i32], strings: &[u8]) -> Result<Option<ReadAction>, JsValue> {
+    // SAFETY: the bytes are `readStrings`' output, TextEncoder's, UTF-8 by its definition: the
+    // package's entry is the only caller of the export they come through (the glue that exports
+    // it is bundled, not exported), as it is of `read_strings`.
+    let strings = unsafe { std::str::from_utf8_unchecked(strings) };
+    with_leaves(Decoder::new(codes, strings).action())
+}
+
+/// A batch's actions, which the read kept aside, joined to it.
+fn with_leaves(action: Option<SessionAction>) -> Result<Option<ReadAction>, JsValue> {
+    let Some(action) = action else {
         return Ok(None);
     };
     let leaves = match action {

@@ -28,13 +28,18 @@ pub fn take(id: f64) -> Option<Session> {
     })
 }
 
-/// Keeps a session as a head; returns its new id.
-pub fn put(session: Session) -> u32 {
-    let id = LAST_ID.with(|last| {
+/// A new id for a session about to be kept (`keep`): the state it is for is recorded under it
+/// first (`state_facts.js`).
+pub fn new_id() -> u32 {
+    LAST_ID.with(|last| {
         let id = last.get().wrapping_add(1) & 0x7fff_ffff;
         last.set(id);
         id
-    });
+    })
+}
+
+/// Keeps a session as a head, under `id` (from `new_id`).
+pub fn keep(id: u32, session: Session) {
     HEADS_BY_AGE.with(|heads| {
         let mut heads = heads.borrow_mut();
         if heads.len() == HEADS {
@@ -42,5 +47,4 @@ pub fn put(session: Session) -> u32 {
         }
         heads.push((id, session));
     });
-    id
 }

@@ -12,7 +12,7 @@
 //   fields since reassigned (a reused action) is applied afresh.
 // The states are immutable, so these facts stay true; a state no longer listed, or a session id
 // Rust no longer holds, only means the state is read again.
-import { appendText } from "./apply.js";
+import { appendText, applyPatches, finishDraft } from "./apply.js";
 
 const KEPT = 16;
 const known = [];
@@ -179,11 +179,32 @@ export function shortcut(state, action) {
   return next;
 }
 
-// What the module asks first of a state and an action, in one call into JavaScript: the next
-// state when it needs no Rust work (`shortcut`), else the id of the Rust session behind `state`
-// (-1: none, it is read in full).
+// The id of the Rust session behind `state` (-1: none, it is read in full), which the package's
+// entry hands the module with the action it read, once `shortcut` had no answer.
+export function sessionOf(state) {
+  return factsOf(state)?.session ?? -1;
+}
+
+// What the module asks first of a state and an action when the entry has not (the crate's own
+// tests call it directly), in one call into JavaScript: the next state when it needs no Rust
+// work (`shortcut`), else `sessionOf(state)`.
 export function lookup(state, action) {
-  return shortcut(state, action) ?? factsOf(state)?.session ?? -1;
+  return shortcut(state, action) ?? sessionOf(state);
+}
+
+// A step's result, made and recorded in the one call the module makes for it: its patches
+// applied to `state` (apply.js), then what is known of the new state (`remember`).
+export function applyStep(state, action, leaves, ops, session, message, part) {
+  const next = applyPatches(state, action, leaves, ops);
+  remember(state, action, next, session, message, part);
+  return next;
+}
+
+// The same for a step that parsed streamed inputs on the way: its draft finished.
+export function finishStep(state, action, draft, ops, restart, session, message, part) {
+  const next = finishDraft(draft, ops, restart);
+  remember(state, action, next, session, message, part);
+  return next;
 }
 
 // Records that `action` made `next` from `state`, and what is known of `next`. `message` is -1
@@ -205,7 +226,11 @@ export function remember(state, action, next, session, message, part) {
   after.appendPart = part;
 }
 
-// The state `sessionReducer` takes for `undefined` (Redux's first call): frozen, since it is shared.
+// The state `sessionReducer` takes for `undefined` (Redux's first call): one object, so that the
+// same action on `undefined` twice gives the same state (React's Strict Mode), and frozen, since
+// it is shared.
+const EMPTY_STATE = Object.freeze({ messages: Object.freeze([]), status: "idle" });
+
 export function emptyState() {
-  return Object.freeze({ messages: Object.freeze([]), status: "idle" });
+  return EMPTY_STATE;
 }

@@ -35,15 +35,36 @@ use crate::core::patch::{CallChange, NewMessage, NewPart, Patch};
 use crate::core::path::CallPos;
 use crate::core::Cut;
 
-#[wasm_bindgen(module = "/src/wasm/apply.js")]
+// The step's result is made and recorded in one call: `state_facts.js` applies the patches
+// (`apply.js`) and notes what is known of the new state, which saves a crossing per step.
+#[wasm_bindgen(module = "/src/wasm/state_facts.js")]
 extern "C" {
-    #[wasm_bindgen(js_name = applyPatches, catch)]
-    fn apply_patches(
+    #[wasm_bindgen(js_name = applyStep, catch)]
+    fn apply_step(
         state: &JsValue,
         action: &JsValue,
         leaves: Option<&js_sys::Array>,
         ops: &[u32],
+        session: u32,
+        message: i32,
+        part: i32,
     ) -> Result<JsValue, JsValue>;
+
+    #[wasm_bindgen(js_name = finishStep, catch)]
+    fn finish_step(
+        state: &JsValue,
+        action: &JsValue,
+        draft: &JsValue,
+        ops: &[u32],
+        restart: bool,
+        session: u32,
+        message: i32,
+        part: i32,
+    ) -> Result<JsValue, JsValue>;
+}
+
+#[wasm_bindgen(module = "/src/wasm/apply.js")]
+extern "C" {
 
     #[wasm_bindgen(js_name = startDraft, catch)]
     fn start_draft(
@@ -59,9 +80,6 @@ extern "C" {
         restart: bool,
         call: &[u32],
     ) -> Result<bool, JsValue>;
-
-    #[wasm_bindgen(js_name = finishDraft, catch)]
-    fn finish_draft(draft: &JsValue, ops: &[u32], restart: bool) -> Result<JsValue, JsValue>;
 
     #[wasm_bindgen(js_name = patchSetsAgentState, catch)]
     fn patch_sets_agent_state_js(
@@ -106,24 +124,55 @@ impl Draft {
     }
 }
 
+/// What is known of the next state, recorded with it: the id of the Rust session behind it, and
+/// where a plain text delta appends in it (`message` -1: nowhere simple).
+pub struct Facts {
+    pub session: u32,
+    pub message: i32,
+    pub part: i32,
+}
+
 /// The next state: `state` with `patches` applied (the same `state` when the values they
-/// carry change nothing), by way of `draft` when a call's input was parsed in this step.
-/// `leaves`: a batch's actions, which the `Source` patches refer to. `state` itself is not
-/// touched. Fails only when `state` is not what the module made of it (changed in place since,
-/// or not plain data).
+/// carry change nothing), by way of `draft` when a call's input was parsed in this step, and
+/// recorded with its `facts`. `leaves`: a batch's actions, which the `Source` patches refer
+/// to. `state` itself is not touched. Fails only when `state` is not what the module made of
+/// it (changed in place since, or not plain data).
 pub fn apply(
     state: &JsValue,
     action: &JsValue,
     leaves: Option<&js_sys::Array>,
     patches: &[Patch],
     draft: Option<Draft>,
+    facts: Facts,
 ) -> Result<JsValue, JsValue> {
+    let Facts {
+        session,
+        message,
+        part,
+    } = facts;
     match draft {
         Some(mut draft) => {
             let (ops, restart) = draft.next_ops(patches);
-            finish_draft(&draft.handle, &ops, restart)
+            finish_step(
+                state,
+                action,
+                &draft.handle,
+                &ops,
+                restart,
+                session,
+                message,
+                part,
+            )
         }
-        None => apply_patches(state, action, leaves, &encode(patches)),
+        None => apply_step(
+            state,
+            action,
+            leaves,
+            &encode(patches),
+            session,
+            message,
+            part,
+        ),
     }
 }
 
