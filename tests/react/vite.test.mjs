@@ -1,5 +1,6 @@
 // The Vite consumer (vite/): the app in Vite's dev server (no plugin for the package: only the
-// JSX transform an app has anyway), in headless Chromium. Run by run.mjs, which installs the
+// JSX transform an app has anyway, and its runtime pre-bundled as React's plugin has it), in
+// headless Chromium. Run by run.mjs, which installs the
 // packed package into the project and passes its path as REACT_CONSUMER.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
@@ -21,6 +22,10 @@ before(async () => {
     logLevel: "warn",
     plugins: [agentPlugin()],
     esbuild: { jsx: "automatic" },
+    // What @vitejs/plugin-react adds for the JSX transform's runtime. Without it Vite can find
+    // that import only once it transforms main.jsx, and optimize the dependencies again while
+    // the page loads: the page's first requests then fail (504, "Outdated Optimize Dep").
+    optimizeDeps: { include: ["react/jsx-dev-runtime"] },
     server: { host: "127.0.0.1", port: 0, strictPort: false },
   });
   await server.listen();
