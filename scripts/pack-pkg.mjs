@@ -92,11 +92,11 @@ function checkDeclarationsMatch(runtimeNames, declarations) {
   }
 }
 
-// The crate's JavaScript that knows when an action needs no Rust work (src/wasm/state_facts.js),
-// as the glue imports it from snippets/.
+// A JavaScript module of the crate (src/wasm/<file>), as the glue imports it from snippets/: the
+// entry imports the same module, not a copy.
 function snippetModule(file) {
   const glue = readFileSync(gluePath, "utf8");
-  const path = glue.match(new RegExp(`from ['"](\\./snippets/[^'"]+/src/wasm/${file.replace(".", "\\.")})['"]`))?.[1];
+  const path = glue.match(new RegExp(`from ['"](\\./snippets/[^'"]+/src/wasm/${file.replaceAll(".", "\\.")})['"]`))?.[1];
   if (!path) throw new Error(`${gluePath}: no import of src/wasm/${file}`);
   return path;
 }
