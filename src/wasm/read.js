@@ -72,6 +72,7 @@ function put(code) {
 }
 
 const NOTHING = new Int32Array(0);
+const NO_BYTES = new Uint8Array(0);
 
 const THREW = "could not be read (its getter threw)";
 
@@ -310,6 +311,8 @@ let stringBytes = new Uint8Array(1024);
 export function readStrings() {
   const joined = readText;
   readText = "";
+  // Most actions of a streamed reply have none: no call into the encoder for them.
+  if (joined === "") return NO_BYTES;
   // UTF-8 takes at most 3 bytes per UTF-16 code unit; the buffer is reused as `spareCodes` are.
   const buffer = joined.length * 3 <= stringBytes.length ? stringBytes : new Uint8Array(joined.length * 3);
   if (buffer.length <= KEPT_CODES * 4) stringBytes = buffer;

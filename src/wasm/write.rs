@@ -65,7 +65,6 @@ extern "C" {
 
 #[wasm_bindgen(module = "/src/wasm/apply.js")]
 extern "C" {
-
     #[wasm_bindgen(js_name = startDraft, catch)]
     fn start_draft(
         state: &JsValue,
