@@ -17,14 +17,36 @@ import { appendText, applyPatches, finishDraft } from "./apply.js";
 const KEPT = 16;
 const known = [];
 
+// A state not asked about in the last 64 reducer calls is forgotten. A conversation in use never
+// pushes another out of the list (its states replace each other in it), so without this a
+// conversation the app had let go of stayed listed, every object of it kept alive, until enough
+// new conversations came; and the more the page's heap holds, the slower all its copying runs
+// (README "Performance"). React repeats a step at once (Strict Mode) or within a render; a state
+// asked about later is only read again.
+const IDLE_CALLS = 64;
+let calls = 0;
+
+// A reducer call begins: the least recently used state goes if it has been idle too long.
+function tick() {
+  calls++;
+  const oldest = known[known.length - 1];
+  if (oldest !== undefined && calls - oldest.used > IDLE_CALLS) known.pop();
+}
+
 // The facts of a state, moved to the front: the states in use are the last to be forgotten. A
 // streaming reply asks for the front one each delta, so that is looked at first, and the loops
 // take no closure (this runs once per delta: see README "Performance").
 function factsOf(state) {
-  if (known.length === 0 || known[0].state === state) return known[0];
+  const front = known[0];
+  if (front === undefined) return undefined;
+  if (front.state === state) {
+    front.used = calls;
+    return front;
+  }
   for (let index = 1; index < known.length; index++) {
     const facts = known[index];
     if (facts.state !== state) continue;
+    facts.used = calls;
     moveToFront(index, facts);
     return facts;
   }
@@ -56,6 +78,7 @@ class Facts {
     this.fields = undefined;
     this.appended = undefined;
     this.next = undefined;
+    this.used = 0;
   }
 }
 
@@ -67,6 +90,7 @@ function describe(record, state, session, appendMessage, appendPart) {
   record.appendMessage = appendMessage;
   record.appendPart = appendPart;
   record.action = record.fields = record.appended = record.next = undefined;
+  record.used = calls;
   return record;
 }
 
@@ -149,6 +173,7 @@ function appendedText(state, message, action) {
 // The next state when it needs no Rust work: the same action again, or plain text deltas (one,
 // or a batch of them) appended where the core said they go. Otherwise undefined.
 export function shortcut(state, action) {
+  tick();
   const facts = factsOf(state);
   if (facts === undefined) return undefined;
   let text, next;

@@ -73,3 +73,29 @@ test("a streamed reply under Strict Mode, with steps replayed from earlier state
   collectGarbage();
   assert.deepEqual(left.map((state) => state.deref()), [undefined, undefined], "states left behind by the stream are collected");
 });
+
+// An app that switches conversations (a sidebar of chats) lets the old one go: the package's memo
+// of recent states must not keep it alive for the life of the page, however the conversation in
+// use goes on (a streamed reply, whose states replace each other in the memo, included).
+test("a conversation the app let go of is collected once a hundred more reducer calls have been made", async () => {
+  let old = [
+    { type: "send", id: "u-1", text: "Find it" },
+    part({ type: "message-start", messageId: "a-1" }),
+    part({ type: "tool-call", id: "call-1", name: "search", input: { query: "it" } }),
+    part({ type: "tool-result", id: "call-1", output: { found: true } }),
+    delta("Found it."),
+  ].reduce(sessionReducer, { messages: [], status: "idle" });
+  const left = new WeakRef(old);
+  old = undefined;
+
+  let current = [
+    { type: "send", id: "u-1", text: "Tell me" },
+    part({ type: "message-start", messageId: "a-1" }),
+  ].reduce(sessionReducer, { messages: [], status: "idle" });
+  for (let step = 0; step < 100; step++) current = sessionReducer(current, delta(` w${step}`));
+
+  await nextTask();
+  collectGarbage();
+  assert.equal(left.deref(), undefined, "the conversation let go of is collected");
+  assert.equal(current.messages[1].parts[0].text, Array.from({ length: 100 }, (_, step) => ` w${step}`).join(""));
+});
