@@ -1,6 +1,6 @@
-// What this module knows about the last states it returned (a bounded list, newest first: a
-// WeakMap would do, but its entries make every garbage collection slower, and a streaming
-// reply makes a state per delta):
+// What this module knows about the last states it returned (a bounded list, most recently used
+// first: a WeakMap would do, but its entries make every garbage collection slower, and a
+// streaming reply makes a state per delta):
 // - `session`: the id of the Rust session behind the state (src/wasm/recent.rs), or -1;
 // - `appendMessage`, `appendPart`: where a plain text delta (some text, no within, no messageId
 //   or the last message's) goes when all it does is append to a text part, as the core computed
@@ -9,7 +9,8 @@
 //   twice with the same arguments (Strict Mode) and must get the same object: for plain text
 //   deltas, the text they `appended` (the same text again is the same delta); for any other
 //   action, the `action` and its `fields` as they were then, so that the same object with
-//   fields since reassigned (a reused action) is applied afresh.
+//   fields since reassigned (a reused action) is applied afresh;
+// - `used`: the reducer call that last asked about the state (see IDLE_CALLS).
 // The states are immutable, so these facts stay true; a state no longer listed, or a session id
 // Rust no longer holds, only means the state is read again.
 import { appendText, applyPatches, finishDraft } from "./apply.js";
