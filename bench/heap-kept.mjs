@@ -38,7 +38,10 @@ async function measure(kept) {
     replay(copyFloor, initial, workload.actions);
     const elapsed = performance.now() - start;
     await nextTask();
-    if (run >= WARM_UP_RUNS) runs.push(elapsed), pauses.push(paused);
+    if (run >= WARM_UP_RUNS) {
+      runs.push(elapsed);
+      pauses.push(paused);
+    }
   }
   console.log(`${String(kept).padStart(2)} conversations kept: copies alone ${median(runs).toFixed(1)} ms, ` +
     `the collector's pauses inside a run ${median(pauses).toFixed(1)} ms`);
