@@ -238,6 +238,7 @@ const javascriptSubpaths = {
   "ag-ui": "src/adapters/ag-ui",
   "chat-stream": "src/adapters/chat-stream",
   react: "src/react",
+  testing: "src/testing",
 };
 
 // A subpath's imports of the package itself (the hook imports the core and the adapters) point
