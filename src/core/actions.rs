@@ -6,8 +6,8 @@ use std::rc::Rc;
 use super::edit::{text_part, CallUpdate, Editor};
 use super::find::newest_named;
 use super::model::{
-    AgentMessage, AgentStreamPart, OpenToolState, Role, SessionAction, SessionStatus, Text,
-    ToolState, MAX_NESTING,
+    AgentMessage, AgentStreamPart, OpenToolState, Role, SessionAction, SessionState, SessionStatus,
+    Text, ToolState, MAX_NESTING,
 };
 use super::reducer::{apply_action, apply_part};
 use super::resumable::resumable_cut;
@@ -32,7 +32,7 @@ pub fn send(editor: &mut Editor, id: &str, text: &Text) -> Option<()> {
 
 /// SPEC "Actions": part (and v2: part carrying an answer).
 pub fn part(editor: &mut Editor, part: &AgentStreamPart, within: &Option<String>) -> Option<()> {
-    if editor.state().status != SessionStatus::Streaming && !part.is_answer() {
+    if !applies(editor.state(), part) {
         return Some(());
     }
     match within {
@@ -40,6 +40,12 @@ pub fn part(editor: &mut Editor, part: &AgentStreamPart, within: &Option<String>
         Some(id) => part_within(editor, id, part)?,
     }
     Some(())
+}
+
+/// SPEC "Actions": part, and v2: part carrying an answer: whether a part applies to a run (the
+/// root, or the sub-agent run it goes `within`) in the run's status.
+pub fn applies(run: &SessionState, part: &AgentStreamPart) -> bool {
+    run.status == SessionStatus::Streaming || part.is_answer()
 }
 
 /// SPEC "Actions": part with within.

@@ -70,7 +70,7 @@ pub fn apply_action(editor: &mut Editor, action: &SessionAction) -> Option<()> {
 /// Applies a stream part to one run (the root, or a sub-agent run), by its row of SPEC
 /// "Stream parts".
 pub fn apply_part(editor: &mut Editor, run: &RunPath, part: &AgentStreamPart) -> Option<()> {
-    if editor.run(run)?.status != SessionStatus::Streaming && !part.is_answer() {
+    if !actions::applies(editor.run(run)?, part) {
         return Some(());
     }
     match part {
