@@ -457,6 +457,39 @@ fn snapshot_slots(
     for message in given {
         held.push(find_message(editor, run, &message.id)?);
     }
+    if holds_a_call_twice(editor, run, given, &held, exact) {
+        return Some(None);
+    }
+    let slots = if exact {
+        held.iter()
+            .copied()
+            .zip((0..given.len()).map(Some))
+            .collect()
+    } else {
+        let mut slots: Vec<_> = (0..editor.run(run)?.messages.len())
+            .map(|at| (Some(at), None))
+            .collect();
+        for (new, at) in held.iter().enumerate() {
+            match at {
+                Some(at) => slots.get_mut(*at)?.1 = Some(new),
+                None => slots.push((None, Some(new))),
+            }
+        }
+        slots
+    };
+    Some(Some(slots))
+}
+
+/// Whether the conversation would hold a call id twice with the snapshot's messages in the
+/// run, replacing the held ones they name (`held`, as `snapshot_slots` found them), or all of
+/// the run's messages when `exact`.
+fn holds_a_call_twice(
+    editor: &Editor,
+    run: &RunPath,
+    given: &[Rc<AgentMessage>],
+    held: &[Option<usize>],
+    exact: bool,
+) -> bool {
     let replaced = |path: &CallPath| {
         path.starts_with(run)
             && path
@@ -478,25 +511,5 @@ fn snapshot_slots(
                 .locate(editor.state(), &call.id)
                 .is_some_and(|path| !replaced(&path));
     });
-    if duplicate {
-        return Some(None);
-    }
-    let slots = if exact {
-        held.iter()
-            .copied()
-            .zip((0..given.len()).map(Some))
-            .collect()
-    } else {
-        let mut slots: Vec<_> = (0..editor.run(run)?.messages.len())
-            .map(|at| (Some(at), None))
-            .collect();
-        for (new, at) in held.iter().enumerate() {
-            match at {
-                Some(at) => slots.get_mut(*at)?.1 = Some(new),
-                None => slots.push((None, Some(new))),
-            }
-        }
-        slots
-    };
-    Some(Some(slots))
+    duplicate
 }
