@@ -93,6 +93,79 @@ pub enum CallUpdate<'a> {
     },
 }
 
+impl CallUpdate<'_> {
+    /// Writes the update on the call (its state is set apart) and says what kind of change it
+    /// is, for the `SetCall` patch.
+    fn write(self, call: &mut ToolPart) -> CallChange {
+        match self {
+            CallUpdate::Phase { prompt } => {
+                call.prompt = prompt.map(str::to_owned);
+                CallChange::Phase
+            }
+            CallUpdate::Result { output } => {
+                call.output = Some(output.clone());
+                call.prompt = None;
+                CallChange::Result
+            }
+            CallUpdate::Progress { output } => {
+                call.output = Some(output.clone());
+                CallChange::Progress
+            }
+            CallUpdate::Error { error } => {
+                call.error = Some(error.clone());
+                call.prompt = None;
+                CallChange::Error
+            }
+            CallUpdate::Cancel => CallChange::Cancel,
+            CallUpdate::Called { name, input } => {
+                call.name = name.to_owned();
+                call.input = input.clone();
+                CallChange::Called
+            }
+            CallUpdate::InputParsed { input } => {
+                call.input = input;
+                CallChange::InputParsed
+            }
+            CallUpdate::InputInvalid => {
+                call.error = Some(ToolError {
+                    message: INVALID_INPUT.to_owned(),
+                    code: Some("invalid_input".to_owned()),
+                });
+                CallChange::InputInvalid
+            }
+            CallUpdate::ApprovalAsked { prompt, approval } => {
+                call.prompt = prompt.map(str::to_owned);
+                call.approval = Some(Box::new(approval));
+                CallChange::ApprovalAsked
+            }
+            CallUpdate::Approved {
+                approval,
+                input,
+                output,
+            } => {
+                call.approval = Some(Box::new(approval));
+                call.prompt = None;
+                if let Some(input) = input {
+                    call.input = input.clone();
+                }
+                if let Some(output) = output {
+                    call.output = Some(output.clone());
+                }
+                CallChange::Approved
+            }
+            CallUpdate::Denied { approval } => {
+                call.error = Some(ToolError {
+                    message: approval.reason.as_deref().unwrap_or(DENIED).to_owned(),
+                    code: Some("denied".to_owned()),
+                });
+                call.approval = Some(Box::new(approval));
+                call.prompt = None;
+                CallChange::Denied
+            }
+        }
+    }
+}
+
 impl<'a> Editor<'a> {
     pub fn new(
         session: &'a mut Session,
@@ -344,74 +417,8 @@ impl<'a> Editor<'a> {
     ) -> Option<()> {
         let call = call_at_mut(self.root_mut(), path)?;
         call.state = state;
-        let mut renamed = None;
-        let change = match update {
-            CallUpdate::Phase { prompt } => {
-                call.prompt = prompt.map(str::to_owned);
-                CallChange::Phase
-            }
-            CallUpdate::Result { output } => {
-                call.output = Some(output.clone());
-                call.prompt = None;
-                CallChange::Result
-            }
-            CallUpdate::Progress { output } => {
-                call.output = Some(output.clone());
-                CallChange::Progress
-            }
-            CallUpdate::Error { error } => {
-                call.error = Some(error.clone());
-                call.prompt = None;
-                CallChange::Error
-            }
-            CallUpdate::Cancel => CallChange::Cancel,
-            CallUpdate::Called { name, input } => {
-                call.name = name.to_owned();
-                call.input = input.clone();
-                renamed = Some(call.name.clone());
-                CallChange::Called
-            }
-            CallUpdate::InputParsed { input } => {
-                call.input = input;
-                CallChange::InputParsed
-            }
-            CallUpdate::InputInvalid => {
-                call.error = Some(ToolError {
-                    message: INVALID_INPUT.to_owned(),
-                    code: Some("invalid_input".to_owned()),
-                });
-                CallChange::InputInvalid
-            }
-            CallUpdate::ApprovalAsked { prompt, approval } => {
-                call.prompt = prompt.map(str::to_owned);
-                call.approval = Some(Box::new(approval));
-                CallChange::ApprovalAsked
-            }
-            CallUpdate::Approved {
-                approval,
-                input,
-                output,
-            } => {
-                call.approval = Some(Box::new(approval));
-                call.prompt = None;
-                if let Some(input) = input {
-                    call.input = input.clone();
-                }
-                if let Some(output) = output {
-                    call.output = Some(output.clone());
-                }
-                CallChange::Approved
-            }
-            CallUpdate::Denied { approval } => {
-                call.error = Some(ToolError {
-                    message: approval.reason.as_deref().unwrap_or(DENIED).to_owned(),
-                    code: Some("denied".to_owned()),
-                });
-                call.approval = Some(Box::new(approval));
-                call.prompt = None;
-                CallChange::Denied
-            }
-        };
+        let change = update.write(call);
+        let renamed = (change == CallChange::Called).then(|| call.name.clone());
         self.log(Patch::SetCall {
             call: path.clone(),
             state,
@@ -424,17 +431,24 @@ impl<'a> Editor<'a> {
             }
         }
         if !state.is_open() {
-            let open = self.open_mut();
-            open.retain(|call| call.path != *path);
-            let streaming = self
-                .call(path)?
-                .agent
-                .as_ref()
-                .is_some_and(|agent| agent.status == SessionStatus::Streaming);
-            if streaming {
-                self.set_status(path, SessionStatus::Idle, None)?;
-                self.cancel_open(path)?;
-            }
+            self.close_call(path)?;
+        }
+        Some(())
+    }
+
+    /// A call left the open states: it leaves the open-call index, and a sub-agent run behind
+    /// it that is still streaming ends as `stop` ends a run.
+    fn close_call(&mut self, path: &CallPath) -> Option<()> {
+        let open = self.open_mut();
+        open.retain(|call| call.path != *path);
+        let streaming = self
+            .call(path)?
+            .agent
+            .as_ref()
+            .is_some_and(|agent| agent.status == SessionStatus::Streaming);
+        if streaming {
+            self.set_status(path, SessionStatus::Idle, None)?;
+            self.cancel_open(path)?;
         }
         Some(())
     }

@@ -1,14 +1,17 @@
 //! The session reducer: pure Rust, no wasm dependencies, tested natively.
 
+mod actions;
 mod approval;
 mod edit;
 mod find;
 pub mod model;
+mod parts;
 pub mod patch;
 pub mod path;
 mod reducer;
 mod resumable;
 mod session;
+mod target;
 
 pub use edit::{parse_owned_input, ParseInput, PatchSetsState};
 pub use reducer::{plain_append_target, reduce, reduce_with, session_reducer, Outcome};
