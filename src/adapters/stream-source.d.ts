@@ -2,9 +2,10 @@
 // the DOM library nor Node's: a fetch Response (its body is read), its body, or any async
 // iterable of byte or text chunks (a Node stream, a test's generator).
 
-/** The reader of a byte stream, as a ReadableStream's default reader is. */
+/** The reader of a byte stream, as a ReadableStream's default reader is (whose last read's
+ *  `value` is `undefined`, hence `| undefined` under `exactOptionalPropertyTypes`). */
 export interface ByteStreamReaderLike {
-  read(): Promise<{ done: boolean; value?: Uint8Array }>;
+  read(): Promise<{ done: boolean; value?: Uint8Array | undefined }>;
   cancel(reason?: unknown): Promise<void>;
 }
 

@@ -67,13 +67,17 @@ export interface MockEndpointOptions {
   delay?: number;
 }
 
+/** Makes the reply to a request (`index` counts requests from 0). */
+export type ReplyMaker = (request: RecordedRequest, index: number) => ScriptedReply | Promise<ScriptedReply>;
+
 /**
  * An endpoint that answers request N with `replies[N]`, framed for `protocol` (a request past the
- * script rejects). A reply may also be a function of the request that returns one.
+ * script rejects). A reply may also be a function of the request that returns one, and `replies`
+ * itself such a function, called for every request.
  */
 export function mockEndpoint(
   protocol: TestProtocol,
-  replies: (ScriptedReply | ((request: RecordedRequest) => ScriptedReply | Promise<ScriptedReply>))[],
+  replies: (ScriptedReply | ReplyMaker)[] | ReplyMaker,
   options?: MockEndpointOptions,
 ): MockEndpoint;
 

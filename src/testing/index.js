@@ -209,28 +209,36 @@ function recordedRequest(input, init = {}) {
   return { url, method: init.method ?? "GET", headers, body: parsedBody(init.body), signal: init.signal ?? undefined };
 }
 
+// The reply to request `index` (from 0): the script's, or what a function makes of the request.
+async function replyTo(replies, request, index) {
+  const scripted = typeof replies === "function" ? replies : replies[index];
+  if (scripted === undefined) {
+    throw new Error(`mockEndpoint: request ${index + 1} has no scripted reply (the script has ${replies.length})`);
+  }
+  if (typeof scripted !== "function") return scripted;
+  const reply = await scripted(request, index);
+  checkReply(reply, typeof replies === "function" ? `replies(request ${index + 1})` : `replies[${index}]()`);
+  return reply;
+}
+
 /**
  * An endpoint that answers request N with `replies[N]`, framed for `protocol`. A reply is an
  * array of steps (frames, `wait(ms)`, `drop()`, `raw(text)`), an HTTP answer `{ status, body? }`,
- * a `liveReply()`, or a function of the request that returns one. `delay` is a pause before each
- * frame after the first. Use `fetch` where the app fetches a URL, `api` as the hook's `api`.
+ * a `liveReply()`, or a function of the request that returns one; `replies` itself may be such a
+ * function, called for every request. `delay` is a pause before each frame after the first. Use
+ * `fetch` where the app fetches a URL, `api` as the hook's `api`.
  */
 export function mockEndpoint(protocol, replies, { delay = 0 } = {}) {
   const framing = protocolNamed(protocol);
-  if (!Array.isArray(replies)) throw invalid("replies", "expected an array of replies");
-  replies.forEach((reply, index) => checkReply(reply, `replies[${index}]`));
+  if (typeof replies !== "function") {
+    if (!Array.isArray(replies)) throw invalid("replies", "expected an array of replies, or a function");
+    replies.forEach((reply, index) => checkReply(reply, `replies[${index}]`));
+  }
   const requests = [];
   const answer = async (request) => {
     const index = requests.push(request) - 1;
     request.signal?.throwIfAborted();
-    if (index >= replies.length) {
-      throw new Error(`mockEndpoint: request ${index + 1} has no scripted reply (the script has ${replies.length})`);
-    }
-    let reply = replies[index];
-    if (typeof reply === "function") {
-      reply = await reply(request);
-      checkReply(reply, `replies[${index}]()`);
-    }
+    const reply = await replyTo(replies, request, index);
     return responseFor(framing, reply, { delay, signal: request.signal });
   };
   return {

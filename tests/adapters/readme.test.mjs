@@ -97,3 +97,9 @@ test("README: the chat-stream example", needsV2, async () => {
   const { printed, expected } = await runExample(example("chat-stream"), [ndjson]);
   assert.deepEqual(printed, expected);
 });
+
+test("README: the testing example", async () => {
+  const { printed, expected, requests } = await runExample(example("testing"), []);
+  assert.deepEqual(printed, expected);
+  assert.equal(requests.length, 0, "the scripted endpoint answers without fetch");
+});

@@ -188,6 +188,13 @@ test("a function reply is made from the request", async () => {
   assert.deepEqual(frames, [{ type: "part", part: { type: "text-delta", text: "why?" } }]);
 });
 
+test("replies may be one function, called for every request with its index", async () => {
+  const endpoint = mockEndpoint("actions", (request, index) => (index === 0 ? [] : { status: 503, body: { error: request.body.why } }));
+  assert.equal((await endpoint.api({}, new AbortController().signal)).status, 200);
+  const refused = await endpoint.api({ why: "busy" }, new AbortController().signal);
+  assert.deepEqual([refused.status, await refused.json()], [503, { error: "busy" }]);
+});
+
 test("a request past the script rejects, saying so", async () => {
   const endpoint = mockEndpoint("actions", [[]]);
   await endpoint.fetch("/x");

@@ -12,11 +12,19 @@ const installed = () => join(consumerProject(), "node_modules", "chat-session-re
 
 const subpaths = ["ag-ui", "ai-sdk", "chat-stream"];
 
-test("the installed package holds the one module, its source map, the types, the manifest, the README, the LICENSE, the adapters and the React hook", () => {
+test("the installed package holds the one module, its source map, the types, the manifest, the README, the LICENSE, the adapters, the React hook and the testing module", () => {
   assert.deepEqual(readdirSync(installed()).sort(), [
-    "LICENSE", "README.md", ...subpaths, "index.d.ts", "index.js", "index.js.map", "package.json", "react", "stream-source.d.ts",
+    "LICENSE", "README.md", ...subpaths, "index.d.ts", "index.js", "index.js.map", "package.json", "react", "stream-source.d.ts", "testing",
   ].sort());
-  for (const subpath of [...subpaths, "react"]) assert.deepEqual(readdirSync(join(installed(), subpath)).sort(), ["index.d.ts", "index.js"]);
+  for (const subpath of [...subpaths, "react", "testing"]) assert.deepEqual(readdirSync(join(installed(), subpath)).sort(), ["index.d.ts", "index.js"]);
+});
+
+test("chat-session-reducer/testing imports only the package's own stream readers", async () => {
+  const file = createRequire(join(consumerProject(), "package.json")).resolve("chat-session-reducer/testing");
+  const imports = [...readFileSync(file, "utf8").matchAll(/\bfrom\s*["']([^"']+)["']|\bimport\(\s*["']([^"']+)["']/g)].map((match) => match[1] ?? match[2]);
+  assert.deepEqual(imports.sort(), ["../ag-ui/index.js", "../ai-sdk/index.js", "../chat-stream/index.js"]);
+  const { mockEndpoint } = await import(pathToFileURL(file).href);
+  assert.equal((await mockEndpoint("actions", [[]]).fetch("/x")).status, 200);
 });
 
 test("the source map carries the sources it maps, but for the wasm's hex", () => {

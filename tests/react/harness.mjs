@@ -6,6 +6,7 @@ import { StrictMode, act, createElement } from "react";
 import { createRoot, hydrateRoot } from "react-dom/client";
 import { renderToString } from "react-dom/server";
 import { useAgentSession } from "chat-session-reducer/react";
+import { liveReply, mockEndpoint } from "chat-session-reducer/testing";
 
 globalThis.IS_REACT_ACT_ENVIRONMENT = true;
 
@@ -21,36 +22,23 @@ export async function until(predicate, what = predicate.toString()) {
 }
 
 /**
- * An agent endpoint the test drives: each request gets a response whose body streams what the
- * test writes with `write(frame)` / `writeLine(text)`, until `end()`. `requests` holds each
- * request's parsed body and signal.
+ * An agent endpoint the test drives, made with the package's own chat-session-reducer/testing:
+ * each request gets a live reply that streams what the test writes with `write(frame)` /
+ * `writeLine(text)`, until `end()` (or an HTTP error when `status` is not 200). `requests` holds
+ * each request as the endpoint recorded it (url, method, headers, parsed body, signal).
  */
-export function scriptedAgent({ status = 200, contentType = "application/x-ndjson" } = {}) {
-  const requests = [];
-  let controller;
-  const encoder = new TextEncoder();
+export function scriptedAgent({ status = 200 } = {}) {
+  let reply;
+  const endpoint = mockEndpoint("actions", () => (status === 200 ? (reply = liveReply()) : { status, body: { error: "refused by the test" } }));
   const agent = {
-    requests,
+    requests: endpoint.requests,
     /** An `api` function: (body, signal) => Response. */
-    api: async (body, signal) => {
-      requests.push({ body, signal });
-      if (status !== 200) return new Response(JSON.stringify({ error: "refused by the test" }), { status });
-      const stream = new ReadableStream({
-        start(streamController) {
-          controller = streamController;
-        },
-      });
-      signal.addEventListener("abort", () => controller.error(signal.reason));
-      return new Response(stream, { status, headers: { "content-type": contentType } });
-    },
-    /** A `fetch` stand-in for a URL `api`: reads the JSON body, then answers as `api` does. */
-    fetch: async (url, init) => {
-      agent.lastUrl = String(url);
-      agent.lastInit = init;
-      return agent.api(JSON.parse(init.body), init.signal);
-    },
+    api: endpoint.api,
+    /** A `fetch` stand-in for a URL `api`. */
+    fetch: endpoint.fetch,
+    /** A line sent as it is (a malformed frame, say). */
     writeLine(text) {
-      controller.enqueue(encoder.encode(text + "\n"));
+      reply.raw(text + "\n");
     },
     write(frame) {
       agent.writeLine(JSON.stringify(frame));
@@ -59,7 +47,7 @@ export function scriptedAgent({ status = 200, contentType = "application/x-ndjso
       agent.write(within === undefined ? { type: "part", part } : { type: "part", part, within });
     },
     end() {
-      controller.close();
+      reply.end();
     },
   };
   return agent;

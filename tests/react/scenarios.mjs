@@ -69,11 +69,12 @@ export const scenarios = [
         const hook = await renderHook({ api: "/api/chat", headers: () => ({ authorization: "Bearer t" }) });
         await act(async () => hook.session().send("Hello"));
         await until(() => agent.requests.length === 1);
-        assert.equal(agent.lastUrl, "/api/chat");
-        assert.equal(agent.lastInit.method, "POST");
-        assert.equal(agent.lastInit.headers["content-type"], "application/json");
-        assert.equal(agent.lastInit.headers.accept, "application/x-ndjson");
-        assert.equal(agent.lastInit.headers.authorization, "Bearer t");
+        const [{ url, method, headers }] = agent.requests;
+        assert.equal(url, "/api/chat");
+        assert.equal(method, "POST");
+        assert.equal(headers["content-type"], "application/json");
+        assert.equal(headers.accept, "application/x-ndjson");
+        assert.equal(headers.authorization, "Bearer t");
         await answered(agent, hook, "a1", "Hi.");
         await hook.unmount();
       } finally {

@@ -40,3 +40,39 @@ export function badDispatch(chat: AgentSession) {
   // @ts-expect-error: an action's fields are checked
   chat.dispatch({ type: "send", text: "no id" });
 }
+
+// chat-session-reducer/testing, as a component test uses it.
+import { drop, liveReply, mockEndpoint, raw, recordResponse, wait, type ScriptStep } from "chat-session-reducer/testing";
+
+export const live = liveReply();
+export const endpoint = mockEndpoint("ai-sdk", [
+  [{ type: "start", messageId: "a1" }, wait(5), { type: "text-delta", id: "t", delta: "Hi" }, drop()],
+  { status: 500, body: { error: "boom" } },
+  live,
+  (request) => (request.body === undefined ? [] : [raw("data: {\n\n")]),
+]);
+export const everyRequest = mockEndpoint("actions", (_request, index) => (index === 0 ? [] : { status: 429 }));
+
+export function useMockedChat(): AgentSession {
+  globalThis.fetch = endpoint.fetch;
+  return useAgentSession({ api: endpoint.api, protocol: "ai-sdk" });
+}
+
+export async function recorded(): Promise<ScriptStep[] | undefined> {
+  const reply = await recordResponse(await endpoint.fetch("/api/chat", { method: "POST", body: "{}" }), "ai-sdk", { timing: true });
+  return Array.isArray(reply) ? reply : undefined;
+}
+
+// @ts-expect-error: not a protocol the endpoint frames
+mockEndpoint("sse", []);
+
+// @ts-expect-error: a step is a frame (with a type), a wait, a drop or raw text
+mockEndpoint("actions", [[{ pause: 5 }]]);
+
+// A fetch Response, and its body, are what the adapters' readers read (also under exactOptionalPropertyTypes).
+import { readAiSdkStream } from "chat-session-reducer/ai-sdk";
+export async function readsFetch(): Promise<void> {
+  for await (const chunk of readAiSdkStream(await fetch("/api/chat"))) void chunk;
+  const { body } = await fetch("/api/chat");
+  if (body !== null) for await (const chunk of readAiSdkStream(body)) void chunk;
+}
