@@ -1,8 +1,10 @@
-//! The session reducer: pure Rust, no wasm dependencies, tested natively.
+//! The session reducer: pure Rust, no wasm dependencies, complete on every target and tested
+//! natively and on wasm32.
 
 mod approval;
 mod edit;
 mod find;
+mod json;
 pub mod model;
 pub mod patch;
 pub mod path;
