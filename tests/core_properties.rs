@@ -4,7 +4,9 @@
 //! agent state) and batches mixed. No step may panic, and every step keeps the SPEC's
 //! invariants.
 
-#![cfg(not(target_arch = "wasm32"))]
+#![cfg(not(feature = "js-binding"))]
+#[cfg(target_arch = "wasm32")]
+use wasm_bindgen_test::wasm_bindgen_test as test;
 mod common;
 
 use std::collections::{HashMap, HashSet};

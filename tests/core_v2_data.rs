@@ -3,7 +3,9 @@
 //! the core logs. How the JSON values themselves are merged, patched and compared:
 //! tests/core_json_values.rs.
 
-#![cfg(not(target_arch = "wasm32"))]
+#![cfg(not(feature = "js-binding"))]
+#[cfg(target_arch = "wasm32")]
+use wasm_bindgen_test::wasm_bindgen_test as test;
 mod common;
 
 use chat_session_reducer::core::patch::Patch;
