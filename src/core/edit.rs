@@ -166,6 +166,19 @@ impl<'a> Editor<'a> {
         run_at(&self.session.state, run)
     }
 
+    /// What `find` finds in the run, for `json` to decide an edit of a JSON value with; with
+    /// `js-binding` the host decides, and the core does not look.
+    fn held<'s, T>(
+        &'s self,
+        run: &RunPath,
+        find: impl FnOnce(&'s SessionState) -> Option<T>,
+    ) -> Option<T> {
+        if json::HOST_DECIDES {
+            return None;
+        }
+        self.run(run).and_then(find)
+    }
+
     fn run_mut(&mut self, run: &RunPath) -> Option<&mut SessionState> {
         run_at_mut(self.root_mut(), run)
     }
@@ -487,7 +500,7 @@ impl<'a> Editor<'a> {
         part: Option<usize>,
         metadata: &Json,
     ) -> Option<()> {
-        let held = self.run(run).and_then(|run| metadata_of(run.messages.get(message)?, part));
+        let held = self.held(run, |run| metadata_of(run.messages.get(message)?, part));
         let Update::Set(merged) = json::merged(held.and_then(Option::as_ref), metadata) else {
             return Some(());
         };
@@ -513,7 +526,7 @@ impl<'a> Editor<'a> {
         patch: Option<&Json>,
         metadata: Option<&Json>,
     ) -> Option<()> {
-        let held = self.run(run).and_then(|run| {
+        let held = self.held(run, |run| {
             match run.messages.get(message)?.parts.get(part)?.as_ref() {
                 AgentPart::Data(held) => Some(held),
                 _ => None,
@@ -554,7 +567,7 @@ impl<'a> Editor<'a> {
 
     /// The run's `agentState` takes an agent-state `snapshot` (an equal one keeps it).
     pub fn set_agent_state(&mut self, run: &RunPath, snapshot: &Json) -> Option<()> {
-        let held = self.run(run).and_then(|run| run.agent_state.as_ref());
+        let held = self.held(run, |run| run.agent_state.as_ref());
         let update = json::replaced(held, snapshot);
         self.update_agent_state(run, update)
     }

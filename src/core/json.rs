@@ -23,6 +23,9 @@ pub enum Update {
     Host,
 }
 
+/// Whether the host holds the values and decides what an edit of one changes (`js-binding`).
+pub const HOST_DECIDES: bool = cfg!(feature = "js-binding");
+
 #[cfg(not(feature = "js-binding"))]
 pub use owned::{keeps_messages, merged, patched, patched_state, reconciled, replaced};
 
