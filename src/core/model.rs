@@ -17,7 +17,7 @@ pub type Json = serde_json::Value;
 /// compares and patches them itself; the core only ever holds `Json::Null`: a placeholder with
 /// nothing to clone, drop or compare keeps `serde_json::Value`'s code out of the package's wasm.
 #[cfg(feature = "js-binding")]
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Json {
     Null,
 }
@@ -619,7 +619,7 @@ pub enum AgentStreamPart {
         )]
         #[cfg_attr(feature = "js-binding", tsify(type = "JsonValue"))]
         data: Option<Json>,
-        /// An RFC 6902 JSON Patch, applied by the host that holds the values (see `Patch`).
+        /// An RFC 6902 JSON Patch, applied all or nothing (`json::patched`).
         #[serde(
             default,
             skip_serializing_if = "Option::is_none",

@@ -37,7 +37,8 @@ pub fn reduce(session: &mut Session, action: &SessionAction) -> Outcome {
 }
 
 /// `reduce` for a host that holds the texts and JSON values itself: it parses a streamed
-/// tool input there, and says what an agent-state patch does to a run without agent state.
+/// tool input there, and (with `js-binding`) says what an agent-state patch does to a run
+/// without agent state.
 pub fn reduce_with<'a>(
     session: &'a mut Session,
     action: &SessionAction,
