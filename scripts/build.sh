@@ -20,8 +20,10 @@ fi
 staging="$(mktemp -d)"
 trap 'rm -rf "$staging"' EXIT
 
-echo "build: cargo build --release --target wasm32-unknown-unknown"
-cargo build --release --target wasm32-unknown-unknown --lib
+# js-binding: the JavaScript binding, which keeps every JSON value in JavaScript; the default
+# features are the complete core's (Cargo.toml).
+echo "build: cargo build --release --target wasm32-unknown-unknown --no-default-features --features js-binding"
+cargo build --release --target wasm32-unknown-unknown --lib --no-default-features --features js-binding
 
 # --omit-default-module-path: the glue must not reference a .wasm file by URL; bundlers would
 # try to resolve and emit it, and the package ships the bytes inline instead.

@@ -29,12 +29,21 @@ export CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner
 export CHROMEDRIVER=/usr/bin/chromedriver
 export WASM_BINDGEN_TEST_WEBDRIVER_JSON="$root/scripts/chromium-webdriver.json"
 
-suite "Rust binding (wasm) in Node: cargo test --target wasm32-unknown-unknown"
+# The core's own tests (tests/core_*.rs, the same as natively) on wasm32, as a Rust web app
+# builds the crate: default features, every JSON value in Rust.
+suite "Rust core (wasm32) in Node: cargo test --target wasm32-unknown-unknown"
 cargo test --target wasm32-unknown-unknown
+
+suite "Rust core (wasm32) in headless Chromium: the same tests"
+WASM_BINDGEN_USE_BROWSER=1 cargo test --target wasm32-unknown-unknown
+
+# The binding's tests (tests/wasm_*.rs) with the package's feature, js-binding.
+suite "Rust binding (wasm) in Node: cargo test --target wasm32-unknown-unknown --features js-binding"
+cargo test --target wasm32-unknown-unknown --features js-binding
 
 # The reducer's tests run again, the same bodies, in Chromium.
 suite "Rust binding (wasm) in headless Chromium: the same reducer tests"
-WASM_BINDGEN_USE_BROWSER=1 cargo test --target wasm32-unknown-unknown --test wasm_reducer --test wasm_calls --test wasm_fuzz
+WASM_BINDGEN_USE_BROWSER=1 cargo test --target wasm32-unknown-unknown --features js-binding --test wasm_reducer --test wasm_calls --test wasm_fuzz
 
 suite "README examples, v2 parts, JSON Patch, Redux, storage (Node and Chromium), the benchmark's baseline and load-trace breakdown, the fuzz's checks against pkg/: node --test"
 node --test tests/js/ tests/fuzz/ bench/baseline.test.mjs bench/copy-floor.test.mjs bench/trace-breakdown.test.mjs

@@ -1,7 +1,9 @@
 //! SPEC "Actions": send, part (status gate), toolPhase, stop, retry, reset.
 //! `within` and nesting live in core_within.rs; `resumable` in core_resumable.rs.
 
-#![cfg(not(target_arch = "wasm32"))]
+#![cfg(not(feature = "js-binding"))]
+#[cfg(target_arch = "wasm32")]
+use wasm_bindgen_test::wasm_bindgen_test as test;
 mod common;
 
 use common::*;

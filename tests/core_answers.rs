@@ -1,7 +1,9 @@
 //! SPEC v2: answers outlive the run (`tool-result`, `tool-error` and `tool-approval-response`
 //! apply in any status), `send` when not streaming cancels the calls left open, and `continue`.
 
-#![cfg(not(target_arch = "wasm32"))]
+#![cfg(not(feature = "js-binding"))]
+#[cfg(target_arch = "wasm32")]
+use wasm_bindgen_test::wasm_bindgen_test as test;
 mod common;
 
 use chat_session_reducer::core::model::ToolState;

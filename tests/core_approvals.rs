@@ -2,7 +2,9 @@
 //! finds a call), `tool-approval-response` answers (by call id, or by approval id), and the
 //! call's `approval` keeps the question and the answer.
 
-#![cfg(not(target_arch = "wasm32"))]
+#![cfg(not(feature = "js-binding"))]
+#[cfg(target_arch = "wasm32")]
+use wasm_bindgen_test::wasm_bindgen_test as test;
 mod common;
 
 use chat_session_reducer::core::model::ToolState;

@@ -2,7 +2,9 @@
 //! changes state again; when it leaves them, a streaming sub-agent run behind it ends as
 //! `stop` ends a run; cancelling changes nothing else on the call.
 
-#![cfg(not(target_arch = "wasm32"))]
+#![cfg(not(feature = "js-binding"))]
+#[cfg(target_arch = "wasm32")]
+use wasm_bindgen_test::wasm_bindgen_test as test;
 mod common;
 
 use std::rc::Rc;

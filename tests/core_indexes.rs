@@ -3,7 +3,9 @@
 //! does not grow them (issue 10, item 6). Sessions are carried from step to step, as the wasm
 //! binding carries the newest state's session.
 
-#![cfg(not(target_arch = "wasm32"))]
+#![cfg(not(feature = "js-binding"))]
+#[cfg(target_arch = "wasm32")]
+use wasm_bindgen_test::wasm_bindgen_test as test;
 mod common;
 
 use std::rc::Rc;

@@ -1,7 +1,9 @@
 //! The model types read and write exactly the SPEC's JSON: serialize(deserialize(x)) == x,
 //! with optional fields absent (never written as null) or present.
 
-#![cfg(not(target_arch = "wasm32"))]
+#![cfg(not(feature = "js-binding"))]
+#[cfg(target_arch = "wasm32")]
+use wasm_bindgen_test::wasm_bindgen_test as test;
 use chat_session_reducer::core::model::{SessionAction, SessionState};
 use serde_json::{json, Value};
 

@@ -1,7 +1,9 @@
 //! `plain_append_target`: where a host that holds the texts may apply a plain text delta
 //! itself. It must name exactly the part the reducer would append to, and only when the
 //! reducer's own state would not change.
-#![cfg(not(target_arch = "wasm32"))]
+#![cfg(not(feature = "js-binding"))]
+#[cfg(target_arch = "wasm32")]
+use wasm_bindgen_test::wasm_bindgen_test as test;
 
 use std::rc::Rc;
 

@@ -4,7 +4,9 @@
 //! agent state) and batches mixed. No step may panic, and every step keeps the SPEC's
 //! invariants.
 
-#![cfg(not(target_arch = "wasm32"))]
+#![cfg(not(feature = "js-binding"))]
+#[cfg(target_arch = "wasm32")]
+use wasm_bindgen_test::wasm_bindgen_test as test;
 mod common;
 
 use std::collections::{HashMap, HashSet};
@@ -465,14 +467,15 @@ fn step(
         Rc::ptr_eq(&next, old),
         "reduce said Unchanged exactly when the same state came back"
     );
-    // Operations on JSON values may change nothing the core holds: their host finds out. Opaque
-    // payloads a part writes (a preliminary output, approval details, an approved input or
-    // output) are never compared, so writing an equal one again is a change (README decisions).
-    // And a batch whose actions undo one another changed something, so it returns a new state.
+    // A JSON Patch that writes an equal value is a change (as in JavaScript, where it makes new
+    // objects). Opaque payloads a part writes (a preliminary output, approval details, an
+    // approved input or output) are never compared, so writing an equal one again is a change
+    // (README decisions). And a batch whose actions undo one another changed something, so it
+    // returns a new state.
     let may_equal = matches!(action, SessionAction::Batch { .. })
         || matches!(&outcome, Outcome::Changed(patches) if patches.iter().all(|patch| matches!(
             patch,
-            Patch::MergeMetadata { .. } | Patch::UpdateData { .. } | Patch::AgentState { .. } | Patch::Snapshot { .. } | Patch::Source { .. }
+            Patch::UpdateData { .. } | Patch::AgentState { .. } | Patch::Source { .. }
                 | Patch::SetCall { change: CallChange::Progress | CallChange::ApprovalAsked | CallChange::Approved, .. }
         )));
     if unchanged {

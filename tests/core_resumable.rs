@@ -1,6 +1,8 @@
 //! SPEC "`resumable(messages)`: what Retry sends", the seed's example, and `retry`.
 
-#![cfg(not(target_arch = "wasm32"))]
+#![cfg(not(feature = "js-binding"))]
+#[cfg(target_arch = "wasm32")]
+use wasm_bindgen_test::wasm_bindgen_test as test;
 mod common;
 
 use std::rc::Rc;

@@ -1,7 +1,9 @@
 //! SPEC "Purity and identity": when an action changes something, every message, part and
 //! nested run it did not touch is the very same object as before (structural sharing).
 
-#![cfg(not(target_arch = "wasm32"))]
+#![cfg(not(feature = "js-binding"))]
+#[cfg(target_arch = "wasm32")]
+use wasm_bindgen_test::wasm_bindgen_test as test;
 mod common;
 
 use std::rc::Rc;

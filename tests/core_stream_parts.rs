@@ -1,6 +1,8 @@
 //! SPEC "Stream parts", applied to the top-level run (nested runs: core_within.rs).
 
-#![cfg(not(target_arch = "wasm32"))]
+#![cfg(not(feature = "js-binding"))]
+#[cfg(target_arch = "wasm32")]
+use wasm_bindgen_test::wasm_bindgen_test as test;
 mod common;
 
 use chat_session_reducer::core::model::{AgentStreamPart, SessionAction};

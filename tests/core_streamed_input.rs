@@ -2,7 +2,9 @@
 //! `tool-input-end`, `tool-call` completing it), streamed reasoning (`reasoning-delta`) and a
 //! streaming tool's progress (`tool-result` with `preliminary`).
 
-#![cfg(not(target_arch = "wasm32"))]
+#![cfg(not(feature = "js-binding"))]
+#[cfg(target_arch = "wasm32")]
+use wasm_bindgen_test::wasm_bindgen_test as test;
 mod common;
 
 use chat_session_reducer::core::model::ToolState;

@@ -1,14 +1,15 @@
 //! SPEC v2 rows on the Rust core: `data` parts, `message-metadata`, `metadata` on messages and
-//! text parts, `snapshot`, `agent-state` and `batch`. The core carries JSON values and never
-//! reads them: merging metadata into held metadata, JSON Patch and finding equal values are the
-//! host's (the package does them in JavaScript: tests/js/v2_data.test.mjs, tests/js/json.test.mjs),
-//! so those rows are checked here by the patches the core logs.
+//! text parts, `snapshot`, `agent-state` and `batch`, by the states they give and the patches
+//! the core logs. How the JSON values themselves are merged, patched and compared:
+//! tests/core_json_values.rs.
 
-#![cfg(not(target_arch = "wasm32"))]
+#![cfg(not(feature = "js-binding"))]
+#[cfg(target_arch = "wasm32")]
+use wasm_bindgen_test::wasm_bindgen_test as test;
 mod common;
 
 use chat_session_reducer::core::patch::Patch;
-use chat_session_reducer::core::{parse_owned_input, reduce, reduce_with, Outcome, Session};
+use chat_session_reducer::core::{reduce, Outcome, Session};
 use common::*;
 use serde_json::{json, Value};
 
@@ -97,7 +98,7 @@ fn data_with_an_id_replaces_the_data_of_the_part_with_that_name_and_id() {
 }
 
 #[test]
-fn a_data_patch_goes_to_the_host_and_a_patch_with_nothing_to_patch_is_ignored() {
+fn a_data_patch_is_applied_to_the_data_and_a_patch_with_nothing_to_patch_is_ignored() {
     let held = streaming(json!([
         user("u-1", "Hi"),
         assistant(
@@ -116,6 +117,17 @@ fn a_data_patch_goes_to_the_host_and_a_patch_with_nothing_to_patch_is_ignored() 
             message: 1,
             part: 0
         }]
+    );
+    assert_becomes(
+        held.clone(),
+        part(json!({ "type": "data", "name": "plan", "id": "p", "patch": patch })),
+        streaming(json!([
+            user("u-1", "Hi"),
+            assistant(
+                "a-1",
+                json!([data("plan", Some("p"), json!({ "steps": ["book"] }))])
+            )
+        ])),
     );
     // No part of that name and id, no message at all, or a user message's id: ignored, and no
     // message is created for it.
@@ -461,47 +473,36 @@ fn agent_state_snapshot_replaces_the_runs_agent_state() {
     );
 }
 
-/// A host that holds the patches says whether one gives a run without agent state one: when
-/// it does not, nothing changes and no sub-agent's run is created; when it does, the core knows
-/// the run has an `agentState` (which `reset` then clears).
+/// A patch on a run without agent state is applied to `{}`: when it does not apply, or gives
+/// `{}` itself, nothing changes and no sub-agent's run is created; when it does, the run has
+/// an `agentState` (which `reset` then clears).
 #[test]
-fn an_agent_state_patch_on_a_run_without_one_changes_it_only_when_its_host_says_so() {
+fn an_agent_state_patch_on_a_run_without_one_changes_it_only_when_it_changes_an_empty_object() {
     let with_call = streaming(json!([assistant(
         "a-1",
         json!([tool("d-1", "delegate", "running")])
     )]));
-    let patch =
-        json!({ "type": "agent-state", "patch": [{ "op": "add", "path": "/a", "value": 1 }] });
-    let reduce_saying = |before: &Value, action_json: Value, sets: bool| {
-        let mut session = Session::new(state(before.clone()));
-        let mut asked = Vec::new();
-        let outcome = reduce_with(
-            &mut session,
-            &action(action_json),
-            &mut parse_owned_input,
-            &mut |_, leaf| {
-                asked.push(leaf);
-                Some(sets)
-            },
-        );
-        (outcome, session, asked)
-    };
-    for action_json in [part(patch.clone()), part_within("d-1", patch.clone())] {
-        let (outcome, _, asked) = reduce_saying(&with_call, action_json, false);
-        assert_eq!((outcome, asked), (Outcome::Unchanged, vec![0]));
+    let adds = json!({ "type": "agent-state", "patch": [{ "op": "add", "path": "/a", "value": 1 }] });
+    for keeps in [
+        json!([{ "op": "test", "path": "", "value": {} }]),
+        json!([{ "op": "remove", "path": "/a" }]),
+        json!([]),
+    ] {
+        let keeps = json!({ "type": "agent-state", "patch": keeps });
+        assert_unchanged(with_call.clone(), part(keeps.clone()));
+        assert_unchanged(with_call.clone(), part_within("d-1", keeps));
     }
-    let (outcome, session, _) = reduce_saying(&with_call, part_within("d-1", patch.clone()), true);
-    assert!(matches!(outcome, Outcome::Changed(_)));
-    let run = call(&session.state, 0, 0)
-        .agent
-        .as_ref()
-        .expect("the run is created");
-    assert!(run.agent_state.is_some());
-    // In a batch, the host is asked about the action (leaf) the patch comes from.
-    let batch = json!({ "type": "batch", "actions": [part(json!({ "type": "step-finish" })), part(patch)] });
-    let (_, session, asked) = reduce_saying(&with_call, batch, true);
-    assert_eq!(asked, vec![1]);
-    assert!(session.state.agent_state.is_some());
+    let after = apply(&state(with_call.clone()), part_within("d-1", adds.clone()));
+    let run = call(&after, 0, 0).agent.as_ref().expect("the run is created");
+    assert_eq!(run.agent_state, Some(json!({ "a": 1 })));
+    let batch = json!({ "type": "batch", "actions": [part(json!({ "type": "step-finish" })), part(adds)] });
+    let after = apply(&state(with_call), batch);
+    assert_eq!(after.agent_state, Some(json!({ "a": 1 })));
+    assert_becomes(
+        to_json(&after),
+        json!({ "type": "reset" }),
+        json!({ "messages": [], "status": "idle" }),
+    );
 }
 
 // ---- batch ----

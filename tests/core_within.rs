@@ -1,7 +1,9 @@
 //! SPEC "`part` with `within`": parts of a sub-agent's run behind a call, wherever that call
 //! is in the tree; and `toolPhase` reaching nested calls.
 
-#![cfg(not(target_arch = "wasm32"))]
+#![cfg(not(feature = "js-binding"))]
+#[cfg(target_arch = "wasm32")]
+use wasm_bindgen_test::wasm_bindgen_test as test;
 mod common;
 
 use std::rc::Rc;

@@ -1,7 +1,7 @@
 //! The v2 call parts through the binding, as JavaScript sees them: a streamed input is parsed
 //! once, by `JSON.parse`, in JavaScript; payloads (`details`, `output`, `input`) arrive by
 //! reference; untouched objects keep their identity; malformed parts throw with their path.
-#![cfg(target_arch = "wasm32")]
+#![cfg(all(feature = "js-binding", target_arch = "wasm32"))]
 
 mod wasm_support;
 

@@ -3,7 +3,7 @@
 //! its own, v1 and v2 parts mixed, JSON payloads aside (the host's: see `without_payloads`;
 //! JSON Patch, which the core leaves to its host, is checked in tests/js/). Run in Node and in
 //! headless Chromium.
-#![cfg(target_arch = "wasm32")]
+#![cfg(all(feature = "js-binding", target_arch = "wasm32"))]
 
 mod wasm_support;
 

@@ -1,6 +1,6 @@
 //! The binding as JavaScript sees it: one test body, run in Node and in headless Chromium
 //! (scripts/test.sh runs it twice, the second time with WASM_BINDGEN_USE_BROWSER).
-#![cfg(target_arch = "wasm32")]
+#![cfg(all(feature = "js-binding", target_arch = "wasm32"))]
 
 mod wasm_support;
 

@@ -47,7 +47,8 @@ pub fn ask(
         approved: None,
         reason: None,
     };
-    // Details are opaque (held by a host, perhaps): given ones always count as a change.
+    // Details are never compared (as in the package, whose host holds them): given ones always
+    // count as a change.
     let unchanged = call.state == ToolState::AwaitingConfirmation
         && call.prompt.as_deref() == question.prompt
         && question.details.is_none()

@@ -9,6 +9,7 @@ use super::model::{
     SessionState, SessionStatus, Text, TextPart, ToolError, ToolPart, ToolState, DENIED,
     INVALID_INPUT,
 };
+use super::json::{self, Update};
 use super::patch::{CallChange, NewMessage, NewPart, Patch, Slot};
 use super::path::{call_at, call_at_mut, run_at, run_at_mut, CallPath, CallPos, RunPath};
 use super::resumable::Cut;
@@ -23,7 +24,8 @@ pub type ParseInput<'a> = dyn FnMut(&CallPath, &Text, &[Patch]) -> Option<Json> 
 /// Whether an agent-state JSON Patch gives a run that has no `agentState` one: applied to `{}`,
 /// it applies and changes it. It gets the patch and the batch leaf the step takes its values
 /// from (0 outside a batch): a host that holds the patch in its own objects reads it there.
-/// `None`: not known; the patch is logged and whoever applies the patches finds out.
+/// `None`: not known; the patch is logged and whoever applies the patches finds out. Asked only
+/// with `js-binding`: the complete core applies the patch itself.
 pub type PatchSetsState<'a> = dyn FnMut(&Json, usize) -> Option<bool> + 'a;
 
 /// The core's own `ParseInput`, for texts it holds.
@@ -235,6 +237,19 @@ impl<'a> Editor<'a> {
 
     pub fn run(&self, run: &RunPath) -> Option<&SessionState> {
         run_at(&self.session.state, run)
+    }
+
+    /// What `find` finds in the run, for `json` to decide an edit of a JSON value with; with
+    /// `js-binding` the host decides, and the core does not look.
+    fn held<'s, T>(
+        &'s self,
+        run: &RunPath,
+        find: impl FnOnce(&'s SessionState) -> Option<T>,
+    ) -> Option<T> {
+        if json::HOST_DECIDES {
+            return None;
+        }
+        self.run(run).and_then(find)
     }
 
     fn run_mut(&mut self, run: &RunPath) -> Option<&mut SessionState> {
@@ -490,8 +505,8 @@ impl<'a> Editor<'a> {
         Some(())
     }
 
-    /// Merges `metadata` into `messages[message]` of the run, or into its part `part`: the
-    /// host merges the values (see `Patch`); here a message or part without metadata takes it.
+    /// Merges `metadata` into `messages[message]` of the run, or into its part `part` (see
+    /// `json::merged`); a merge that changes nothing leaves the session as it is.
     pub fn merge_metadata(
         &mut self,
         run: &RunPath,
@@ -499,17 +514,12 @@ impl<'a> Editor<'a> {
         part: Option<usize>,
         metadata: &Json,
     ) -> Option<()> {
-        let owner = Rc::make_mut(self.run_mut(run)?.messages.get_mut(message)?);
-        let held = match part {
-            None => &mut owner.metadata,
-            Some(part) => match Rc::make_mut(owner.parts.get_mut(part)?) {
-                AgentPart::Text(TextPart { metadata, .. })
-                | AgentPart::Reasoning(ReasoningPart { metadata, .. })
-                | AgentPart::Tool(ToolPart { metadata, .. })
-                | AgentPart::Data(DataPart { metadata, .. }) => metadata,
-            },
+        let held = self.held(run, |run| metadata_of(run.messages.get(message)?, part));
+        let Update::Set(merged) = json::merged(held.and_then(Option::as_ref), metadata) else {
+            return Some(());
         };
-        carry_metadata(held, metadata);
+        let owner = Rc::make_mut(self.run_mut(run)?.messages.get_mut(message)?);
+        *metadata_of_mut(owner, part)? = Some(merged);
         self.log(Patch::MergeMetadata {
             run: run.to_vec(),
             message,
@@ -518,26 +528,48 @@ impl<'a> Editor<'a> {
         Some(())
     }
 
-    /// Gives the data part at `messages[message].parts[part]` of the run new `data` and
-    /// `metadata` (`data` `None`: a JSON Patch, which the host applies, all or nothing).
+    /// Gives the data part at `messages[message].parts[part]` of the run its new `data` (a
+    /// `patch` applied, all or nothing, or `data` in place of the held one) and `metadata`
+    /// merged in; a patch that does not apply changes nothing.
     pub fn update_data(
         &mut self,
         run: &RunPath,
         message: usize,
         part: usize,
         data: Option<&Json>,
+        patch: Option<&Json>,
         metadata: Option<&Json>,
     ) -> Option<()> {
+        let held = self.held(run, |run| {
+            match run.messages.get(message)?.parts.get(part)?.as_ref() {
+                AgentPart::Data(held) => Some(held),
+                _ => None,
+            }
+        });
+        let data = match (patch, data) {
+            (Some(patch), _) => match json::patched(held.map(|held| &held.data), patch) {
+                Some(update) => update,
+                None => return Some(()),
+            },
+            (None, Some(data)) => json::replaced(held.map(|held| &held.data), data),
+            (None, None) => Update::Keep,
+        };
+        let metadata = match metadata {
+            Some(metadata) => json::merged(held.and_then(|held| held.metadata.as_ref()), metadata),
+            None => Update::Keep,
+        };
+        if matches!((&data, &metadata), (Update::Keep, Update::Keep)) {
+            return Some(());
+        }
         let owner = Rc::make_mut(self.run_mut(run)?.messages.get_mut(message)?);
         let AgentPart::Data(target) = Rc::make_mut(owner.parts.get_mut(part)?) else {
             return None;
         };
-        // A patch may not apply, and then nothing changes: that is for the host to find out.
-        if let Some(data) = data {
-            target.data = data.clone();
-            if let Some(metadata) = metadata {
-                carry_metadata(&mut target.metadata, metadata);
-            }
+        if let Update::Set(data) = data {
+            target.data = data;
+        }
+        if let Update::Set(metadata) = metadata {
+            target.metadata = Some(metadata);
         }
         self.log(Patch::UpdateData {
             run: run.to_vec(),
@@ -547,25 +579,38 @@ impl<'a> Editor<'a> {
         Some(())
     }
 
-    /// Whether an agent-state patch gives a run without an `agentState` one (see
-    /// `PatchSetsState`).
-    pub fn patch_sets_state(&mut self, patch: &Json) -> Option<bool> {
-        (self.patch_sets_state)(patch, self.source)
+    /// The run's `agentState` takes an agent-state `snapshot` (an equal one keeps it).
+    pub fn set_agent_state(&mut self, run: &RunPath, snapshot: &Json) -> Option<()> {
+        let held = self.held(run, |run| run.agent_state.as_ref());
+        let update = json::replaced(held, snapshot);
+        self.update_agent_state(run, update)
     }
 
-    /// Gives the run a new `agentState` (`None`: a JSON Patch, which the host applies).
-    pub fn set_agent_state(&mut self, run: &RunPath, snapshot: Option<&Json>) -> Option<()> {
-        let target = self.run_mut(run)?;
-        if let Some(snapshot) = snapshot {
-            target.agent_state = Some(snapshot.clone());
+    /// The run's `agentState` takes an agent-state `patch`, all or nothing (a missing one is
+    /// patched as `{}`; see `json::patched_state`).
+    pub fn patch_agent_state(&mut self, run: &RunPath, patch: &Json) -> Option<()> {
+        let held = run_at(&self.session.state, run)?.agent_state.as_ref();
+        let (ask, source) = (&mut self.patch_sets_state, self.source);
+        let update = json::patched_state(held, patch, || ask(patch, source));
+        self.update_agent_state(run, update)
+    }
+
+    fn update_agent_state(&mut self, run: &RunPath, update: Update) -> Option<()> {
+        match update {
+            Update::Keep => return Some(()),
+            Update::Set(value) => self.run_mut(run)?.agent_state = Some(value),
+            #[cfg(feature = "js-binding")]
+            Update::Host => {
+                self.run_mut(run)?;
+            }
         }
         self.log(Patch::AgentState { run: run.to_vec() });
         Some(())
     }
 
-    /// The run's messages become one per slot (see `Patch::Snapshot`); which of them are equal
-    /// to the held ones, and so stay, is for the host to find out. The indexes are made again:
-    /// one walk over the conversation.
+    /// The run's messages become one per slot (see `Patch::Snapshot`), a given message equal to
+    /// the held one keeping it (`json::reconciled`); a snapshot that keeps every held message
+    /// changes nothing. The indexes are made again: one walk over the conversation.
     pub fn snapshot(
         &mut self,
         run: &RunPath,
@@ -577,10 +622,14 @@ impl<'a> Editor<'a> {
         for &(at, new) in &slots {
             let kept = at.and_then(|at| held.get(at));
             messages.push(match (kept, new.and_then(|new| given.get(new))) {
-                (_, Some(new)) => new.clone(),
+                (Some(kept), Some(new)) => json::reconciled(kept, new),
+                (None, Some(new)) => new.clone(),
                 (Some(kept), None) => kept.clone(),
                 (None, None) => return None,
             });
+        }
+        if json::keeps_messages(held, &messages) {
+            return Some(());
         }
         self.run_mut(run)?.messages = messages;
         let state = self.session.state.clone();
@@ -644,13 +693,29 @@ pub fn text_part(text: &Text, metadata: Option<&Json>) -> AgentPart {
     })
 }
 
-/// The core carries JSON values and never reads them (`model::Json`), so it cannot merge
-/// them: a value merged into nothing is carried as given, and one merged into a held value is
-/// left to the host.
-fn carry_metadata(held: &mut Option<Json>, metadata: &Json) {
-    if held.is_none() {
-        *held = Some(metadata.clone());
-    }
+/// The metadata of a message (`part` `None`) or of its part `part`.
+fn metadata_of(message: &AgentMessage, part: Option<usize>) -> Option<&Option<Json>> {
+    Some(match part {
+        None => &message.metadata,
+        Some(part) => match message.parts.get(part)?.as_ref() {
+            AgentPart::Text(TextPart { metadata, .. })
+            | AgentPart::Reasoning(ReasoningPart { metadata, .. })
+            | AgentPart::Tool(ToolPart { metadata, .. })
+            | AgentPart::Data(DataPart { metadata, .. }) => metadata,
+        },
+    })
+}
+
+fn metadata_of_mut(message: &mut AgentMessage, part: Option<usize>) -> Option<&mut Option<Json>> {
+    Some(match part {
+        None => &mut message.metadata,
+        Some(part) => match Rc::make_mut(message.parts.get_mut(part)?) {
+            AgentPart::Text(TextPart { metadata, .. })
+            | AgentPart::Reasoning(ReasoningPart { metadata, .. })
+            | AgentPart::Tool(ToolPart { metadata, .. })
+            | AgentPart::Data(DataPart { metadata, .. }) => metadata,
+        },
+    })
 }
 
 pub fn reasoning_part(text: &Text, metadata: Option<&Json>) -> AgentPart {

@@ -1,9 +1,11 @@
-//! The session reducer: pure Rust, no wasm dependencies, tested natively.
+//! The session reducer: pure Rust, no wasm dependencies, complete on every target and tested
+//! natively and on wasm32.
 
 mod actions;
 mod approval;
 mod edit;
 mod find;
+mod json;
 pub mod model;
 mod parts;
 pub mod patch;

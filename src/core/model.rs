@@ -1,36 +1,35 @@
-//! The SPEC's value types. They serialize to exactly the SPEC's JSON shapes, and on wasm
-//! builds tsify turns them into the package's TypeScript types.
+//! The SPEC's value types. They serialize to exactly the SPEC's JSON shapes, and with the
+//! `js-binding` feature tsify turns them into the package's TypeScript types.
 
 use std::rc::Rc;
 
 use serde::{Deserialize, Serialize};
 
-#[cfg(target_arch = "wasm32")]
+#[cfg(feature = "js-binding")]
 use tsify::Tsify;
 
-/// An opaque JSON value (`input`, `output`, `metadata`, `data`, `agentState`): carried, never
-/// read. A host that keeps these values in its own objects leaves `Json::Null` here, and
-/// merges, compares and patches them itself (see `patch`).
-#[cfg(not(target_arch = "wasm32"))]
+/// A JSON value (`input`, `output`, `metadata`, `data`, `agentState`): carried, and merged,
+/// patched and compared by the core (`json`).
+#[cfg(not(feature = "js-binding"))]
 pub type Json = serde_json::Value;
 
-/// On wasm the host (the JavaScript binding) keeps every JSON value, and the core only ever
-/// holds `Json::Null`: a placeholder with nothing to clone, drop or compare keeps
-/// `serde_json::Value`'s code (about 2.6 kB) out of the module.
-#[cfg(target_arch = "wasm32")]
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// With `js-binding` the host (the JavaScript binding) keeps every JSON value, and merges,
+/// compares and patches them itself; the core only ever holds `Json::Null`: a placeholder with
+/// nothing to clone, drop or compare keeps `serde_json::Value`'s code out of the package's wasm.
+#[cfg(feature = "js-binding")]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Json {
     Null,
 }
 
-#[cfg(target_arch = "wasm32")]
+#[cfg(feature = "js-binding")]
 impl Serialize for Json {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_unit()
     }
 }
 
-#[cfg(target_arch = "wasm32")]
+#[cfg(feature = "js-binding")]
 impl<'de> Deserialize<'de> for Json {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         serde::de::IgnoredAny::deserialize(deserializer).map(|_| Json::Null)
@@ -99,7 +98,7 @@ impl<'de> Deserialize<'de> for Text {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(Tsify))]
+#[cfg_attr(feature = "js-binding", derive(Tsify))]
 #[serde(rename_all = "lowercase")]
 pub enum SessionStatus {
     Idle,
@@ -108,7 +107,7 @@ pub enum SessionStatus {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(Tsify))]
+#[cfg_attr(feature = "js-binding", derive(Tsify))]
 #[serde(rename_all = "snake_case")]
 pub enum SessionErrorCode {
     ChatDisabled,
@@ -118,7 +117,7 @@ pub enum SessionErrorCode {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(Tsify))]
+#[cfg_attr(feature = "js-binding", derive(Tsify))]
 pub struct SessionError {
     pub message: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -132,7 +131,7 @@ pub const MAX_NESTING: usize = 64;
 
 /// A conversation, or a sub-agent's run behind a tool call.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(Tsify))]
+#[cfg_attr(feature = "js-binding", derive(Tsify))]
 pub struct SessionState {
     pub messages: Vec<Rc<AgentMessage>>,
     pub status: SessionStatus,
@@ -146,7 +145,7 @@ pub struct SessionState {
         skip_serializing_if = "Option::is_none",
         deserialize_with = "present_json"
     )]
-    #[cfg_attr(target_arch = "wasm32", tsify(type = "JsonValue"))]
+    #[cfg_attr(feature = "js-binding", tsify(type = "JsonValue"))]
     pub agent_state: Option<Json>,
 }
 
@@ -162,7 +161,7 @@ impl SessionState {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(Tsify))]
+#[cfg_attr(feature = "js-binding", derive(Tsify))]
 #[serde(rename_all = "lowercase")]
 pub enum Role {
     User,
@@ -170,7 +169,7 @@ pub enum Role {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(Tsify))]
+#[cfg_attr(feature = "js-binding", derive(Tsify))]
 pub struct AgentMessage {
     pub id: String,
     pub role: Role,
@@ -181,12 +180,12 @@ pub struct AgentMessage {
         skip_serializing_if = "Option::is_none",
         deserialize_with = "present_json"
     )]
-    #[cfg_attr(target_arch = "wasm32", tsify(type = "JsonValue"))]
+    #[cfg_attr(feature = "js-binding", tsify(type = "JsonValue"))]
     pub metadata: Option<Json>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(Tsify))]
+#[cfg_attr(feature = "js-binding", derive(Tsify))]
 #[serde(tag = "type", rename_all = "lowercase")]
 pub enum AgentPart {
     Text(TextPart),
@@ -198,56 +197,56 @@ pub enum AgentPart {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(Tsify))]
+#[cfg_attr(feature = "js-binding", derive(Tsify))]
 pub struct TextPart {
-    #[cfg_attr(target_arch = "wasm32", tsify(type = "string"))]
+    #[cfg_attr(feature = "js-binding", tsify(type = "string"))]
     pub text: Text,
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
         deserialize_with = "present_json"
     )]
-    #[cfg_attr(target_arch = "wasm32", tsify(type = "JsonValue"))]
+    #[cfg_attr(feature = "js-binding", tsify(type = "JsonValue"))]
     pub metadata: Option<Json>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(Tsify))]
+#[cfg_attr(feature = "js-binding", derive(Tsify))]
 pub struct DataPart {
     /// What kind of data it is (an AI SDK `data-NAME`, an AG-UI activity type).
     pub name: String,
     /// With an id, later `data` parts of the same name and id replace or patch this one's data.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
-    #[cfg_attr(target_arch = "wasm32", tsify(type = "JsonValue"))]
+    #[cfg_attr(feature = "js-binding", tsify(type = "JsonValue"))]
     pub data: Json,
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
         deserialize_with = "present_json"
     )]
-    #[cfg_attr(target_arch = "wasm32", tsify(type = "JsonValue"))]
+    #[cfg_attr(feature = "js-binding", tsify(type = "JsonValue"))]
     pub metadata: Option<Json>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(Tsify))]
+#[cfg_attr(feature = "js-binding", derive(Tsify))]
 pub struct ReasoningPart {
-    #[cfg_attr(target_arch = "wasm32", tsify(type = "string"))]
+    #[cfg_attr(feature = "js-binding", tsify(type = "string"))]
     pub text: Text,
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
         deserialize_with = "present_json"
     )]
-    #[cfg_attr(target_arch = "wasm32", tsify(type = "JsonValue"))]
+    #[cfg_attr(feature = "js-binding", tsify(type = "JsonValue"))]
     pub metadata: Option<Json>,
 }
 
 /// `input-streaming`, `running` and `awaiting-confirmation` are open; `done` and `error` are
 /// finished; `cancelled` is neither.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(Tsify))]
+#[cfg_attr(feature = "js-binding", derive(Tsify))]
 #[serde(rename_all = "kebab-case")]
 pub enum ToolState {
     /// Its input is still arriving (`tool-input-delta`).
@@ -287,7 +286,7 @@ impl AgentStreamPart {
 
 /// The two states a `toolPhase` event may set.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(Tsify))]
+#[cfg_attr(feature = "js-binding", derive(Tsify))]
 #[serde(rename_all = "kebab-case")]
 pub enum OpenToolState {
     Running,
@@ -304,7 +303,7 @@ impl From<OpenToolState> for ToolState {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(Tsify))]
+#[cfg_attr(feature = "js-binding", derive(Tsify))]
 pub struct ToolError {
     pub message: String,
     /// `"cancelled"` means cancelled by the user.
@@ -323,17 +322,17 @@ pub fn is_cancelled(error: &ToolError) -> bool {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(Tsify))]
+#[cfg_attr(feature = "js-binding", derive(Tsify))]
 pub struct ToolPart {
     /// The call id, unique in the whole conversation.
     pub id: String,
     pub name: String,
     /// `null` while the input is streaming.
-    #[cfg_attr(target_arch = "wasm32", tsify(type = "JsonValue"))]
+    #[cfg_attr(feature = "js-binding", tsify(type = "JsonValue"))]
     pub input: Json,
     /// The input as it was streamed (`tool-input-delta`), kept once complete.
     #[serde(default, rename = "inputText", skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(target_arch = "wasm32", tsify(type = "string"))]
+    #[cfg_attr(feature = "js-binding", tsify(type = "string"))]
     pub input_text: Option<Text>,
     pub state: ToolState,
     #[serde(
@@ -341,7 +340,7 @@ pub struct ToolPart {
         skip_serializing_if = "Option::is_none",
         deserialize_with = "present_json"
     )]
-    #[cfg_attr(target_arch = "wasm32", tsify(type = "JsonValue"))]
+    #[cfg_attr(feature = "js-binding", tsify(type = "JsonValue"))]
     pub output: Option<Json>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<ToolError>,
@@ -360,7 +359,7 @@ pub struct ToolPart {
         skip_serializing_if = "Option::is_none",
         deserialize_with = "present_json"
     )]
-    #[cfg_attr(target_arch = "wasm32", tsify(type = "JsonValue"))]
+    #[cfg_attr(feature = "js-binding", tsify(type = "JsonValue"))]
     pub metadata: Option<Json>,
 }
 
@@ -387,7 +386,7 @@ impl Drop for ToolPart {
 
 /// An approval asked for a call, and the answer once given.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(Tsify))]
+#[cfg_attr(feature = "js-binding", derive(Tsify))]
 pub struct Approval {
     /// The protocol's approval or interrupt id; the call id when it has none.
     pub id: String,
@@ -400,7 +399,7 @@ pub struct Approval {
         skip_serializing_if = "Option::is_none",
         deserialize_with = "present_json"
     )]
-    #[cfg_attr(target_arch = "wasm32", tsify(type = "JsonValue"))]
+    #[cfg_attr(feature = "js-binding", tsify(type = "JsonValue"))]
     pub details: Option<Json>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub approved: Option<bool>,
@@ -409,7 +408,7 @@ pub struct Approval {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(Tsify))]
+#[cfg_attr(feature = "js-binding", derive(Tsify))]
 #[serde(rename_all = "kebab-case")]
 pub enum FinishReason {
     Stop,
@@ -422,7 +421,7 @@ pub enum FinishReason {
 
 /// One part of what an adapter streams.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(Tsify))]
+#[cfg_attr(feature = "js-binding", derive(Tsify))]
 #[serde(
     tag = "type",
     rename_all = "kebab-case",
@@ -436,33 +435,33 @@ pub enum AgentStreamPart {
             skip_serializing_if = "Option::is_none",
             deserialize_with = "present_json"
         )]
-        #[cfg_attr(target_arch = "wasm32", tsify(type = "JsonValue"))]
+        #[cfg_attr(feature = "js-binding", tsify(type = "JsonValue"))]
         metadata: Option<Json>,
     },
     TextDelta {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         message_id: Option<String>,
-        #[cfg_attr(target_arch = "wasm32", tsify(type = "string"))]
+        #[cfg_attr(feature = "js-binding", tsify(type = "string"))]
         text: Text,
         #[serde(
             default,
             skip_serializing_if = "Option::is_none",
             deserialize_with = "present_json"
         )]
-        #[cfg_attr(target_arch = "wasm32", tsify(type = "JsonValue"))]
+        #[cfg_attr(feature = "js-binding", tsify(type = "JsonValue"))]
         metadata: Option<Json>,
     },
     Reasoning {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         message_id: Option<String>,
-        #[cfg_attr(target_arch = "wasm32", tsify(type = "string"))]
+        #[cfg_attr(feature = "js-binding", tsify(type = "string"))]
         text: Text,
         #[serde(
             default,
             skip_serializing_if = "Option::is_none",
             deserialize_with = "present_json"
         )]
-        #[cfg_attr(target_arch = "wasm32", tsify(type = "JsonValue"))]
+        #[cfg_attr(feature = "js-binding", tsify(type = "JsonValue"))]
         metadata: Option<Json>,
     },
     ToolCall {
@@ -470,19 +469,19 @@ pub enum AgentStreamPart {
         message_id: Option<String>,
         id: String,
         name: String,
-        #[cfg_attr(target_arch = "wasm32", tsify(type = "JsonValue"))]
+        #[cfg_attr(feature = "js-binding", tsify(type = "JsonValue"))]
         input: Json,
         #[serde(
             default,
             skip_serializing_if = "Option::is_none",
             deserialize_with = "present_json"
         )]
-        #[cfg_attr(target_arch = "wasm32", tsify(type = "JsonValue"))]
+        #[cfg_attr(feature = "js-binding", tsify(type = "JsonValue"))]
         metadata: Option<Json>,
     },
     ToolResult {
         id: String,
-        #[cfg_attr(target_arch = "wasm32", tsify(type = "JsonValue"))]
+        #[cfg_attr(feature = "js-binding", tsify(type = "JsonValue"))]
         output: Json,
         /// A streaming tool's progress: `output` is set and the call stays as it is.
         #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -492,7 +491,7 @@ pub enum AgentStreamPart {
             skip_serializing_if = "Option::is_none",
             deserialize_with = "present_json"
         )]
-        #[cfg_attr(target_arch = "wasm32", tsify(type = "JsonValue"))]
+        #[cfg_attr(feature = "js-binding", tsify(type = "JsonValue"))]
         metadata: Option<Json>,
     },
     ToolError {
@@ -503,7 +502,7 @@ pub enum AgentStreamPart {
             skip_serializing_if = "Option::is_none",
             deserialize_with = "present_json"
         )]
-        #[cfg_attr(target_arch = "wasm32", tsify(type = "JsonValue"))]
+        #[cfg_attr(feature = "js-binding", tsify(type = "JsonValue"))]
         metadata: Option<Json>,
     },
     StepFinish,
@@ -520,14 +519,14 @@ pub enum AgentStreamPart {
     ReasoningDelta {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         message_id: Option<String>,
-        #[cfg_attr(target_arch = "wasm32", tsify(type = "string"))]
+        #[cfg_attr(feature = "js-binding", tsify(type = "string"))]
         text: Text,
         #[serde(
             default,
             skip_serializing_if = "Option::is_none",
             deserialize_with = "present_json"
         )]
-        #[cfg_attr(target_arch = "wasm32", tsify(type = "JsonValue"))]
+        #[cfg_attr(feature = "js-binding", tsify(type = "JsonValue"))]
         metadata: Option<Json>,
     },
     /// A piece of a call's input; with `name`, the first one adds the call.
@@ -537,14 +536,14 @@ pub enum AgentStreamPart {
         id: String,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         name: Option<String>,
-        #[cfg_attr(target_arch = "wasm32", tsify(type = "string"))]
+        #[cfg_attr(feature = "js-binding", tsify(type = "string"))]
         text: Text,
         #[serde(
             default,
             skip_serializing_if = "Option::is_none",
             deserialize_with = "present_json"
         )]
-        #[cfg_attr(target_arch = "wasm32", tsify(type = "JsonValue"))]
+        #[cfg_attr(feature = "js-binding", tsify(type = "JsonValue"))]
         metadata: Option<Json>,
     },
     /// The call's input is complete: it is parsed, once, here.
@@ -555,7 +554,7 @@ pub enum AgentStreamPart {
             skip_serializing_if = "Option::is_none",
             deserialize_with = "present_json"
         )]
-        #[cfg_attr(target_arch = "wasm32", tsify(type = "JsonValue"))]
+        #[cfg_attr(feature = "js-binding", tsify(type = "JsonValue"))]
         metadata: Option<Json>,
     },
     /// The agent asks for approval of a call, by call `id` or, without one, by tool `name`.
@@ -575,7 +574,7 @@ pub enum AgentStreamPart {
             skip_serializing_if = "Option::is_none",
             deserialize_with = "present_json"
         )]
-        #[cfg_attr(target_arch = "wasm32", tsify(type = "JsonValue"))]
+        #[cfg_attr(feature = "js-binding", tsify(type = "JsonValue"))]
         details: Option<Json>,
     },
     /// The answer to an approval, by call `id` or by `approvalId`.
@@ -593,7 +592,7 @@ pub enum AgentStreamPart {
             skip_serializing_if = "Option::is_none",
             deserialize_with = "present_json"
         )]
-        #[cfg_attr(target_arch = "wasm32", tsify(type = "JsonValue"))]
+        #[cfg_attr(feature = "js-binding", tsify(type = "JsonValue"))]
         input: Option<Json>,
         /// The user's answer is the result: the call becomes `done` with it.
         #[serde(
@@ -601,7 +600,7 @@ pub enum AgentStreamPart {
             skip_serializing_if = "Option::is_none",
             deserialize_with = "present_json"
         )]
-        #[cfg_attr(target_arch = "wasm32", tsify(type = "JsonValue"))]
+        #[cfg_attr(feature = "js-binding", tsify(type = "JsonValue"))]
         output: Option<Json>,
     },
     /// Data for the target message: with `id`, it replaces (`data`) or patches (`patch`) the
@@ -618,29 +617,29 @@ pub enum AgentStreamPart {
             skip_serializing_if = "Option::is_none",
             deserialize_with = "present_json"
         )]
-        #[cfg_attr(target_arch = "wasm32", tsify(type = "JsonValue"))]
+        #[cfg_attr(feature = "js-binding", tsify(type = "JsonValue"))]
         data: Option<Json>,
-        /// An RFC 6902 JSON Patch, applied by the host that holds the values (see `Patch`).
+        /// An RFC 6902 JSON Patch, applied all or nothing (`json::patched`).
         #[serde(
             default,
             skip_serializing_if = "Option::is_none",
             deserialize_with = "present_json"
         )]
-        #[cfg_attr(target_arch = "wasm32", tsify(type = "JsonPatch"))]
+        #[cfg_attr(feature = "js-binding", tsify(type = "JsonPatch"))]
         patch: Option<Json>,
         #[serde(
             default,
             skip_serializing_if = "Option::is_none",
             deserialize_with = "present_json"
         )]
-        #[cfg_attr(target_arch = "wasm32", tsify(type = "JsonValue"))]
+        #[cfg_attr(feature = "js-binding", tsify(type = "JsonValue"))]
         metadata: Option<Json>,
     },
     /// Metadata merged into the target message.
     MessageMetadata {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         message_id: Option<String>,
-        #[cfg_attr(target_arch = "wasm32", tsify(type = "JsonValue"))]
+        #[cfg_attr(feature = "js-binding", tsify(type = "JsonValue"))]
         metadata: Json,
     },
     /// The run's messages as the agent holds them, reconciled by id (`exact`: exactly these).
@@ -656,14 +655,14 @@ pub enum AgentStreamPart {
             skip_serializing_if = "Option::is_none",
             deserialize_with = "present_json"
         )]
-        #[cfg_attr(target_arch = "wasm32", tsify(type = "JsonValue"))]
+        #[cfg_attr(feature = "js-binding", tsify(type = "JsonValue"))]
         snapshot: Option<Json>,
         #[serde(
             default,
             skip_serializing_if = "Option::is_none",
             deserialize_with = "present_json"
         )]
-        #[cfg_attr(target_arch = "wasm32", tsify(type = "JsonPatch"))]
+        #[cfg_attr(feature = "js-binding", tsify(type = "JsonPatch"))]
         patch: Option<Json>,
     },
     /// A part type this version does not know (a newer adapter): ignored.
@@ -672,12 +671,12 @@ pub enum AgentStreamPart {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(Tsify))]
+#[cfg_attr(feature = "js-binding", derive(Tsify))]
 #[serde(tag = "type", rename_all = "camelCase")]
 pub enum SessionAction {
     Send {
         id: String,
-        #[cfg_attr(target_arch = "wasm32", tsify(type = "string"))]
+        #[cfg_attr(feature = "js-binding", tsify(type = "string"))]
         text: Text,
     },
     Part {

@@ -287,7 +287,8 @@ pub fn data(
                 if held == name && held_id == id)
         });
         if let Some(part) = held {
-            return editor.update_data(run, *message, part, data.as_ref(), metadata.as_ref());
+            let (data, patch, metadata) = (data.as_ref(), patch.as_ref(), metadata.as_ref());
+            return editor.update_data(run, *message, part, data, patch, metadata);
         }
     }
     let (Some(data), None) = (data, patch) else {
@@ -348,18 +349,8 @@ pub fn agent_state(
     patch: &Option<Json>,
 ) -> Option<()> {
     match (snapshot, patch) {
-        (Some(snapshot), _) => editor.set_agent_state(run, Some(snapshot))?,
-        (None, Some(_)) if editor.run(run)?.agent_state.is_some() => {
-            editor.set_agent_state(run, None)?
-        }
-        // Whether the run gets an `agentState` decides what `reset` and a sub-agent's run
-        // (created only by a part that changes it) do, so the core asks when it can.
-        (None, Some(patch)) => match editor.patch_sets_state(patch) {
-            // The value is the host's: the core holds that there is one.
-            Some(true) => editor.set_agent_state(run, Some(&Json::Null))?,
-            Some(false) => {}
-            None => editor.set_agent_state(run, None)?,
-        },
+        (Some(snapshot), _) => editor.set_agent_state(run, snapshot)?,
+        (None, Some(patch)) => editor.patch_agent_state(run, patch)?,
         (None, None) => {}
     }
     Some(())

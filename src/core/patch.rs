@@ -3,12 +3,12 @@
 //! action (texts, JSON payloads, prompts, errors) are not carried: the host takes them from
 //! its own copy of the action, so they cross the boundary untouched.
 //!
-//! For the same reason the operations on those values (merging `metadata`, replacing or
-//! patching `data` and `agentState`, comparing a snapshot's messages with the held ones) are
-//! the host's: the core says where each goes, and the host, which holds the values, finds out
-//! whether it changes anything and returns the same state when nothing did. (Run natively, the
-//! core carries a replacing value, `data` or an agent-state snapshot, and metadata given to
-//! what had none; merging into held metadata and JSON Patch are left to its host.)
+//! The operations on those values (merging `metadata`, replacing or patching `data` and
+//! `agentState`, comparing a snapshot's messages with the held ones) are the core's own
+//! (`json`), and such a patch is logged only when the edit changes the state. With the
+//! `js-binding` feature the values are the host's, and so are the operations: the core says
+//! where each goes, and the host finds out whether it changes anything and returns the same
+//! state when nothing did.
 
 use super::model::{SessionStatus, ToolState};
 use super::path::{CallPath, CallPos};

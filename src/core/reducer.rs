@@ -27,13 +27,14 @@ pub enum Outcome {
 
 /// Applies one action to a session in place, copying only the nodes on each changed path
 /// that it shares with other states. Streamed tool inputs are parsed from the texts the
-/// session holds; JSON Patch is left to whoever applies the patches.
+/// session holds.
 pub fn reduce(session: &mut Session, action: &SessionAction) -> Outcome {
     reduce_with(session, action, &mut parse_owned_input, &mut |_, _| None)
 }
 
 /// `reduce` for a host that holds the texts and JSON values itself: it parses a streamed
-/// tool input there, and says what an agent-state patch does to a run without agent state.
+/// tool input there, and (with `js-binding`) says what an agent-state patch does to a run
+/// without agent state.
 pub fn reduce_with<'a>(
     session: &'a mut Session,
     action: &SessionAction,
