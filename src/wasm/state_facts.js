@@ -205,17 +205,11 @@ export function shortcut(state, action) {
   return next;
 }
 
-// The id of the Rust session behind `state` (-1: none, it is read in full), which the package's
-// entry hands the module with the action it read, once `shortcut` had no answer.
+// The id of the Rust session behind `state` (-1: none, it is read in full), which
+// `sessionReducer` (src/session_reducer.js) hands the module with the action it read, once
+// `shortcut` had no answer.
 export function sessionOf(state) {
   return factsOf(state)?.session ?? -1;
-}
-
-// What the module asks first of a state and an action when the entry has not (the crate's own
-// tests call it directly), in one call into JavaScript: the next state when it needs no Rust
-// work (`shortcut`), else `sessionOf(state)`.
-export function lookup(state, action) {
-  return shortcut(state, action) ?? sessionOf(state);
 }
 
 // A step's result, made and recorded in the one call the module makes for it: its patches
