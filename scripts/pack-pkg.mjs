@@ -15,7 +15,7 @@
 //                instantiates at import time (so users never call an init function).
 //   index.d.ts   wasm-bindgen's declarations without the init API, which is not public here,
 //                the entry's own (src/index.d.ts) and the storage helpers'
-//                (src/storage/session_storage.d.ts).
+//                (src/storage/exports.d.ts).
 //   index.js.map its source map (sources included, but for the wasm's hex).
 //   package.json pkg-template/package.json, versioned from Cargo.toml, with the repository's
 //                links (Cargo.toml's `repository`).
@@ -79,7 +79,7 @@ function packageDeclarations() {
   return [
     publicDeclarations(readFileSync(glueDtsPath, "utf8")),
     fragment(join(sourceDir, "index.d.ts")),
-    fragment(join(storageDir, "session_storage.d.ts")),
+    fragment(join(storageDir, "exports.d.ts")),
   ].join("\n");
 }
 

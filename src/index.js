@@ -12,10 +12,10 @@ import wasmHex from "./wasm_hex.js";
  * Hex to bytes, natively where the runtime can (Uint8Array.fromHex in current browsers, Buffer
  * in Node): a loop over the string costs several milliseconds when it runs once, cold.
  * @param {string} hex
- * @returns {Uint8Array}
+ * @returns {Uint8Array<ArrayBuffer>}
  */
 function bytesOf(hex) {
-  /** @type {{ fromHex?: (hex: string) => Uint8Array }} */
+  /** @type {typeof Uint8Array & { fromHex?: (hex: string) => Uint8Array<ArrayBuffer> }} */
   const natively = Uint8Array;
   if (typeof natively.fromHex === "function") return natively.fromHex(hex);
   if (typeof Buffer === "function") return Buffer.from(hex, "hex");

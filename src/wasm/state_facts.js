@@ -249,7 +249,11 @@ export function remember(state, action, next, session, message, part) {
 // The state `sessionReducer` takes for `undefined` (Redux's first call): one object, so that the
 // same action on `undefined` twice gives the same state (React's Strict Mode), and frozen, since
 // it is shared.
-const EMPTY_STATE = Object.freeze({ messages: Object.freeze([]), status: "idle" });
+// Frozen, it is a SessionState still: the reducer never changes a state it is given.
+const EMPTY_STATE = /** @type {import("chat-session-reducer").SessionState} */ (Object.freeze({
+  messages: Object.freeze(/** @type {import("chat-session-reducer").AgentMessage[]} */ ([])),
+  status: "idle",
+}));
 
 export function emptyState() {
   return EMPTY_STATE;
