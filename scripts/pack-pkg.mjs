@@ -50,7 +50,7 @@ const sourceDir = join(root, "src");
 const storageDir = join(sourceDir, "storage");
 const storageExports = ["saveSession", "loadSession", "clearSession", "restoreSession", "persistSession"];
 // The files the build writes for the entry (src/index.js), which imports them as siblings.
-const builtForEntry = { glue: join(sourceDir, "glue.js"), wasmHex: join(sourceDir, "wasm_hex.js") };
+const builtForEntry = { glue: join(sourceDir, "glue.js"), wasmHex: join(sourceDir, "wasm-hex.js") };
 
 // A string field of Cargo.toml's [package] section.
 function cargoField(name) {
@@ -187,13 +187,13 @@ function tidySourceMap(mapPath, staging) {
     const snippet = path.match(/^snippets\/[^/]+\/(src\/.+)$/)?.[1];
     if (snippet) return `chat-session-reducer/${snippet}`;
     if (path === "glue.js") return "chat-session-reducer/wasm-bindgen-glue.js";
-    if (path === "wasm_hex.js") return "chat-session-reducer/wasm_hex.js";
+    if (path === "wasm-hex.js") return "chat-session-reducer/wasm-hex.js";
     const inSource = relative(root, absolute).replaceAll("\\", "/");
     if (inSource.startsWith("src/")) return `chat-session-reducer/${inSource}`;
     throw new Error(`${mapPath}: unexpected source ${source}`);
   });
   const sourcesContent = map.sourcesContent.map((content, index) =>
-    sources[index].endsWith("/wasm_hex.js") ? null : content);
+    sources[index].endsWith("/wasm-hex.js") ? null : content);
   writeFileSync(mapPath, JSON.stringify({ ...map, sources, sourcesContent }));
 }
 
@@ -212,7 +212,7 @@ function entryImports(staging) {
       build.onResolve({ filter: /^\.\.?\// }, ({ path, importer }) => {
         const target = resolve(dirname(importer), path);
         if (target === builtForEntry.glue) return { path: join(staging, "glue.js") };
-        if (target === builtForEntry.wasmHex) return { path: join(staging, "wasm_hex.js") };
+        if (target === builtForEntry.wasmHex) return { path: join(staging, "wasm-hex.js") };
         const inSource = relative(sourceDir, target);
         // The glue's imports, and its snippets' of one another.
         if (inSource.startsWith("..")) return undefined;
@@ -259,7 +259,7 @@ const wasmBytes = readFileSync(optimizedWasm);
 const renaming = JSON.parse(readFileSync(renamingPath, "utf8"));
 writeFileSync(join(staging, "glue.js"), rewriteGlue(readFileSync(gluePath, "utf8"), renaming, importModuleOf(wasmBytes)));
 cpSync(join(bindgenDir, "snippets"), join(staging, "snippets"), { recursive: true });
-writeWasmHex(join(staging, "wasm_hex.js"), wasmBytes);
+writeWasmHex(join(staging, "wasm-hex.js"), wasmBytes);
 
 rmSync(outDir, { recursive: true, force: true });
 mkdirSync(outDir, { recursive: true });

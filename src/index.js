@@ -1,12 +1,12 @@
 // The package's entry, bundled with everything it imports into pkg/index.js by
 // scripts/pack-pkg.mjs. Importing it instantiates the WebAssembly module synchronously from the
-// bytes in wasm_hex.js, so no init call is needed. `./glue.js` is wasm-bindgen's glue, as the
+// bytes in wasm-hex.js, so no init call is needed. `./glue.js` is wasm-bindgen's glue, as the
 // build writes it beside this file (src/glue.d.ts declares what is used of it here);
-// `./wasm_hex.js` is the optimized wasm, which the build writes as hex.
+// `./wasm-hex.js` is the optimized wasm, which the build writes as hex.
 import { initSync, sessionReducer as reduceInWasm } from "./glue.js";
 import { bindSessionReducer, sessionReducer } from "./session_reducer.js";
 import { sessionStorageHelpers } from "./storage/session_storage.js";
-import wasmHex from "./wasm_hex.js";
+import wasmHex from "./wasm-hex.js";
 
 /**
  * Hex to bytes, natively where the runtime can (Uint8Array.fromHex in current browsers, Buffer
