@@ -6,7 +6,8 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 
-wasm_bindgen_version="0.2.130"
+# The version Cargo.toml pins (`wasm-bindgen = "=X.Y.Z"`): the CLI must match the crate.
+wasm_bindgen_version="$(bash scripts/wasm-bindgen-version.sh)"
 if ! wasm-bindgen --version 2>/dev/null | grep -qx "wasm-bindgen $wasm_bindgen_version"; then
   echo "build: wasm-bindgen $wasm_bindgen_version is required (run scripts/setup.sh)" >&2
   exit 1
@@ -17,8 +18,11 @@ if [[ ! -x "$wasm_opt" ]]; then
   exit 1
 fi
 
-staging="$(mktemp -d)"
-trap 'rm -rf "$staging"' EXIT
+# What wasm-bindgen and wasm-opt write is kept in target/pkg-build/: the glue's golden copy is
+# refreshed from it (node scripts/glue.mjs refresh) and tests/js/glue_golden.test.mjs compares it.
+staging="$root/target/pkg-build"
+rm -rf "$staging"
+mkdir -p "$staging"
 
 # js-binding: the JavaScript binding, which keeps every JSON value in JavaScript; the default
 # features are the complete core's (Cargo.toml).

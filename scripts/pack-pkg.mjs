@@ -1,4 +1,6 @@
-// Assembles the npm package directory from wasm-bindgen's `--target web` output.
+// Assembles the npm package directory from wasm-bindgen's `--target web` output and the
+// package's JavaScript sources: it copies, bundles and writes data; the code is in src/, and the
+// rewriting of the glue in scripts/glue.mjs.
 //
 //   node scripts/pack-pkg.mjs <wasm-bindgen out dir> <optimized .wasm> <renaming .json> <package dir>
 //
@@ -6,13 +8,14 @@
 // optimized wasm: the short names it gave the wasm's imports and exports.
 //
 // Layout of the package:
-//   index.js     one minified module: wasm-bindgen's glue, the crate's own JavaScript
-//                (src/wasm/*.js, which the glue imports), the storage helpers (src/storage/),
-//                and the optimized wasm inlined as hex and instantiated with the glue's
-//                `initSync` at import time (so users never call an init function); the glue's
-//                public exports re-exported by name.
+//   index.js     one minified module: the entry (src/index.js) and what it imports, namely
+//                wasm-bindgen's glue, the crate's own JavaScript (src/wasm/*.js, which the glue
+//                imports), the `sessionReducer` wrapper (src/session_reducer.js), the storage
+//                helpers (src/storage/), and the optimized wasm inlined as hex, which the entry
+//                instantiates at import time (so users never call an init function).
 //   index.d.ts   wasm-bindgen's declarations without the init API, which is not public here,
-//                and the storage helpers' (src/storage/session_storage.d.ts).
+//                the entry's own (src/index.d.ts) and the storage helpers'
+//                (src/storage/exports.d.ts).
 //   index.js.map its source map (sources included, but for the wasm's hex).
 //   package.json pkg-template/package.json, versioned from Cargo.toml, with the repository's
 //                links (Cargo.toml's `repository`).
@@ -27,6 +30,7 @@ import { tmpdir } from "node:os";
 import { build } from "esbuild";
 import { join, relative, resolve, dirname } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { glueFiles, importModuleOf, publicDeclarations, rewriteGlue } from "./glue.mjs";
 import { throwingSources, unsafeImports } from "./glue_audit.mjs";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
@@ -37,14 +41,16 @@ if (!bindgenDir || !optimizedWasm || !renamingPath || !outDir) {
   );
 }
 
-const crateName = "chat_session_reducer";
-const gluePath = join(bindgenDir, `${crateName}.js`);
-const glueDtsPath = join(bindgenDir, `${crateName}.d.ts`);
+const gluePath = join(bindgenDir, glueFiles.glue);
+const glueDtsPath = join(bindgenDir, glueFiles.declarations);
 // The init API of `--target web` glue; the package calls initSync itself.
 const initExports = new Set(["default", "initSync"]);
+const sourceDir = join(root, "src");
 // The storage helpers, written in JavaScript (src/storage/), exported beside the glue's.
-const storageDir = join(root, "src", "storage");
+const storageDir = join(sourceDir, "storage");
 const storageExports = ["saveSession", "loadSession", "clearSession", "restoreSession", "persistSession"];
+// The files the build writes for the entry (src/index.js), which imports them as siblings.
+const builtForEntry = { glue: join(sourceDir, "glue.js"), wasmHex: join(sourceDir, "wasm-hex.js") };
 
 // A string field of Cargo.toml's [package] section.
 function cargoField(name) {
@@ -65,18 +71,16 @@ async function publicExportNames() {
   return names;
 }
 
-// Cuts wasm-bindgen's init declarations (InitInput, InitOutput, SyncInitInput, initSync and the
-// default export), which it always emits after the crate's own declarations, starting with
-// `export type InitInput`.
-function publicDeclarations() {
-  const dts = readFileSync(glueDtsPath, "utf8");
-  const initStart = dts.search(/^export type InitInput\b/m);
-  if (initStart < 0) throw new Error(`${glueDtsPath}: the init declarations were not found`);
-  const publicPart = dts.slice(0, initStart).trimEnd() + "\n";
-  if (/\binitSync\b|__wbg_init|\bInitOutput\b/.test(publicPart)) {
-    throw new Error(`${glueDtsPath}: init declarations are mixed into the crate's own; update pack-pkg.mjs`);
-  }
-  return publicPart + "\n" + readFileSync(join(storageDir, "session_storage.d.ts"), "utf8");
+// The package's declarations: wasm-bindgen's without its init API, then the entry's own
+// (src/index.d.ts) and the storage helpers', which use the types wasm-bindgen declares. Their
+// leading comments are for the repository's readers.
+function packageDeclarations() {
+  const fragment = (path) => readFileSync(path, "utf8").replace(/^(\/\/.*\n)+\n?/, "");
+  return [
+    publicDeclarations(readFileSync(glueDtsPath, "utf8")),
+    fragment(join(sourceDir, "index.d.ts")),
+    fragment(join(storageDir, "exports.d.ts")),
+  ].join("\n");
 }
 
 // Every runtime export must be declared, and every declared value must exist at runtime.
@@ -90,127 +94,6 @@ function checkDeclarationsMatch(runtimeNames, declarations) {
   if (undeclared.length || missing.length) {
     throw new Error(`index.d.ts and index.js disagree: undeclared ${undeclared}, not exported ${missing}`);
   }
-}
-
-// A JavaScript module of the crate (src/wasm/<file>), as the glue imports it from snippets/: the
-// entry imports the same module, not a copy.
-function snippetModule(file) {
-  const glue = readFileSync(gluePath, "utf8");
-  const path = glue.match(new RegExp(`from ['"](\\./snippets/[^'"]+/src/wasm/${file.replaceAll(".", "\\.")})['"]`))?.[1];
-  if (!path) throw new Error(`${gluePath}: no import of src/wasm/${file}`);
-  return path;
-}
-
-const identifier = /^[A-Za-z_$][\w$]*$/;
-
-// wasm-bindgen's glue, with the short names wasm-opt gave the wasm's imports and exports. The
-// glue's imports are its own functions, keys of the object `import0`, and the exports of the
-// crate's JavaScript modules (`import * as importN`); wasm-opt put them all in one module.
-function renamedGlue(glue, renaming, wasm) {
-  const importModules = new Set(WebAssembly.Module.imports(new WebAssembly.Module(wasm)).map(({ module }) => module));
-  if (importModules.size !== 1) throw new Error(`${renamingPath}: expected the imports in one module`);
-  const table = glue.match(/\breturn \{\s*__proto__: null,\s*((?:"[^"]+": import\d+,\s*)+)\};/);
-  if (!table) throw new Error(`${gluePath}: the glue's import table was not found; update pack-pkg.mjs`);
-  const namespaces = new Map([...table[1].matchAll(/"([^"]+)": (import\d+)/g)].map((match) => [match[1], match[2]]));
-  const ownModule = [...namespaces].find(([, namespace]) => namespace === "import0")?.[0];
-  let renamed = glue;
-  const others = [];
-  for (const [module, name, short] of renaming.imports) {
-    if (!identifier.test(name) || !identifier.test(short)) throw new Error(`${renamingPath}: import ${name} -> ${short}`);
-    if (module === ownModule) {
-      const key = new RegExp(`^(\\s+)${name.replaceAll("$", "\\$")}: function\\b`, "m");
-      if (!key.test(renamed)) throw new Error(`${gluePath}: no import0 entry ${name}`);
-      renamed = renamed.replace(key, `$1${short}: function`);
-    } else if (namespaces.has(module)) {
-      others.push(`${short}: ${namespaces.get(module)}.${name}`);
-    } else throw new Error(`${renamingPath}: import from an unknown module ${module}`);
-  }
-  const [importModule] = importModules;
-  renamed = renamed.replace(table[0], `return { ${JSON.stringify(importModule)}: { ...import0, ${others.join(", ")} } };`);
-
-  const exports = new Map(renaming.exports);
-  renamed = renamed.replace(/\bwasm\.([A-Za-z_$][\w$]*)/g, (whole, name) => {
-    if (!exports.has(name)) throw new Error(`${gluePath}: the glue uses wasm.${name}, which the wasm does not export`);
-    return `wasm.${exports.get(name)}`;
-  });
-  if (/\binstance\.exports\[|\bwasm\[/.test(renamed)) throw new Error(`${gluePath}: an export read by a computed name`);
-  return renamed;
-}
-
-// wasm-bindgen writes each `catch` import as `function() { return handleError(function (args)
-// { body }, arguments); }`: a closure and an arguments object made per call (a tool step makes
-// seven), and the closure's optimized code, which only short-lived closures hold, is dropped by
-// every full collection and compiled again. Each is rewritten as one function that catches what
-// its body throws and stores it as `handleError` does. Any call left unrewritten fails the build.
-function inlineCatches(glue) {
-  const definition = glue.match(/^function handleError\(f, args\) \{\n\s*try \{\n\s*return f\.apply\(this, args\);\n\s*\} catch \(e\) \{\n([\s\S]*?)\n\s*\}\n\}\n/m);
-  if (!definition) throw new Error(`${gluePath}: handleError is not as expected; update pack-pkg.mjs`);
-  const rewritten = glue
-    .replace(definition[0], `function storeException(e) {\n${definition[1]}\n}\n`)
-    .replace(/function\(\) \{ return handleError\(function \(([^)]*)\) \{\n([\s\S]*?)\n(\s*)\}, arguments\); \}/g,
-      (whole, params, body, indent) =>
-        `function (${params}) {\n${indent}try {\n${body}\n${indent}} catch (e) {\n${indent}    storeException(e);\n${indent}}\n${indent}}`);
-  if (rewritten.includes("handleError")) throw new Error(`${gluePath}: a handleError call was not rewritten; update pack-pkg.mjs`);
-  return rewritten;
-}
-
-function entryModule(names) {
-  const reexported = names.filter((name) => name !== "sessionReducer" && !storageExports.includes(name));
-  return `// The chat-session-reducer module. Importing it instantiates the WebAssembly module
-// synchronously from the bytes of wasm-hex.js, so no init call is needed. Generated by
-// scripts/pack-pkg.mjs.
-import { initSync, sessionReducer as reduceInWasm } from "./glue.js";
-import { readAction, readStrings } from "${snippetModule("read.js")}";
-import { emptyState, sessionOf, shortcut } from "${snippetModule("state_facts.js")}";
-import { sessionStorageHelpers } from "./storage/session_storage.js";
-import wasmHex from "./wasm-hex.js";
-
-// Hex to bytes, natively where the runtime can (Uint8Array.fromHex in current browsers, Buffer
-// in Node): a loop over the string costs several milliseconds when it runs once, cold.
-function bytesOf(hex) {
-  if (typeof Uint8Array.fromHex === "function") return Uint8Array.fromHex(hex);
-  if (typeof Buffer === "function") return Buffer.from(hex, "hex");
-  // A hex digit's low four bits, plus 9 for the letters a-f.
-  const digit = (code) => (code & 15) + (code >> 6) * 9;
-  const bytes = new Uint8Array(hex.length >> 1);
-  for (let index = 0; index < bytes.length; index++) {
-    bytes[index] = (digit(hex.charCodeAt(2 * index)) << 4) | digit(hex.charCodeAt(2 * index + 1));
-  }
-  return bytes;
-}
-initSync({ module: bytesOf(wasmHex) });
-
-// An action that needs no Rust work (a text delta that only appends, the same action again) is
-// answered here, without a call into the module. Any other is read here too (a bad one throws
-// here), and the module gets what it would otherwise call back for: the id of the Rust session
-// behind \`state\` and the action's encoding (src/wasm/mod.rs). Looked up after the read, which
-// may run a getter of the caller's that calls the reducer.
-export function sessionReducer(given, action) {
-  const state = given === undefined ? emptyState() : given;
-  const next = shortcut(state, action);
-  if (next !== undefined) return next;
-  const codes = readAction(action, false);
-  const strings = readStrings();
-  return reduceInWasm(state, action, sessionOf(state), codes, strings);
-}
-
-// The storage helpers, made on first use: each is a function declaration, so a bundle that uses
-// none of them leaves them out.
-let storageHelpers;
-const helpers = () => (storageHelpers ??= sessionStorageHelpers(sessionReducer));
-${storageExports.map((name) => `export function ${name}(...args) {\n  return helpers().${name}(...args);\n}`).join("\n")}
-
-export { ${reexported.join(", ")} } from "./glue.js";
-`;
-}
-
-// The wasm is inlined as hex rather than base64: hex keeps byte boundaries, so gzip compresses
-// it almost as well as the raw bytes (base64 costs about 30% more once gzipped), and it decodes
-// natively. Unlike raw bytes in a string, no bundler or minifier re-escapes it.
-function wasmHexModule(wasmBytes) {
-  return `// The optimized wasm, as hex. Generated by scripts/pack-pkg.mjs.
-export default "${wasmBytes.toString("hex")}";
-`;
 }
 
 // V8's explicit compile hint (Chromium 136 and later; other engines read a comment): compile every
@@ -254,8 +137,8 @@ const selfImports = {
   },
 };
 
-async function packSubpath(subpath, sourceDir) {
-  const source = join(root, sourceDir);
+async function packSubpath(subpath, folder) {
+  const source = join(root, folder);
   await build({
     ...bundleOptions,
     entryPoints: [join(source, "index.js")],
@@ -294,17 +177,20 @@ function packageManifest() {
   }, null, 2) + "\n";
 }
 
-// The source map names each source after its place in the repository (the bundle was made in a
-// temporary directory), and leaves out the wasm's hex, which is no source anyone reads.
+// The source map names each source after its place in the repository (the glue and its
+// snippets were bundled from a temporary directory), and leaves out the wasm's hex, which is no
+// source anyone reads.
 function tidySourceMap(mapPath, staging) {
   const map = JSON.parse(readFileSync(mapPath, "utf8"));
   const sources = map.sources.map((source) => {
-    const path = relative(staging, resolve(dirname(mapPath), source)).replaceAll("\\", "/");
+    const absolute = resolve(dirname(mapPath), source);
+    const path = relative(staging, absolute).replaceAll("\\", "/");
     const snippet = path.match(/^snippets\/[^/]+\/(src\/.+)$/)?.[1];
     if (snippet) return `chat-session-reducer/${snippet}`;
     if (path === "glue.js") return "chat-session-reducer/wasm-bindgen-glue.js";
-    if (path.startsWith("storage/")) return `chat-session-reducer/src/${path}`;
-    if (path === "entry.js" || path === "wasm-hex.js") return `chat-session-reducer/${path}`;
+    if (path === "wasm-hex.js") return "chat-session-reducer/wasm-hex.js";
+    const inSource = relative(root, absolute).replaceAll("\\", "/");
+    if (inSource.startsWith("src/")) return `chat-session-reducer/${inSource}`;
     throw new Error(`${mapPath}: unexpected source ${source}`);
   });
   const sourcesContent = map.sourcesContent.map((content, index) =>
@@ -312,9 +198,45 @@ function tidySourceMap(mapPath, staging) {
   writeFileSync(mapPath, JSON.stringify({ ...map, sources, sourcesContent }));
 }
 
+// The entry's imports resolved as in the package: the files the build writes for it from the
+// staging directory, and the crate's modules that wasm-bindgen copied into snippets/ from those
+// copies, which the glue imports: one instance of each in the bundle.
+function entryImports(staging) {
+  const snippets = join(staging, "snippets");
+  const crateDirs = existsSync(snippets) ? readdirSync(snippets) : [];
+  if (crateDirs.length !== 1) throw new Error(`${bindgenDir}: expected the snippets of one crate, found ${crateDirs}`);
+  const snippetDir = join(snippets, crateDirs[0]);
+  const wasmSourceDir = join(sourceDir, "wasm");
+  return {
+    name: "entry-imports",
+    setup(build) {
+      build.onResolve({ filter: /^\.\.?\// }, ({ path, importer }) => {
+        const target = resolve(dirname(importer), path);
+        if (target === builtForEntry.glue) return { path: join(staging, "glue.js") };
+        if (target === builtForEntry.wasmHex) return { path: join(staging, "wasm-hex.js") };
+        const inSource = relative(sourceDir, target);
+        // The glue's imports, and its snippets' of one another.
+        if (inSource.startsWith("..")) return undefined;
+        const copy = join(snippetDir, "src", inSource);
+        if (existsSync(copy)) return { path: copy };
+        if (!relative(wasmSourceDir, target).startsWith("..")) {
+          throw new Error(`src/${inSource} is not in wasm-bindgen's snippets: declare an import from it in Rust (src/wasm/mod.rs)`);
+        }
+        return undefined;
+      });
+    },
+  };
+}
+
+// The wasm is inlined as hex rather than base64: hex keeps byte boundaries, so gzip compresses
+// it almost as well as the raw bytes (base64 costs about 30% more once gzipped), and it decodes
+// natively. Unlike raw bytes in a string, no bundler or minifier re-escapes it.
+function writeWasmHex(path, wasmBytes) {
+  writeFileSync(path, `export default ${JSON.stringify(wasmBytes.toString("hex"))};\n`);
+}
+
 // No exception may unwind through the module's frames (scripts/glue_audit.mjs says why).
 function auditGlue() {
-  const sourceDir = join(root, "src");
   const sources = Object.fromEntries(
     readdirSync(sourceDir, { recursive: true })
       .filter((path) => path.endsWith(".rs"))
@@ -328,35 +250,33 @@ function auditGlue() {
 
 auditGlue();
 const names = [...(await publicExportNames()), ...storageExports].sort();
-const declarations = publicDeclarations();
+const declarations = packageDeclarations();
 checkDeclarationsMatch(names, declarations);
 
-// The entry, the glue and the crate's own JavaScript (src/wasm/apply.js, which the glue imports
-// from snippets/) are bundled into one minified module: one request, and better compression.
+// The entry, the glue and the crate's own JavaScript are bundled into one minified module: one
+// request, and better compression.
 const staging = mkdtempSync(join(tmpdir(), "pack-pkg-"));
 const wasmBytes = readFileSync(optimizedWasm);
 const renaming = JSON.parse(readFileSync(renamingPath, "utf8"));
-writeFileSync(join(staging, "glue.js"), inlineCatches(renamedGlue(readFileSync(gluePath, "utf8"), renaming, wasmBytes)));
-if (existsSync(join(bindgenDir, "snippets"))) {
-  cpSync(join(bindgenDir, "snippets"), join(staging, "snippets"), { recursive: true });
-}
-cpSync(storageDir, join(staging, "storage"), { recursive: true });
-writeFileSync(join(staging, "entry.js"), entryModule(names));
-writeFileSync(join(staging, "wasm-hex.js"), wasmHexModule(wasmBytes));
+writeFileSync(join(staging, "glue.js"), rewriteGlue(readFileSync(gluePath, "utf8"), renaming, importModuleOf(wasmBytes)));
+cpSync(join(bindgenDir, "snippets"), join(staging, "snippets"), { recursive: true });
+writeWasmHex(join(staging, "wasm-hex.js"), wasmBytes);
 
 rmSync(outDir, { recursive: true, force: true });
 mkdirSync(outDir, { recursive: true });
 await build({
   ...bundleOptions,
-  entryPoints: [join(staging, "entry.js")],
+  entryPoints: [join(sourceDir, "index.js")],
   outfile: join(outDir, "index.js"),
   sourcemap: "linked",
   banner: { js: EAGER_COMPILE_HINT },
+  plugins: [entryImports(staging)],
 });
 tidySourceMap(join(outDir, "index.js.map"), staging);
 rmSync(staging, { recursive: true, force: true });
 writeFileSync(join(outDir, "index.d.ts"), declarations);
-for (const [subpath, sourceDir] of Object.entries(javascriptSubpaths)) await packSubpath(subpath, sourceDir);
+checkDeclarationsMatch(Object.keys(await import(pathToFileURL(join(outDir, "index.js")).href)).sort(), declarations);
+for (const [subpath, folder] of Object.entries(javascriptSubpaths)) await packSubpath(subpath, folder);
 copyFileSync(join(root, "src", "adapters", "stream-source.d.ts"), join(outDir, "stream-source.d.ts"));
 writeFileSync(join(outDir, "package.json"), packageManifest());
 copyFileSync(join(root, "pkg-template", "README.md"), join(outDir, "README.md"));

@@ -10,7 +10,7 @@
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-wasm_bindgen_version="0.2.130"
+wasm_bindgen_version="$(bash "$root/scripts/wasm-bindgen-version.sh")"
 
 if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
   echo "setup: rustup target add wasm32-unknown-unknown"

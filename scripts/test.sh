@@ -21,6 +21,10 @@ cargo test
 suite "build: pkg/"
 bash scripts/build.sh
 
+# Against the declarations just built into pkg/, which the sources import by the package's name.
+suite "JavaScript type check of src/: tsc -p scripts/tsconfig.json"
+node_modules/.bin/tsc -p scripts/tsconfig.json
+
 # The binding's tests through wasm-bindgen-test-runner (installed with wasm-bindgen-cli):
 # first in Node, its default, then in headless Chromium through ChromeDriver
 # (WASM_BINDGEN_USE_BROWSER; headless unless NO_HEADLESS is set; CHROMEDRIVER picks the driver;

@@ -20,6 +20,8 @@ function scheduler(throttle) {
  * A queue for one run. `push(actions)` queues them and schedules a flush; `take()` empties the
  * queue without dispatching (Stop applies what arrived before it in the same batch); `close()`
  * drops what is queued (the run was aborted: its late actions must not land).
+ * @param {(action: import("chat-session-reducer").SessionAction) => void} dispatch
+ * @param {number | "frame"} [throttle]
  */
 export function createFrameQueue(dispatch, throttle = "frame") {
   const { start, cancel } = scheduler(throttle);

@@ -14,6 +14,10 @@ import { streamRun } from "./run.js";
 import { ANSWER, hookReducer, initialHookState } from "./session.js";
 import { useClientLayoutEffect, useStoredSession } from "./storage.js";
 
+/** @typedef {import("chat-session-reducer").SessionState} SessionState */
+/** @typedef {import("chat-session-reducer/react").UseAgentSessionOptions} UseAgentSessionOptions */
+/** @typedef {import("chat-session-reducer/react").ApproveOptions} ApproveOptions */
+
 function findCall(messages, callId) {
   for (const message of messages) {
     for (const part of message.parts) {
@@ -26,6 +30,7 @@ function findCall(messages, callId) {
   return undefined;
 }
 
+/** @param {UseAgentSessionOptions} options */
 export function useAgentSession(options) {
   const { storageKey, storage, throttle = "frame" } = options;
   const protocolName = options.protocol ?? "actions";
@@ -38,10 +43,14 @@ export function useAgentSession(options) {
   const [{ session, runs }, dispatchToHook] = useReducer(hookReducer, initialHookState);
   const chatId = useId();
   // The newest options and session, read when a run starts or a button is pressed.
+  /** @type {import("react").RefObject<{ options: UseAgentSessionOptions, session: SessionState } | undefined>} */
   const latest = useRef(undefined);
   useClientLayoutEffect(() => {
     latest.current = { options: { ...options, protocol: protocolName }, session };
   });
+  // Set by the layout effect above, which runs before any effect or event handler.
+  const newest = () => /** @type {NonNullable<typeof latest.current>} */ (latest.current);
+  /** @type {import("react").RefObject<ReturnType<typeof createFrameQueue> | undefined>} */
   const currentRun = useRef(undefined);
 
   const storageError = useStoredSession(storageKey, storage, session, dispatchToHook);
@@ -52,7 +61,7 @@ export function useAgentSession(options) {
   const streaming = session.status === "streaming";
   useEffect(() => {
     if (!streaming) return;
-    const { options: runOptions, session: runSession } = latest.current;
+    const { options: runOptions, session: runSession } = newest();
     const request = { options: runOptions, session: runSession, chatId: runOptions.storageKey ?? chatId };
     const controller = new AbortController();
     const queue = createFrameQueue(dispatchToHook, throttle);
@@ -79,7 +88,7 @@ export function useAgentSession(options) {
       retry: () => dispatch({ type: "retry" }),
       continue: () => dispatch({ type: "continue" }),
       reset: () => dispatch({ type: "reset" }),
-      approve: (callId, { input, output, reason } = {}) =>
+      approve: (callId, /** @type {ApproveOptions} */ { input, output, reason } = {}) =>
         dispatchAnswer({
           type: "tool-approval-response",
           id: callId,
@@ -93,7 +102,7 @@ export function useAgentSession(options) {
       // A call that asked a question (an approval or an interrupt) takes the answer as its
       // approval; a client-side tool call takes it as its result.
       answer: (callId, output) => {
-        const call = findCall(latest.current.session.messages, callId);
+        const call = findCall(newest().session.messages, callId);
         dispatchAnswer(call?.approval !== undefined ? { type: "tool-approval-response", id: callId, approved: true, output } : { type: "tool-result", id: callId, output });
       },
     }),

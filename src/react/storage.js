@@ -10,6 +10,9 @@ import { EMPTY_SESSION, RESTORE } from "./session.js";
 
 const SAVE_EVERY_MS = 500;
 
+/** @typedef {import("chat-session-reducer").SessionState} SessionState */
+/** @typedef {import("chat-session-reducer").SessionReducerError} SessionReducerError */
+
 // useLayoutEffect warns when it runs on the server (React 18); there is nothing to restore there.
 export const useClientLayoutEffect = typeof document === "undefined" ? useEffect : useLayoutEffect;
 
@@ -21,9 +24,11 @@ export function useStoredSession(storageKey, storage, session, dispatch) {
     dispatch({ type: RESTORE, session: restoreSession(storageKey, storage) });
   }, [storageKey, storage]);
 
-  const [storageError, setStorageError] = useState(undefined);
+  const [storageError, setStorageError] = useState(/** @type {SessionReducerError | undefined} */ (undefined));
   // The session not saved yet, and the save that is due for it.
-  const unsaved = useRef({ session: undefined, timer: undefined, save: undefined });
+  // `save` is set by the effect below before the one after it can call it.
+  /** @type {import("react").RefObject<{ session?: SessionState, timer?: ReturnType<typeof setTimeout>, save: () => void }>} */
+  const unsaved = useRef({ session: undefined, timer: undefined, save: () => {} });
   useEffect(() => {
     if (storageKey === undefined) return;
     const save = () => {

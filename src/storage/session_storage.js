@@ -21,15 +21,26 @@ const STOP = Object.freeze({ type: "stop" });
 // A batch of nothing: reading a state through it checks the state and changes nothing.
 const CHECK = Object.freeze({ type: "batch", actions: Object.freeze([]) });
 
+/** @typedef {import("chat-session-reducer").SessionReducerError} SessionReducerError */
+
+/**
+ * @param {SessionReducerError["code"]} code
+ * @param {string} message
+ * @param {string} [path]
+ */
 function failure(code, message, path) {
-  const error = new Error(message);
+  const error = /** @type {SessionReducerError} */ (new Error(message));
   error.code = code;
   if (path !== undefined) error.path = path;
   return error;
 }
 
+/**
+ * @param {string} path
+ * @param {string} problem
+ */
 function invalid(path, problem) {
-  const error = new TypeError(`${path}: ${problem}`);
+  const error = /** @type {SessionReducerError} */ (new TypeError(`${path}: ${problem}`));
   error.code = "invalid";
   error.path = path;
   return error;

@@ -124,6 +124,7 @@ class Step {
 // A part made from the action's stream part (kind: 0 text, 1 reasoning, 2 tool, 3 input-streaming
 // tool, 4 data), carrying the part's metadata when it has some.
 function newPart(kind, part) {
+  /** @type {{ [field: string]: unknown }} */
   let added;
   if (kind === 0) added = { type: "text", text: part.text };
   else if (kind === 1) added = { type: "reasoning", text: part.text };
@@ -284,6 +285,7 @@ class Application {
 // them and that code, and the steps after it ran unoptimized until recompiled (after each
 // collection, once per run in the benchmark). A step under way (a getter of the caller's may call
 // the reducer inside one) makes its own.
+/** @type {Application | null} */
 let spare = new Application(new Step());
 
 // A step's patches applied at once, when no input was parsed on the way (no draft). `leaves`: a
@@ -318,6 +320,7 @@ function apply(application) {
         // metadata).
         const messages = step.messages(step.run(root));
         const kind = step.next();
+        /** @type {{ [field: string]: unknown }} */
         let message;
         if (kind === 0) {
           message = { id: action.id, role: "user", parts: step.made([step.made({ type: "text", text: action.text })]) };

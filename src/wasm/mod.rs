@@ -12,7 +12,7 @@ use std::rc::Rc;
 use tsify::Ts;
 use wasm_bindgen::prelude::*;
 
-use crate::core::model::{is_cancelled, Json, SessionAction, SessionState, Text, ToolError};
+use crate::core::model::{is_cancelled, Json, SessionAction, Text, ToolError};
 use crate::core::patch::Patch;
 use crate::core::path::CallPath;
 use crate::core::{plain_append_target, reduce_with, resumable_cut, Cut, Outcome, Session};
@@ -50,11 +50,12 @@ fn read_session(state: &JsValue) -> Result<Session, JsValue> {
     Ok(Session::new(Rc::new(read::session_state(state)?)))
 }
 
-/// The package's `sessionReducer` (scripts/pack-pkg.mjs) answers what needs no Rust work itself,
-/// reads the action (`read.js`), and calls this with what it found: the id of the Rust session
-/// behind `state` (-1: none) and the action's encoding, its strings as `readStrings` encoded
-/// them, so that the module calls back for neither. `undefined` is the empty state by then. Its
-/// declaration is the package's, below; the glue that exports it is not exported itself.
+/// The package's `sessionReducer` (src/session_reducer.js) answers what needs no Rust work
+/// itself, reads the action (`read.js`), and calls this with what it found: the id of the Rust
+/// session behind `state` (-1: none) and the action's encoding, its strings as `readStrings`
+/// encoded them, so that the module calls back for neither. `undefined` is the empty state by
+/// then. Its declaration is the package's (src/index.d.ts); the glue that exports it is not
+/// exported itself.
 #[wasm_bindgen(js_name = sessionReducer, skip_typescript)]
 pub fn session_reducer_read(
     state: &JsValue,
@@ -83,38 +84,6 @@ fn reduce_read(
         None => read_session(state)?,
     };
     advance(state, action, &parsed, session)
-}
-
-#[wasm_bindgen(typescript_custom_section)]
-const SESSION_REDUCER: &'static str = r#"
-/**
- * The next session state. Returns `state` itself when the action changes nothing; otherwise
- * a new state that shares every untouched message, part and nested object with `state`.
- * `undefined` is the empty session, and an action whose `type` is a string this version does
- * not know returns `state` (as Redux requires of a reducer). Throws a `TypeError` with
- * `code: "invalid"` and `path` when `state` or `action` is not of its type; nothing is
- * changed then.
- */
-export function sessionReducer(state: SessionState | undefined, action: SessionAction): SessionState;
-"#;
-
-/// `sessionReducer` with nothing looked up or read beforehand, as the crate's tests call it:
-/// it asks `state_facts.js` first (`lookup`), then reads the action.
-pub fn session_reducer(state: &JsValue, action: &JsValue) -> Result<Ts<SessionState>, JsValue> {
-    let empty;
-    let state = if state.is_undefined() {
-        empty = facts::empty_state()?;
-        &empty
-    } else {
-        state
-    };
-    // Failing, it would only cost a full read.
-    let known = facts::lookup(state, action).unwrap_or_default();
-    let Some(session) = known.as_f64() else {
-        return Ok(Ts::new_unchecked(known));
-    };
-    let parsed = read::session_action(action, read::UnknownTypes::Skip)?;
-    reduce_read(state, action, session, parsed).map(Ts::new_unchecked)
 }
 
 /// Applies `parsed` (read from `action`) to `session`, the session of `state`, and keeps the
@@ -196,7 +165,7 @@ fn position(value: usize) -> i32 {
 pub fn check_action(
     #[wasm_bindgen(unchecked_param_type = "unknown")] value: JsValue,
 ) -> Result<Ts<SessionAction>, JsValue> {
-    read::session_action(&value, read::UnknownTypes::Refuse)?;
+    read::checked_action(&value)?;
     Ok(Ts::new_unchecked(value))
 }
 

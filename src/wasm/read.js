@@ -552,6 +552,7 @@ function agentMessage(value, path, depth) {
 
 function agentPart(value, path, depth) {
   const part = object(value, path);
+  /** @type {string | undefined} */
   let key = "type";
   try {
     const kind = part.type;
@@ -584,6 +585,7 @@ function agentPart(value, path, depth) {
 }
 
 function toolPart(part, path, depth) {
+  /** @type {string | undefined} */
   let key = "error";
   try {
     const error = part.error;

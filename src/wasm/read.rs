@@ -43,15 +43,6 @@ fn decode<T>(codes: Vec<i32>, decode: impl FnOnce(&mut Decoder) -> T) -> Result<
     Ok(decode(&mut Decoder::new(&codes, &strings)))
 }
 
-/// How an action of a type this version does not know is read.
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub enum UnknownTypes {
-    /// Skipped (`None`): Redux sends its own actions to every reducer.
-    Skip,
-    /// Refused: `checkAction` checks a frame from the network.
-    Refuse,
-}
-
 /// An action as the core applies it, and the JavaScript actions its values come from: the
 /// action itself, or for a batch the list of its actions (nested batches flattened), in the
 /// order of the core's `Patch::Source` numbers.
@@ -60,13 +51,10 @@ pub struct ReadAction {
     pub leaves: Option<js_sys::Array>,
 }
 
-/// Reads an action; `None` for one of a type this version does not know, when `unknown`
-/// says to skip it.
-pub fn session_action(
-    value: &JsValue,
-    unknown: UnknownTypes,
-) -> Result<Option<ReadAction>, JsValue> {
-    let codes = read_action(value, unknown == UnknownTypes::Refuse)?;
+/// Reads an action, refusing one of a type this version does not know: `checkAction` checks a
+/// frame from the network (`sessionReducer` skips such an action, as Redux requires).
+pub fn checked_action(value: &JsValue) -> Result<Option<ReadAction>, JsValue> {
+    let codes = read_action(value, true)?;
     with_leaves(decode(codes, |decoder| decoder.action())?)
 }
 
@@ -75,8 +63,9 @@ pub fn session_action(
 /// know.
 pub fn entry_action(codes: &[i32], strings: &[u8]) -> Result<Option<ReadAction>, JsValue> {
     // SAFETY: the bytes are `readStrings`' output, TextEncoder's, UTF-8 by its definition: the
-    // package's entry is the only caller of the export they come through (the glue that exports
-    // it is bundled, not exported), as it is of `read_strings`.
+    // `sessionReducer` wrapper (src/session_reducer.js) is the only caller of the export they
+    // come through (the glue that exports it is bundled, not exported), as it is of
+    // `read_strings`.
     let strings = unsafe { std::str::from_utf8_unchecked(strings) };
     with_leaves(Decoder::new(codes, strings).action())
 }

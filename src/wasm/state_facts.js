@@ -205,17 +205,11 @@ export function shortcut(state, action) {
   return next;
 }
 
-// The id of the Rust session behind `state` (-1: none, it is read in full), which the package's
-// entry hands the module with the action it read, once `shortcut` had no answer.
+// The id of the Rust session behind `state` (-1: none, it is read in full), which
+// `sessionReducer` (src/session_reducer.js) hands the module with the action it read, once
+// `shortcut` had no answer.
 export function sessionOf(state) {
   return factsOf(state)?.session ?? -1;
-}
-
-// What the module asks first of a state and an action when the entry has not (the crate's own
-// tests call it directly), in one call into JavaScript: the next state when it needs no Rust
-// work (`shortcut`), else `sessionOf(state)`.
-export function lookup(state, action) {
-  return shortcut(state, action) ?? sessionOf(state);
 }
 
 // A step's result, made and recorded in the one call the module makes for it: its patches
@@ -255,7 +249,11 @@ export function remember(state, action, next, session, message, part) {
 // The state `sessionReducer` takes for `undefined` (Redux's first call): one object, so that the
 // same action on `undefined` twice gives the same state (React's Strict Mode), and frozen, since
 // it is shared.
-const EMPTY_STATE = Object.freeze({ messages: Object.freeze([]), status: "idle" });
+// Frozen, it is a SessionState still: the reducer never changes a state it is given.
+const EMPTY_STATE = /** @type {import("chat-session-reducer").SessionState} */ (Object.freeze({
+  messages: Object.freeze(/** @type {import("chat-session-reducer").AgentMessage[]} */ ([])),
+  status: "idle",
+}));
 
 export function emptyState() {
   return EMPTY_STATE;

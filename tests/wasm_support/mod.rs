@@ -5,7 +5,33 @@
 
 use chat_session_reducer::wasm;
 use js_sys::{Array, Object, Reflect, JSON};
-use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+/// The module's export behind `sessionReducer`, as the package's glue calls it.
+type ReduceInWasm = dyn Fn(JsValue, JsValue, f64, Vec<i32>, Vec<u8>) -> Result<JsValue, JsValue>;
+
+// The package's own `sessionReducer` (wasm-bindgen copies its module beside the crate's, which
+// it imports), bound to this build's export instead of the package's.
+#[wasm_bindgen(module = "/src/session_reducer.js")]
+extern "C" {
+    #[wasm_bindgen(js_name = bindSessionReducer)]
+    fn bind_session_reducer(reduce_in_wasm: &Closure<ReduceInWasm>);
+
+    #[wasm_bindgen(js_name = sessionReducer, catch)]
+    fn session_reducer(state: &JsValue, action: &JsValue) -> Result<JsValue, JsValue>;
+}
+
+thread_local! {
+    static BOUND: () = {
+        let reduce_in_wasm = Closure::<ReduceInWasm>::new(|state, action, session, codes, strings| {
+            wasm::session_reducer_read(&state, &action, session, codes, strings)
+        });
+        bind_session_reducer(&reduce_in_wasm);
+        // `sessionReducer` calls it for as long as the tests run.
+        reduce_in_wasm.forget();
+    };
+}
 
 pub fn js(json: &str) -> JsValue {
     JSON::parse(json).expect("test JSON parses")
@@ -15,8 +41,9 @@ pub fn text_of(value: &JsValue) -> String {
     JSON::stringify(value).expect("stringifies").into()
 }
 
+/// `sessionReducer(state, action)`, as the package exports it.
 pub fn reduce(state: &JsValue, action: &JsValue) -> Result<JsValue, JsValue> {
-    wasm::session_reducer(state, action).map(JsValue::from)
+    BOUND.with(|_| session_reducer(state, action))
 }
 
 pub fn part(part_json: &str) -> JsValue {

@@ -129,6 +129,7 @@ function toolContent(output) {
 // The tool message answering a call, when it has an answer.
 function toolMessage(part) {
   const id = agUiFields(part.metadata).toolMessageId ?? `${part.id}-result`;
+  /** @type {{ id: string, role: "tool", toolCallId: string, content: string | unknown[], error?: string }} */
   const message = { id, role: "tool", toolCallId: part.id, content: "" };
   if (part.state === "done") message.content = toolContent(part.output);
   else if (part.state === "error" || part.state === "cancelled") message.error = part.error?.message ?? "The tool failed";

@@ -14,6 +14,7 @@ const toolName = (part) => (isString(part.toolName) ? part.toolName : isString(p
 const outputOf = (part) => (part.output !== undefined ? part.output : part.result !== undefined ? part.result : null);
 
 function toolMetadata(part) {
+  /** @type {{ [key: string]: import("chat-session-reducer").JsonValue }} */
   const rest = {};
   for (const [key, value] of Object.entries(part)) if (!toolPartFields.includes(key) && value !== undefined) rest[key] = value;
   return { "chat-stream": rest };
@@ -46,7 +47,9 @@ function toolParts(part, messageId) {
 }
 
 // The parts of a `done` frame's ChatMessage as session parts.
+/** @returns {import("chat-session-reducer").AgentPart[]} */
 function sessionParts(message) {
+  /** @type {import("chat-session-reducer").AgentPart[]} */
   const parts = [];
   for (const part of Array.isArray(message.parts) ? message.parts : []) {
     if (!isRecord(part) || !isString(part.type)) continue;
@@ -56,11 +59,11 @@ function sessionParts(message) {
       const thought = isRecord(part.input) && isString(part.input.thought) ? part.input.thought : isString(part.output) ? part.output : "";
       parts.push({ type: "reasoning", text: thought });
     } else if (part.type.startsWith("tool-") && isString(part.toolCallId)) {
-      const call = { type: "tool", id: part.toolCallId, name: toolName(part), input: part.input === undefined ? null : part.input };
+      /** @type {{ type: "tool" } & import("chat-session-reducer").ToolPart} */
+      const call = { type: "tool", id: part.toolCallId, name: toolName(part), input: part.input === undefined ? null : part.input, state: "running" };
       if (part.state === "output-available") Object.assign(call, { state: "done", output: outputOf(part) });
       else if (part.state === "output-error") Object.assign(call, { state: "error", error: { message: isString(part.errorText) ? part.errorText : "The tool failed" } });
       else if (part.state === "output-denied") Object.assign(call, { state: "error", error: { message: "Denied by the user", code: "denied" } });
-      else call.state = "running";
       call.metadata = toolMetadata(part);
       parts.push(call);
     } else {

@@ -1,3 +1,6 @@
+// The declarations of the storage exports (src/index.js): the build appends them to the package's
+// index.d.ts, after wasm-bindgen's, which declare the types used here.
+
 /** Any object with the Web Storage methods: `sessionStorage` (the default), `localStorage`, or the app's own. */
 export interface SessionStorageLike {
   getItem(key: string): string | null;

@@ -1,0 +1,7 @@
+// What the entry (src/index.js) uses of wasm-bindgen's glue, which the build writes beside it as
+// glue.js; the package's declarations of the re-exported functions are wasm-bindgen's own.
+import type { ReduceInWasm } from "./session_reducer.js";
+
+export function initSync(module: { module: BufferSource }): unknown;
+export const sessionReducer: ReduceInWasm;
+export { checkAction, isCancelled, resumable } from "chat-session-reducer";

@@ -1,0 +1,3 @@
+// The optimized wasm as hex, which the build writes beside the entry as wasm-hex.js.
+declare const wasmHex: string;
+export default wasmHex;
