@@ -6,6 +6,7 @@ mod find;
 pub mod model;
 pub mod patch;
 pub mod path;
+pub mod protocol;
 mod reducer;
 mod resumable;
 mod session;

@@ -14,6 +14,7 @@ use super::model::{
 };
 use super::patch::{Patch, Slot};
 use super::path::{visit_calls, CallPath, RunPath};
+use super::protocol::MADE_UP_ID_PREFIX;
 use super::resumable::resumable_cut;
 use super::session::{Located, Seen, Session};
 
@@ -608,7 +609,7 @@ fn resolve_target(editor: &Editor, run: &RunPath, message_id: Option<&str>) -> O
 }
 
 /// The id the core makes up for an assistant message the stream names none for:
-/// `assistant-<index>`. Written out because `format!` would bring the standard library's
+/// `MADE_UP_ID_PREFIX` then its index. Written out because `format!` would bring the standard library's
 /// formatting of integers and padded strings into the wasm for this one string (0.26 kB gzip).
 fn made_up_id(index: usize) -> String {
     let mut digits = Vec::new();
@@ -620,7 +621,7 @@ fn made_up_id(index: usize) -> String {
             break;
         }
     }
-    let mut id = String::from("assistant-");
+    let mut id = String::from(MADE_UP_ID_PREFIX);
     id.extend(digits.iter().rev());
     id
 }
