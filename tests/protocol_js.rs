@@ -1,5 +1,7 @@
 //! src/wasm/protocol.js is what src/core/protocol.rs generates, and the names it declares are
 //! serde's. `UPDATE_PROTOCOL=1 cargo test --test protocol_js` writes the module again.
+// Natively only: it reads and writes the source tree.
+#![cfg(not(target_arch = "wasm32"))]
 
 use std::path::Path;
 
