@@ -306,61 +306,64 @@ export function applyPatches(state, top, leaves, ops) {
   }
 }
 
-// Applies the step's patches from where `application` stands to the end of its ops.
+// Applies the step's patches from where `application` stands to the end of its ops, each by its
+// code (src/core/protocol.rs `patch`) and with its fields read from the step. Those on JSON values
+// look before they copy and say whether they changed the state; the others always change it.
 function apply(application) {
   const { step } = application;
   while (step.at < step.ops.length) {
-    if (applyPatch(application, step.next())) application.changed = true;
+    const { root, part } = application;
+    const code = step.next();
+    let changed = true;
+    switch (code) {
+      case PATCH_PUSH_MESSAGE:
+        pushMessage(step, root, application.action, part);
+        break;
+      case PATCH_PUSH_PART:
+        pushPart(step, root, part);
+        break;
+      case PATCH_APPEND_TEXT:
+        appendToText(step, root, part);
+        break;
+      case PATCH_SET_STATUS:
+        setStatus(step, root, part);
+        break;
+      case PATCH_SET_CALL:
+        setCall(step, root, application);
+        break;
+      case PATCH_START_AGENT:
+        startAgent(step, root);
+        break;
+      case PATCH_TRUNCATE:
+        truncate(step, root);
+        break;
+      case PATCH_RESET:
+        reset(application);
+        break;
+      case PATCH_APPEND_INPUT:
+        appendInput(step, root, part);
+        break;
+      case PATCH_MERGE_METADATA:
+        changed = mergeMetadata(step, root, part);
+        break;
+      case PATCH_UPDATE_DATA:
+        changed = updateData(step, root, part);
+        break;
+      case PATCH_AGENT_STATE:
+        changed = setAgentState(step, root, part);
+        break;
+      case PATCH_SNAPSHOT:
+        changed = reconcileSnapshot(step, root, part);
+        break;
+      case PATCH_SOURCE:
+        takeSource(application);
+        changed = false;
+        break;
+      default:
+        throw new Error(`chat-session-reducer: unknown patch code ${code}`);
+    }
+    if (changed) application.changed = true;
   }
-}
-
-// One patch, by its code (src/core/protocol.rs `patch`), its fields read from the step: whether
-// it changed the state. Those on JSON values look before they copy and say; the others always do.
-function applyPatch(application, code) {
-  const { step, root, part } = application;
-  switch (code) {
-    case PATCH_PUSH_MESSAGE:
-      pushMessage(step, root, application.action, part);
-      break;
-    case PATCH_PUSH_PART:
-      pushPart(step, root, part);
-      break;
-    case PATCH_APPEND_TEXT:
-      appendToText(step, root, part);
-      break;
-    case PATCH_SET_STATUS:
-      setStatus(step, root, part);
-      break;
-    case PATCH_SET_CALL:
-      setCall(step, root, application);
-      break;
-    case PATCH_START_AGENT:
-      startAgent(step, root);
-      break;
-    case PATCH_TRUNCATE:
-      truncate(step, root);
-      break;
-    case PATCH_RESET:
-      reset(application);
-      break;
-    case PATCH_APPEND_INPUT:
-      appendInput(step, root, part);
-      break;
-    case PATCH_MERGE_METADATA:
-      return mergeMetadata(step, root, part);
-    case PATCH_UPDATE_DATA:
-      return updateData(step, root, part);
-    case PATCH_AGENT_STATE:
-      return setAgentState(step, root, part);
-    case PATCH_SNAPSHOT:
-      return reconcileSnapshot(step, root, part);
-    case PATCH_SOURCE:
-      takeSource(application);
-      return false;
-    default:
-      throw new Error(`chat-session-reducer: unknown patch code ${code}`);
-  }
-  return true;
 }
 
 // Patch::PushMessage (SPEC "Actions": send; "Stream parts": message-start and the targeting of
