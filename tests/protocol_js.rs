@@ -61,9 +61,18 @@ fn declared_names(name: &str) -> Vec<String> {
 
 #[test]
 fn the_declared_type_names_are_serdes_in_order() {
-    assert_eq!(declared_names("ACTION_TYPES"), serde_type_names::<SessionAction>());
-    assert_eq!(declared_names("PART_TYPES"), serde_type_names::<AgentStreamPart>());
-    assert_eq!(declared_names("MESSAGE_PART_TYPES"), serde_type_names::<AgentPart>());
+    assert_eq!(
+        declared_names("ACTION_TYPES"),
+        serde_type_names::<SessionAction>()
+    );
+    assert_eq!(
+        declared_names("PART_TYPES"),
+        serde_type_names::<AgentStreamPart>()
+    );
+    assert_eq!(
+        declared_names("MESSAGE_PART_TYPES"),
+        serde_type_names::<AgentPart>()
+    );
 }
 
 #[test]
@@ -74,7 +83,12 @@ fn every_table_gives_each_code_once() {
         codes.sort_unstable();
         assert!(count > 0, "{} is empty", table.name);
         if table.names.is_none() {
-            assert_eq!(codes, (0..count as u32).collect::<Vec<_>>(), "{}", table.name);
+            assert_eq!(
+                codes,
+                (0..count as u32).collect::<Vec<_>>(),
+                "{}",
+                table.name
+            );
         }
     }
 }

@@ -12,8 +12,8 @@
 use serde::Serialize;
 
 use super::model::{
-    AgentPart, AgentStreamPart, FinishReason, OpenToolState, Role, SessionAction,
-    SessionErrorCode, SessionStatus, ToolState,
+    AgentPart, AgentStreamPart, FinishReason, OpenToolState, Role, SessionAction, SessionErrorCode,
+    SessionStatus, ToolState,
 };
 use super::patch::{CallChange, NewMessage, NewPart, Patch};
 
@@ -380,13 +380,23 @@ pub fn javascript() -> String {
     };
     for constant in constants() {
         comment(&mut out, constant.doc);
-        out.push_str(&format!("export const {} = {};\n", constant.name, constant.value));
+        out.push_str(&format!(
+            "export const {} = {};\n",
+            constant.name, constant.value
+        ));
     }
     for table in tables() {
         comment(&mut out, table.doc);
         if let Some(names) = &table.names {
-            let list: Vec<String> = names.iter().map(|name| name.as_str().js_literal()).collect();
-            out.push_str(&format!("export const {} = [{}];\n", table.name, list.join(", ")));
+            let list: Vec<String> = names
+                .iter()
+                .map(|name| name.as_str().js_literal())
+                .collect();
+            out.push_str(&format!(
+                "export const {} = [{}];\n",
+                table.name,
+                list.join(", ")
+            ));
         }
         for (code, value) in &table.codes {
             out.push_str(&format!("export const {}_{code} = {value};\n", table.name));

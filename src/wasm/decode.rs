@@ -158,7 +158,9 @@ impl<'a> Decoder<'a> {
             },
             action_type::TOOL_PHASE => SessionAction::ToolPhase {
                 name: self.string(),
-                state: self.literal(open_tool_state::ALL).unwrap_or(OpenToolState::Running),
+                state: self
+                    .literal(open_tool_state::ALL)
+                    .unwrap_or(OpenToolState::Running),
                 prompt: self.optional_string(),
             },
             action_type::STOP => SessionAction::Stop,
