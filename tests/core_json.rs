@@ -2,10 +2,10 @@
 //! with optional fields absent (never written as null) or present.
 
 #![cfg(not(feature = "js-binding"))]
-#[cfg(target_arch = "wasm32")]
-use wasm_bindgen_test::wasm_bindgen_test as test;
 use chat_session_reducer::core::model::{SessionAction, SessionState};
 use serde_json::{json, Value};
+#[cfg(target_arch = "wasm32")]
+use wasm_bindgen_test::wasm_bindgen_test as test;
 
 fn state_round_trip(value: Value) {
     let state: SessionState =

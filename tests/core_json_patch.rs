@@ -42,7 +42,12 @@ fn cases(file: &str, text: &str) -> Vec<(String, Value, Value, Option<Value>)> {
                 Some(_) => None,
                 None => Some(record.get("expected").unwrap_or(&record["doc"]).clone()),
             };
-            (name, record["doc"].clone(), record["patch"].clone(), expected)
+            (
+                name,
+                record["doc"].clone(),
+                record["patch"].clone(),
+                expected,
+            )
         })
         .collect()
 }
@@ -63,7 +68,8 @@ fn every_case_applies_to_data_as_the_suite_says() {
                 "a-1",
                 json!([{ "type": "data", "name": "n", "id": "i", "data": doc }])
             )])));
-            let patch_part = part(json!({ "type": "data", "name": "n", "id": "i", "patch": patch }));
+            let patch_part =
+                part(json!({ "type": "data", "name": "n", "id": "i", "patch": patch }));
             let next = session_reducer(&held, &action(patch_part));
             match expected {
                 None => assert!(Rc::ptr_eq(&held, &next), "{name}: must not apply"),

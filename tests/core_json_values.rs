@@ -15,7 +15,9 @@ use common::*;
 use serde_json::{json, Value};
 
 fn with_metadata(metadata: Value) -> Value {
-    streaming(json!([{ "id": "a-1", "role": "assistant", "parts": [text("x")], "metadata": metadata }]))
+    streaming(
+        json!([{ "id": "a-1", "role": "assistant", "parts": [text("x")], "metadata": metadata }]),
+    )
 }
 
 fn metadata_part(metadata: Value) -> Value {
@@ -97,7 +99,10 @@ fn a_merge_copies_only_the_message_it_changes() {
     ])));
     let new = apply(&old, metadata_part(json!({ "k": 2 })));
     assert!(Rc::ptr_eq(&old.messages[0], &new.messages[0]));
-    assert!(Rc::ptr_eq(&old.messages[1].parts[0], &new.messages[1].parts[0]));
+    assert!(Rc::ptr_eq(
+        &old.messages[1].parts[0],
+        &new.messages[1].parts[0]
+    ));
     assert_eq!(new.messages[1].metadata, Some(json!({ "k": 2 })));
 }
 
@@ -145,7 +150,9 @@ fn a_data_patch_is_all_or_nothing_and_one_that_does_not_apply_merges_no_metadata
     ] {
         assert_unchanged(
             with_data(held.clone()),
-            part(json!({ "type": "data", "name": "n", "id": "i", "patch": does_not_apply, "metadata": { "m": 1 } })),
+            part(
+                json!({ "type": "data", "name": "n", "id": "i", "patch": does_not_apply, "metadata": { "m": 1 } }),
+            ),
         );
     }
 }
@@ -166,7 +173,9 @@ fn a_data_patch_of_passing_tests_gives_the_same_state_back() {
     // With metadata that changes: the patch applies and the metadata is merged.
     let after = apply(
         &state(with_data(held.clone())),
-        part(json!({ "type": "data", "name": "n", "id": "i", "patch": [], "metadata": { "m": 1 } })),
+        part(
+            json!({ "type": "data", "name": "n", "id": "i", "patch": [], "metadata": { "m": 1 } }),
+        ),
     );
     assert_eq!(
         to_json(&after)["messages"][0]["parts"][1],
@@ -210,7 +219,11 @@ fn a_value_copied_or_moved_by_a_patch_is_its_own() {
         ),
     ];
     for (patch, expected) in cases {
-        assert_becomes(with_data(doc.clone()), data_patch(patch), with_data(expected));
+        assert_becomes(
+            with_data(doc.clone()),
+            data_patch(patch),
+            with_data(expected),
+        );
     }
 }
 
@@ -260,7 +273,13 @@ fn an_agent_state_patch_changes_the_state_as_javascript_would() {
 fn a_snapshot_message_equal_to_the_held_one_keeps_it_and_a_changed_one_keeps_its_equal_parts() {
     let held = streaming(json!([
         user("u-1", "Hi"),
-        assistant("a-1", json!([text("Hello"), tool_with("c-1", "t", "done", json!({ "output": 1 }))])),
+        assistant(
+            "a-1",
+            json!([
+                text("Hello"),
+                tool_with("c-1", "t", "done", json!({ "output": 1 }))
+            ])
+        ),
     ]));
     // Equal as JSON (numbers by value): the same state back.
     assert_unchanged(
@@ -284,8 +303,14 @@ fn a_snapshot_message_equal_to_the_held_one_keeps_it_and_a_changed_one_keeps_its
             assistant("a-1", json!([text("Hello!"), tool_with("c-1", "t", "done", json!({ "output": 1 }))]))
         ] })),
     );
-    assert!(Rc::ptr_eq(&old.messages[0], &new.messages[0]), "a message not in the snapshot stays");
+    assert!(
+        Rc::ptr_eq(&old.messages[0], &new.messages[0]),
+        "a message not in the snapshot stays"
+    );
     assert!(!Rc::ptr_eq(&old.messages[1], &new.messages[1]));
-    assert!(Rc::ptr_eq(&old.messages[1].parts[1], &new.messages[1].parts[1]), "the equal part is kept");
+    assert!(
+        Rc::ptr_eq(&old.messages[1].parts[1], &new.messages[1].parts[1]),
+        "the equal part is kept"
+    );
     assert_eq!(to_json(&new)["messages"][1]["parts"][0], text("Hello!"));
 }

@@ -482,7 +482,8 @@ fn an_agent_state_patch_on_a_run_without_one_changes_it_only_when_it_changes_an_
         "a-1",
         json!([tool("d-1", "delegate", "running")])
     )]));
-    let adds = json!({ "type": "agent-state", "patch": [{ "op": "add", "path": "/a", "value": 1 }] });
+    let adds =
+        json!({ "type": "agent-state", "patch": [{ "op": "add", "path": "/a", "value": 1 }] });
     for keeps in [
         json!([{ "op": "test", "path": "", "value": {} }]),
         json!([{ "op": "remove", "path": "/a" }]),
@@ -493,9 +494,13 @@ fn an_agent_state_patch_on_a_run_without_one_changes_it_only_when_it_changes_an_
         assert_unchanged(with_call.clone(), part_within("d-1", keeps));
     }
     let after = apply(&state(with_call.clone()), part_within("d-1", adds.clone()));
-    let run = call(&after, 0, 0).agent.as_ref().expect("the run is created");
+    let run = call(&after, 0, 0)
+        .agent
+        .as_ref()
+        .expect("the run is created");
     assert_eq!(run.agent_state, Some(json!({ "a": 1 })));
-    let batch = json!({ "type": "batch", "actions": [part(json!({ "type": "step-finish" })), part(adds)] });
+    let batch =
+        json!({ "type": "batch", "actions": [part(json!({ "type": "step-finish" })), part(adds)] });
     let after = apply(&state(with_call), batch);
     assert_eq!(after.agent_state, Some(json!({ "a": 1 })));
     assert_becomes(

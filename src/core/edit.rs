@@ -4,14 +4,14 @@
 
 use std::rc::Rc;
 
+use super::json::{self, Update};
 use super::model::{
     AgentMessage, AgentPart, Approval, DataPart, Json, ReasoningPart, Role, SessionError,
-    SessionState, SessionStatus, Text, TextPart, ToolError, ToolPart, ToolState, DENIED,
-    INVALID_INPUT,
+    SessionState, SessionStatus, Text, TextPart, ToolError, ToolPart, ToolState,
 };
-use super::json::{self, Update};
 use super::patch::{CallChange, NewMessage, NewPart, Patch, Slot};
 use super::path::{call_at, call_at_mut, run_at, run_at_mut, CallPath, CallPos, RunPath};
+use super::protocol::{DENIED, DENIED_CODE, INVALID_INPUT, INVALID_INPUT_CODE};
 use super::resumable::Cut;
 use super::session::{OpenCall, Session};
 
@@ -131,7 +131,7 @@ impl CallUpdate<'_> {
             CallUpdate::InputInvalid => {
                 call.error = Some(ToolError {
                     message: INVALID_INPUT.to_owned(),
-                    code: Some("invalid_input".to_owned()),
+                    code: Some(INVALID_INPUT_CODE.to_owned()),
                 });
                 CallChange::InputInvalid
             }
@@ -158,7 +158,7 @@ impl CallUpdate<'_> {
             CallUpdate::Denied { approval } => {
                 call.error = Some(ToolError {
                     message: approval.reason.as_deref().unwrap_or(DENIED).to_owned(),
-                    code: Some("denied".to_owned()),
+                    code: Some(DENIED_CODE.to_owned()),
                 });
                 call.approval = Some(Box::new(approval));
                 call.prompt = None;

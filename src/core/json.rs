@@ -124,7 +124,11 @@ mod owned {
         }
         let scalar = !matches!(next, Value::Array(_) | Value::Object(_));
         let same = operations.iter().all(leaves_in_place) || scalar && json_equal(&next, held);
-        Some(if same { Update::Keep } else { Update::Set(next) })
+        Some(if same {
+            Update::Keep
+        } else {
+            Update::Set(next)
+        })
     }
 
     /// Whether the operation leaves the value it applies to where it is, copying nothing.
@@ -201,7 +205,11 @@ mod owned {
                 _ => part.clone(),
             })
             .collect();
-        if parts.iter().zip(&given.parts).all(|(a, b)| Rc::ptr_eq(a, b)) {
+        if parts
+            .iter()
+            .zip(&given.parts)
+            .all(|(a, b)| Rc::ptr_eq(a, b))
+        {
             return given.clone();
         }
         Rc::new(AgentMessage {

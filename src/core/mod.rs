@@ -10,6 +10,7 @@ pub mod model;
 mod parts;
 pub mod patch;
 pub mod path;
+pub mod protocol;
 mod reducer;
 mod resumable;
 mod session;

@@ -124,10 +124,7 @@ pub struct SessionError {
     pub code: Option<SessionErrorCode>,
 }
 
-/// How deep sub-agent runs nest, everywhere: in a state that is read (deeper is bad input)
-/// and in one built by `within` (a part that would start a deeper run is ignored). The run
-/// behind a top-level call is at depth 1. It bounds every walk of the tree.
-pub const MAX_NESTING: usize = 64;
+pub use super::protocol::MAX_NESTING;
 
 /// A conversation, or a sub-agent's run behind a tool call.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -311,14 +308,11 @@ pub struct ToolError {
     pub code: Option<String>,
 }
 
-/// The error of a call whose streamed input is not JSON (`tool-input-end`).
-pub const INVALID_INPUT: &str = "The tool input is not valid JSON";
-/// The error message of a refused approval that gives no reason.
-pub const DENIED: &str = "Denied by the user";
+pub use super::protocol::{DENIED, INVALID_INPUT};
 
 /// `isCancelled(error)`: the call was cancelled by the user.
 pub fn is_cancelled(error: &ToolError) -> bool {
-    error.code.as_deref() == Some("cancelled")
+    error.code.as_deref() == Some(super::protocol::CANCELLED_CODE)
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -4,6 +4,7 @@
 use super::edit::Editor;
 use super::model::{AgentMessage, Role};
 use super::path::RunPath;
+use super::protocol::MADE_UP_ID_PREFIX;
 
 /// The newest message of the run with this id: `Some(None)` when there is none.
 pub fn find_message(editor: &Editor, run: &RunPath, id: &str) -> Option<Option<usize>> {
@@ -36,7 +37,7 @@ pub fn resolve_target(editor: &Editor, run: &RunPath, message_id: Option<&str>) 
 }
 
 /// The id the core makes up for an assistant message the stream names none for:
-/// `assistant-<index>`. Written out because `format!` would bring the standard library's
+/// `MADE_UP_ID_PREFIX` then its index (`assistant-3`). Written out because `format!` would bring the standard library's
 /// formatting of integers and padded strings into the wasm for this one string (0.26 kB gzip).
 fn made_up_id(index: usize) -> String {
     let mut digits = Vec::new();
@@ -48,7 +49,7 @@ fn made_up_id(index: usize) -> String {
             break;
         }
     }
-    let mut id = String::from("assistant-");
+    let mut id = String::from(MADE_UP_ID_PREFIX);
     id.extend(digits.iter().rev());
     id
 }

@@ -9,12 +9,15 @@
 // agentState, a snapshot's messages): those look before they copy, and change nothing when the
 // values say so; when no patch of a step changed anything, the state itself comes back.
 import { applyJsonPatch, jsonEqual, mergeJson } from "./json.js";
-
-const STATUSES = ["idle", "streaming", "error"];
-const TOOL_STATES = ["running", "awaiting-confirmation", "done", "error", "cancelled", "input-streaming"];
-// The errors the package itself sets: the core's INVALID_INPUT and DENIED (src/core/model.rs).
-const INVALID_INPUT = { message: "The tool input is not valid JSON", code: "invalid_input" };
-const DENIED = "Denied by the user";
+import {
+  CHANGE_APPROVAL_ASKED, CHANGE_APPROVED, CHANGE_CALLED, CHANGE_CANCEL, CHANGE_DENIED, CHANGE_ERROR,
+  CHANGE_INPUT_INVALID, CHANGE_INPUT_PARSED, CHANGE_PHASE, CHANGE_PROGRESS, CHANGE_RESULT, DENIED, DENIED_CODE,
+  INVALID_INPUT, INVALID_INPUT_CODE, MADE_UP_ID_PREFIX, NEW_MESSAGE_ASSISTANT_WITH_METADATA, NEW_MESSAGE_USER,
+  NEW_PART_REASONING, NEW_PART_STREAMING_TOOL, NEW_PART_TEXT, NEW_PART_TOOL, PATCH_AGENT_STATE,
+  PATCH_APPEND_INPUT, PATCH_APPEND_TEXT, PATCH_MERGE_METADATA, PATCH_PUSH_MESSAGE, PATCH_PUSH_PART, PATCH_RESET,
+  PATCH_SET_CALL, PATCH_SET_STATUS, PATCH_SNAPSHOT, PATCH_SOURCE, PATCH_START_AGENT, PATCH_TRUNCATE,
+  PATCH_UPDATE_DATA, STATUSES, TOOL_STATES,
+} from "./protocol.js";
 
 // Objects a step makes before it looks them up in a Set: a step of one patch makes a few, and a
 // short array costs less to make and search than a Set and the hashes of what it holds.
@@ -121,16 +124,18 @@ class Step {
   }
 }
 
-// A part made from the action's stream part (kind: 0 text, 1 reasoning, 2 tool, 3 input-streaming
-// tool, 4 data), carrying the part's metadata when it has some.
+// A part made from the action's stream part, by its kind (src/core/protocol.rs `new_part`),
+// carrying the part's metadata when it has some.
 function newPart(kind, part) {
   /** @type {{ [field: string]: unknown }} */
   let added;
-  if (kind === 0) added = { type: "text", text: part.text };
-  else if (kind === 1) added = { type: "reasoning", text: part.text };
-  else if (kind === 2) added = { type: "tool", id: part.id, name: part.name, input: part.input, state: "running" };
-  else if (kind === 3) added = { type: "tool", id: part.id, name: part.name, input: null, inputText: part.text, state: "input-streaming" };
-  else {
+  if (kind === NEW_PART_TEXT) added = { type: "text", text: part.text };
+  else if (kind === NEW_PART_REASONING) added = { type: "reasoning", text: part.text };
+  else if (kind === NEW_PART_TOOL) added = { type: "tool", id: part.id, name: part.name, input: part.input, state: "running" };
+  else if (kind === NEW_PART_STREAMING_TOOL) {
+    added = { type: "tool", id: part.id, name: part.name, input: null, inputText: part.text, state: "input-streaming" };
+  } else {
+    // NEW_PART_DATA, the one kind left.
     added = { type: "data", name: part.name };
     if (part.id !== undefined) added.id = part.id;
     added.data = part.data;
@@ -244,8 +249,8 @@ class Application {
     this.changed = false;
   }
 
-  // Starts over from `state`, the step's action `top` (`leaves`: a batch's actions, which patch
-  // 14, Source, switches between) and `inputs`, having applied and made nothing.
+  // Starts over from `state`, the step's action `top` (`leaves`: a batch's actions, which the
+  // Source patch switches between) and `inputs`, having applied and made nothing.
   begin(state, top, leaves, inputs) {
     this.step.start(NO_OPS);
     this.state = state;
@@ -303,164 +308,245 @@ export function applyPatches(state, top, leaves, ops) {
   }
 }
 
-// Applies the step's patches from where `application` stands to the end of its ops.
+// Applies the step's patches from where `application` stands to the end of its ops, each by its
+// code (src/core/protocol.rs `patch`) and with its fields read from the step. Those on JSON values
+// look before they copy and say whether they changed the state; the others always change it.
 function apply(application) {
-  const { step, leaves, inputs } = application;
-  const { ops } = step;
-  let { action, part, parsed, root, changed } = application;
-  while (step.at < ops.length) {
+  const { step } = application;
+  while (step.at < step.ops.length) {
+    const { root, part } = application;
     const code = step.next();
-    // Every patch but those on JSON values (10 to 13) and Source (14) changes the state.
-    if (code < 10) changed = true;
+    let changed = true;
     switch (code) {
-      case 1: {
-        // PushMessage: run, kind (0 the action's user message, 1 an assistant message, whose id
-        // is the part's messageId, or when it has none the one the core makes up from the
-        // message's index, src/core/reducer.rs resolve_target; 2 the same carrying the part's
-        // metadata).
-        const messages = step.messages(step.run(root));
-        const kind = step.next();
-        /** @type {{ [field: string]: unknown }} */
-        let message;
-        if (kind === 0) {
-          message = { id: action.id, role: "user", parts: step.made([step.made({ type: "text", text: action.text })]) };
-        } else {
-          message = { id: part.messageId ?? `assistant-${messages.length}`, role: "assistant", parts: step.made([]) };
-          if (kind === 2) message.metadata = part.metadata;
-        }
-        messages.push(step.made(message));
+      case PATCH_PUSH_MESSAGE:
+        pushMessage(step, root, application.action, part);
         break;
-      }
-      case 2: {
-        // PushPart: run, message, kind (0 text, 1 reasoning, 2 tool, 3 input-streaming tool,
-        // 4 data), from the action's part.
-        const target = step.run(root);
-        const owner = step.message(target, step.next());
-        step.parts(owner).push(step.made(newPart(step.next(), part)));
+      case PATCH_PUSH_PART:
+        pushPart(step, root, part);
         break;
-      }
-      case 3: {
-        // AppendText: run, message, part.
-        const target = step.run(root);
-        const text = step.part(target, step.next(), step.next());
-        text.text += part.text;
+      case PATCH_APPEND_TEXT:
+        appendToText(step, root, part);
         break;
-      }
-      case 4: {
-        // SetStatus: run, status; the error is the action's part's when the status is "error".
-        const target = step.run(root);
-        const status = STATUSES[step.next()];
-        target.status = status;
-        if (status === "error") {
-          target.error = part.code === undefined ? { message: part.error } : { message: part.error, code: part.code };
-        } else delete target.error;
+      case PATCH_SET_STATUS:
+        setStatus(step, root, part);
         break;
-      }
-      case 5: {
-        // SetCall: call, state, change (write.rs lists them), from the action and its part.
-        const target = step.call(root);
-        target.state = TOOL_STATES[step.next()];
-        const change = step.next();
-        // 6: tool-input-end, the input parseInput parsed (in the order of the patches).
-        if (change === 6) target.input = inputs[parsed++];
-        else setCall(target, change, action, part);
+      case PATCH_SET_CALL:
+        setCall(step, root, application);
         break;
-      }
-      case 6: {
-        // StartAgent: call.
-        step.call(root).agent = step.made({ messages: step.made([]), status: "streaming" });
+      case PATCH_START_AGENT:
+        startAgent(step, root);
         break;
-      }
-      case 7: {
-        // Truncate: the number of messages kept, then 1 + the parts kept of the last one (0: all).
-        const kept = step.next();
-        const parts = step.next();
-        root.messages = step.made(cutMessages(root.messages, kept, parts));
-        if (parts > 0) step.made(step.made(root.messages[kept - 1]).parts);
+      case PATCH_TRUNCATE:
+        truncate(step, root);
         break;
-      }
-      case 8: {
-        // Reset.
-        root = step.made({ messages: step.made([]), status: "idle" });
+      case PATCH_RESET:
+        reset(application);
         break;
-      }
-      case 9: {
-        // AppendInput: call.
-        const target = step.call(root);
-        target.inputText = (target.inputText ?? "") + part.text;
+      case PATCH_APPEND_INPUT:
+        appendInput(step, root, part);
         break;
-      }
-      case 10: {
-        // MergeMetadata: run, message, 1 + part (0: the message), the part's metadata merged in.
-        const run = step.peekRun(root);
-        const message = step.next();
-        const index = step.next() - 1;
-        const held = run.node.messages[message];
-        const target = index < 0 ? held : held.parts[index];
-        const merged = mergeJson(target.metadata, part.metadata);
-        if (merged === target.metadata) break;
-        const copy = run.copy();
-        (index < 0 ? step.message(copy, message) : step.part(copy, message, index)).metadata = merged;
-        changed = true;
+      case PATCH_MERGE_METADATA:
+        changed = mergeMetadata(step, root, part);
         break;
-      }
-      case 11: {
-        // UpdateData: run, message, part; the part's data (or patch applied), then its metadata.
-        const run = step.peekRun(root);
-        const message = step.next();
-        const index = step.next();
-        const held = run.node.messages[message].parts[index];
-        const data =
-          part.patch !== undefined ? applyJsonPatch(held.data, part.patch) : jsonEqual(held.data, part.data) ? held.data : part.data;
-        if (data === undefined) break; // a patch that does not apply changes nothing
-        const metadata = part.metadata === undefined ? held.metadata : mergeJson(held.metadata, part.metadata);
-        if (data === held.data && metadata === held.metadata) break;
-        const target = step.part(run.copy(), message, index);
-        target.data = data;
-        if (metadata !== undefined) target.metadata = metadata;
-        changed = true;
+      case PATCH_UPDATE_DATA:
+        changed = updateData(step, root, part);
         break;
-      }
-      case 12: {
-        // AgentState: run; the part's snapshot, or its patch applied (to {} when there is none).
-        const run = step.peekRun(root);
-        const next = nextAgentState(run.node.agentState, part);
-        if (next === run.node.agentState) break;
-        run.copy().agentState = next;
-        changed = true;
+      case PATCH_AGENT_STATE:
+        changed = setAgentState(step, root, part);
         break;
-      }
-      case 13: {
-        // Snapshot: run, number of slots, then per slot 1 + held index, 1 + given index.
-        const run = step.peekRun(root);
-        const held = run.node.messages;
-        const messages = [];
-        for (let slots = step.next(); slots > 0; slots--) {
-          const at = step.next() - 1;
-          const given = step.next() - 1;
-          if (given < 0) messages.push(held[at]);
-          else messages.push(at < 0 ? part.messages[given] : reconcile(held[at], part.messages[given]));
-        }
-        if (messages.length === held.length && messages.every((message, index) => message === held[index])) break;
-        run.copy().messages = step.made(messages);
-        changed = true;
+      case PATCH_SNAPSHOT:
+        changed = reconcileSnapshot(step, root, part);
         break;
-      }
-      case 14: {
-        // Source: the batch's action the next patches take their values from.
-        action = leaves[step.next()];
-        part = action.part;
+      case PATCH_SOURCE:
+        takeSource(application);
+        changed = false;
         break;
-      }
       default:
-        throw new Error(`chat-session-reducer: unknown patch code ${ops[step.at - 1]}`);
+        throw new Error(`chat-session-reducer: unknown patch code ${code}`);
     }
+    if (changed) application.changed = true;
   }
-  application.action = action;
-  application.part = part;
-  application.parsed = parsed;
-  application.root = root;
-  application.changed = changed;
+}
+
+// Patch::PushMessage (SPEC "Actions": send; "Stream parts": message-start and the targeting of
+// text-delta): the action's user message, or an assistant message whose id is the part's
+// messageId, else the one the core makes up from the message's index (src/core/reducer.rs
+// resolve_target), with the part's metadata for NEW_MESSAGE_ASSISTANT_WITH_METADATA.
+function pushMessage(step, root, action, part) {
+  const messages = step.messages(step.run(root));
+  const kind = step.next();
+  /** @type {{ [field: string]: unknown }} */
+  let message;
+  if (kind === NEW_MESSAGE_USER) {
+    message = { id: action.id, role: "user", parts: step.made([step.made({ type: "text", text: action.text })]) };
+  } else {
+    message = { id: part.messageId ?? MADE_UP_ID_PREFIX + messages.length, role: "assistant", parts: step.made([]) };
+    if (kind === NEW_MESSAGE_ASSISTANT_WITH_METADATA) message.metadata = part.metadata;
+  }
+  messages.push(step.made(message));
+}
+
+// Patch::PushPart (SPEC "Stream parts": text-delta, reasoning, reasoning-delta, tool-call,
+// tool-input-delta, data): a part made from the action's part.
+function pushPart(step, root, part) {
+  const owner = step.message(step.run(root), step.next());
+  step.parts(owner).push(step.made(newPart(step.next(), part)));
+}
+
+// Patch::AppendText (SPEC "Stream parts": text-delta, reasoning-delta): the part's text appended.
+function appendToText(step, root, part) {
+  const target = step.run(root);
+  step.part(target, step.next(), step.next()).text += part.text;
+}
+
+// Patch::SetStatus (SPEC "Actions": send, stop, retry; "Stream parts": finish, error): the
+// error is the action's part's when the status is "error", and goes otherwise.
+function setStatus(step, root, part) {
+  const target = step.run(root);
+  const status = STATUSES[step.next()];
+  target.status = status;
+  if (status === "error") {
+    target.error = part.code === undefined ? { message: part.error } : { message: part.error, code: part.code };
+  } else delete target.error;
+}
+
+// Patch::SetCall (mirrors Editor::set_call, src/core/edit.rs): the call's state, then the fields
+// its change (src/core/protocol.rs `call_change`) writes, from the action and its part.
+function setCall(step, root, application) {
+  const { action, part } = application;
+  const target = step.call(root);
+  target.state = TOOL_STATES[step.next()];
+  const change = step.next();
+  switch (change) {
+    case CHANGE_PHASE:
+      setPhase(target, action);
+      break;
+    case CHANGE_RESULT:
+      setResult(target, part);
+      break;
+    case CHANGE_ERROR:
+      setError(target, part);
+      break;
+    case CHANGE_CANCEL: // nothing else changes
+      break;
+    case CHANGE_PROGRESS:
+      setProgress(target, part);
+      break;
+    case CHANGE_CALLED:
+      setCalled(target, part);
+      break;
+    case CHANGE_INPUT_PARSED:
+      setParsedInput(target, application);
+      break;
+    case CHANGE_INPUT_INVALID:
+      setInvalidInput(target);
+      break;
+    case CHANGE_APPROVAL_ASKED:
+      askApproval(target, part);
+      break;
+    case CHANGE_APPROVED:
+      approve(target, part);
+      break;
+    case CHANGE_DENIED:
+      deny(target, part);
+      break;
+    default:
+      throw new Error(`chat-session-reducer: unknown call change ${change}`);
+  }
+}
+
+// Patch::StartAgent (SPEC "Actions": part with within, its first part): the call's sub-agent run.
+function startAgent(step, root) {
+  step.call(root).agent = step.made({ messages: step.made([]), status: "streaming" });
+}
+
+// Patch::Truncate (SPEC "Actions": retry): the number of messages kept, then 1 + the parts kept
+// of the last one (0: all), as resumable cuts them.
+function truncate(step, root) {
+  const kept = step.next();
+  const parts = step.next();
+  root.messages = step.made(cutMessages(root.messages, kept, parts));
+  if (parts > 0) step.made(step.made(root.messages[kept - 1]).parts);
+}
+
+// Patch::Reset (SPEC "Actions": reset): the empty session.
+function reset(application) {
+  const { step } = application;
+  application.root = step.made({ messages: step.made([]), status: "idle" });
+}
+
+// Patch::AppendInput (SPEC "Stream parts": tool-input-delta): the part's text appended to the
+// call's inputText.
+function appendInput(step, root, part) {
+  const target = step.call(root);
+  target.inputText = (target.inputText ?? "") + part.text;
+}
+
+// Patch::MergeMetadata (SPEC "Stream parts": message-metadata, and a part's metadata on the
+// message it targets): the part's metadata merged into the message, or into its part `1 + part`.
+function mergeMetadata(step, root, part) {
+  const run = step.peekRun(root);
+  const message = step.next();
+  const index = step.next() - 1;
+  const held = run.node.messages[message];
+  const target = index < 0 ? held : held.parts[index];
+  const merged = mergeJson(target.metadata, part.metadata);
+  if (merged === target.metadata) return false;
+  const copy = run.copy();
+  (index < 0 ? step.message(copy, message) : step.part(copy, message, index)).metadata = merged;
+  return true;
+}
+
+// Patch::UpdateData (SPEC "Stream parts": data with an id): the data part takes the part's data
+// (or its patch applied), then its metadata merged; a patch that does not apply changes nothing.
+function updateData(step, root, part) {
+  const run = step.peekRun(root);
+  const message = step.next();
+  const index = step.next();
+  const held = run.node.messages[message].parts[index];
+  const data =
+    part.patch !== undefined ? applyJsonPatch(held.data, part.patch) : jsonEqual(held.data, part.data) ? held.data : part.data;
+  if (data === undefined) return false;
+  const metadata = part.metadata === undefined ? held.metadata : mergeJson(held.metadata, part.metadata);
+  if (data === held.data && metadata === held.metadata) return false;
+  const target = step.part(run.copy(), message, index);
+  target.data = data;
+  if (metadata !== undefined) target.metadata = metadata;
+  return true;
+}
+
+// Patch::AgentState (SPEC "Stream parts": agent-state): the part's snapshot, or its patch
+// applied (to {} when there is none).
+function setAgentState(step, root, part) {
+  const run = step.peekRun(root);
+  const next = nextAgentState(run.node.agentState, part);
+  if (next === run.node.agentState) return false;
+  run.copy().agentState = next;
+  return true;
+}
+
+// Patch::Snapshot (SPEC "Stream parts": snapshot): the run's messages, one per slot: the held
+// message at 1 + its first index, replaced by the part's message at 1 + its second (0: none).
+function reconcileSnapshot(step, root, part) {
+  const run = step.peekRun(root);
+  const held = run.node.messages;
+  const messages = [];
+  for (let slots = step.next(); slots > 0; slots--) {
+    const at = step.next() - 1;
+    const given = step.next() - 1;
+    if (given < 0) messages.push(held[at]);
+    else messages.push(at < 0 ? part.messages[given] : reconcile(held[at], part.messages[given]));
+  }
+  if (messages.length === held.length && messages.every((message, index) => message === held[index])) return false;
+  run.copy().messages = step.made(messages);
+  return true;
+}
+
+// Patch::Source (SPEC "Actions": batch): the batch's action the next patches take their values
+// from.
+function takeSource(application) {
+  application.action = application.leaves[application.step.next()];
+  application.part = application.action.part;
 }
 
 // A run's agentState after an agent-state part: its snapshot, or its patch applied (to {} when
@@ -480,56 +566,73 @@ export function patchSetsAgentState(action, leaves, leaf) {
   return nextAgentState(undefined, part) !== undefined;
 }
 
-// The fields a SetCall change writes besides the state, on a call the step owns.
-function setCall(target, change, action, part) {
-  switch (change) {
-    case 0: // toolPhase: its prompt, or none.
-      setOptional(target, "prompt", action.prompt);
-      break;
-    case 1: // tool-result.
-      target.output = part.output;
-      delete target.prompt;
-      break;
-    case 2: {
-      // tool-error.
-      const { message, code } = part.error;
-      target.error = code === undefined ? { message } : { message, code };
-      delete target.prompt;
-      break;
-    }
-    case 3: // cancelled: nothing else changes.
-      break;
-    case 4: // a preliminary tool-result.
-      target.output = part.output;
-      break;
-    case 5: // tool-call completing a streamed input.
-      target.name = part.name;
-      target.input = part.input;
-      break;
-    case 7: // tool-input-end on text that is not JSON.
-      target.error = { ...INVALID_INPUT };
-      break;
-    case 8: {
-      // tool-approval-request.
-      setOptional(target, "prompt", part.prompt);
-      const approval = { id: part.approvalId ?? target.id };
-      setOptional(approval, "automatic", part.automatic);
-      setOptional(approval, "details", part.details);
-      target.approval = approval;
-      break;
-    }
-    case 9: // tool-approval-response, approved.
-      answer(target, part, true);
-      if (part.input !== undefined) target.input = part.input;
-      if (part.output !== undefined) target.output = part.output;
-      break;
-    case 10: // tool-approval-response, refused.
-      answer(target, part, false);
-      target.error = { message: part.reason ?? DENIED, code: "denied" };
-      break;
-    default:
-      throw new Error(`chat-session-reducer: unknown call change ${change}`);
-  }
+// The SetCall changes (src/core/patch.rs CallChange), each writing its fields besides the state
+// on a call the step owns, as Editor::set_call writes them (src/core/edit.rs).
+
+// CallChange::Phase (SPEC "Actions": toolPhase): its prompt, or none.
+function setPhase(target, action) {
+  setOptional(target, "prompt", action.prompt);
+}
+
+// CallChange::Result (SPEC "Stream parts": tool-result): its output; the prompt goes.
+function setResult(target, part) {
+  target.output = part.output;
+  delete target.prompt;
+}
+
+// CallChange::Error (SPEC "Stream parts": tool-error): its error; the prompt goes.
+function setError(target, part) {
+  const { message, code } = part.error;
+  target.error = code === undefined ? { message } : { message, code };
+  delete target.prompt;
+}
+
+// CallChange::Progress (SPEC "Stream parts": tool-result with preliminary): its output only.
+function setProgress(target, part) {
+  target.output = part.output;
+}
+
+// CallChange::Called (SPEC "Stream parts": tool-call completing a streamed input): its name and
+// input.
+function setCalled(target, part) {
+  target.name = part.name;
+  target.input = part.input;
+}
+
+// CallChange::InputParsed (SPEC "Stream parts": tool-input-end): the next input parseInput
+// parsed, in the order of the patches that set them.
+function setParsedInput(target, application) {
+  target.input = application.inputs[application.parsed++];
+}
+
+// CallChange::InputInvalid (SPEC "Stream parts": tool-input-end on text that is not JSON).
+function setInvalidInput(target) {
+  target.error = { message: INVALID_INPUT, code: INVALID_INPUT_CODE };
+}
+
+// CallChange::ApprovalAsked (SPEC "Stream parts": tool-approval-request): its prompt, or none,
+// and the approval asked.
+function askApproval(target, part) {
+  setOptional(target, "prompt", part.prompt);
+  const approval = { id: part.approvalId ?? target.id };
+  setOptional(approval, "automatic", part.automatic);
+  setOptional(approval, "details", part.details);
+  target.approval = approval;
+}
+
+// CallChange::Approved (SPEC "Stream parts": tool-approval-response, approved): the answer, and
+// the part's input and output when it has them.
+function approve(target, part) {
+  answer(target, part, true);
+  if (part.input !== undefined) target.input = part.input;
+  if (part.output !== undefined) target.output = part.output;
+}
+
+// CallChange::Denied (SPEC "Stream parts": tool-approval-response, refused): the answer, and the
+// denial as its error.
+function deny(target, part) {
+  answer(target, part, false);
+  target.error = { message: part.reason ?? DENIED, code: DENIED_CODE };
 }
 
 // The call's approval (made as { id: the call id } when it has none) gets the answer; the

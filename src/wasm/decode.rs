@@ -11,11 +11,11 @@
 //! - a text: 1 when it is empty, else 0; an optional one: -1 or that;
 //! - a JSON value that may be absent: 1 present, 0 absent (one that must be present: nothing);
 //! - a boolean: 1 or 0; an optional one: -1 or that;
-//! - one of a set of literals: its index in `read.js`'s table (the tables below, in the same
-//!   order); an optional one: -1 or that;
+//! - one of a set of literals: its code (`crate::core::protocol`, from which `read.js`'s tables
+//!   are generated); an optional one: -1 or that;
 //! - a list: its length, then its items; an optional object: -1, or 0 then its fields;
-//! - an action: its type's index, then its fields; a batch's actions flattened;
-//! - a stream part: its type's index in `read.js`'s `PART_TYPES` (-1: unknown), then its fields.
+//! - an action: its type's code, then its fields; a batch's actions flattened;
+//! - a stream part: its type's code (-1: unknown), then its fields.
 //!
 //! Texts and JSON payloads are not copied: the core gets `Text::Held` and `Json::Null`, and the
 //! values stay in the JavaScript objects (see `write`). The encoding is the module's own, made
@@ -24,44 +24,14 @@
 use std::rc::Rc;
 
 use crate::core::model::{
-    AgentMessage, AgentPart, AgentStreamPart, Approval, DataPart, FinishReason, Json,
-    OpenToolState, ReasoningPart, Role, SessionAction, SessionError, SessionErrorCode,
-    SessionState, SessionStatus, Text, TextPart, ToolError, ToolPart, ToolState,
+    AgentMessage, AgentPart, AgentStreamPart, Approval, DataPart, Json, OpenToolState,
+    ReasoningPart, Role, SessionAction, SessionError, SessionState, SessionStatus, Text, TextPart,
+    ToolError, ToolPart, ToolState,
 };
-
-pub(super) const STATUSES: [SessionStatus; 3] = [
-    SessionStatus::Idle,
-    SessionStatus::Streaming,
-    SessionStatus::Error,
-];
-
-pub(super) const TOOL_STATES: [ToolState; 6] = [
-    ToolState::Running,
-    ToolState::AwaitingConfirmation,
-    ToolState::Done,
-    ToolState::Error,
-    ToolState::Cancelled,
-    ToolState::InputStreaming,
-];
-
-const OPEN_TOOL_STATES: [OpenToolState; 2] =
-    [OpenToolState::Running, OpenToolState::AwaitingConfirmation];
-
-const FINISH_REASONS: [FinishReason; 6] = [
-    FinishReason::Stop,
-    FinishReason::Aborted,
-    FinishReason::Length,
-    FinishReason::ToolCalls,
-    FinishReason::ContentFilter,
-    FinishReason::Other,
-];
-
-const ERROR_CODES: [SessionErrorCode; 4] = [
-    SessionErrorCode::ChatDisabled,
-    SessionErrorCode::RateLimited,
-    SessionErrorCode::BadRequest,
-    SessionErrorCode::Network,
-];
+use crate::core::protocol::{
+    action_type, error_code, finish_reason, message_part_type, open_tool_state, part_type, role,
+    status, tool_state,
+};
 
 /// An encoding being decoded.
 pub struct Decoder<'a> {
@@ -105,6 +75,17 @@ impl<'a> Decoder<'a> {
 
     fn count(&mut self) -> usize {
         usize::try_from(self.next()).unwrap_or(0)
+    }
+
+    /// One of a table's literals, by its code.
+    fn literal<T: Copy>(&mut self, table: &[T]) -> Option<T> {
+        let index = usize::try_from(self.next()).ok()?;
+        table.get(index).copied()
+    }
+
+    /// A type's code; -1, a type this version does not know, becomes one no type has.
+    fn code(&mut self) -> u32 {
+        self.next() as u32
     }
 
     /// The next string, `units` UTF-16 code units long.
@@ -157,11 +138,6 @@ impl<'a> Decoder<'a> {
         (code >= 0).then_some(code == 1)
     }
 
-    fn literal<T: Copy>(&mut self, table: &[T]) -> Option<T> {
-        let index = usize::try_from(self.next()).ok()?;
-        table.get(index).copied()
-    }
-
     /// An action; `None` for an empty encoding (a type this version does not know, skipped).
     pub fn action(&mut self) -> Option<SessionAction> {
         if self.codes.is_empty() {
@@ -171,26 +147,27 @@ impl<'a> Decoder<'a> {
     }
 
     fn action_fields(&mut self) -> SessionAction {
-        match self.next() {
-            0 => SessionAction::Send {
+        match self.code() {
+            action_type::SEND => SessionAction::Send {
                 id: self.string(),
                 text: self.text(),
             },
-            1 => SessionAction::Part {
+            action_type::PART => SessionAction::Part {
                 part: self.stream_part(),
                 within: self.optional_string(),
             },
-            2 => SessionAction::ToolPhase {
+            action_type::TOOL_PHASE => SessionAction::ToolPhase {
                 name: self.string(),
                 state: self
-                    .literal(&OPEN_TOOL_STATES)
+                    .literal(open_tool_state::ALL)
                     .unwrap_or(OpenToolState::Running),
                 prompt: self.optional_string(),
             },
-            3 => SessionAction::Stop,
-            4 => SessionAction::Retry,
-            5 => SessionAction::Reset,
-            6 => SessionAction::Continue,
+            action_type::STOP => SessionAction::Stop,
+            action_type::RETRY => SessionAction::Retry,
+            action_type::RESET => SessionAction::Reset,
+            action_type::CONTINUE => SessionAction::Continue,
+            // `action_type::BATCH`, the one type left.
             _ => {
                 let count = self.count();
                 SessionAction::Batch {
@@ -201,64 +178,64 @@ impl<'a> Decoder<'a> {
     }
 
     fn stream_part(&mut self) -> AgentStreamPart {
-        match self.next() {
-            0 => AgentStreamPart::MessageStart {
+        match self.code() {
+            part_type::MESSAGE_START => AgentStreamPart::MessageStart {
                 message_id: self.string(),
                 metadata: self.json(),
             },
-            1 => AgentStreamPart::TextDelta {
+            part_type::TEXT_DELTA => AgentStreamPart::TextDelta {
                 message_id: self.optional_string(),
                 text: self.text(),
                 metadata: self.json(),
             },
-            2 => AgentStreamPart::Reasoning {
+            part_type::REASONING => AgentStreamPart::Reasoning {
                 message_id: self.optional_string(),
                 text: self.text(),
                 metadata: self.json(),
             },
-            3 => AgentStreamPart::ToolCall {
+            part_type::TOOL_CALL => AgentStreamPart::ToolCall {
                 message_id: self.optional_string(),
                 id: self.string(),
                 name: self.string(),
                 input: Json::Null,
                 metadata: self.json(),
             },
-            4 => AgentStreamPart::ToolResult {
+            part_type::TOOL_RESULT => AgentStreamPart::ToolResult {
                 id: self.string(),
                 output: Json::Null,
                 preliminary: self.optional_boolean(),
                 metadata: self.json(),
             },
-            5 => AgentStreamPart::ToolError {
+            part_type::TOOL_ERROR => AgentStreamPart::ToolError {
                 id: self.string(),
                 error: self.tool_error(),
                 metadata: self.json(),
             },
-            6 => AgentStreamPart::StepFinish,
-            7 => AgentStreamPart::Finish {
-                reason: self.literal(&FINISH_REASONS),
+            part_type::STEP_FINISH => AgentStreamPart::StepFinish,
+            part_type::FINISH => AgentStreamPart::Finish {
+                reason: self.literal(finish_reason::ALL),
             },
-            8 => AgentStreamPart::Error {
+            part_type::ERROR => AgentStreamPart::Error {
                 error: self.string(),
-                code: self.literal(&ERROR_CODES),
+                code: self.literal(error_code::ALL),
             },
-            9 => AgentStreamPart::ReasoningDelta {
+            part_type::REASONING_DELTA => AgentStreamPart::ReasoningDelta {
                 message_id: self.optional_string(),
                 text: self.text(),
                 metadata: self.json(),
             },
-            10 => AgentStreamPart::ToolInputDelta {
+            part_type::TOOL_INPUT_DELTA => AgentStreamPart::ToolInputDelta {
                 message_id: self.optional_string(),
                 id: self.string(),
                 name: self.optional_string(),
                 text: self.text(),
                 metadata: self.json(),
             },
-            11 => AgentStreamPart::ToolInputEnd {
+            part_type::TOOL_INPUT_END => AgentStreamPart::ToolInputEnd {
                 id: self.string(),
                 metadata: self.json(),
             },
-            12 => AgentStreamPart::ToolApprovalRequest {
+            part_type::TOOL_APPROVAL_REQUEST => AgentStreamPart::ToolApprovalRequest {
                 id: self.optional_string(),
                 name: self.optional_string(),
                 approval_id: self.optional_string(),
@@ -266,7 +243,7 @@ impl<'a> Decoder<'a> {
                 automatic: self.optional_boolean(),
                 details: self.json(),
             },
-            13 => AgentStreamPart::ToolApprovalResponse {
+            part_type::TOOL_APPROVAL_RESPONSE => AgentStreamPart::ToolApprovalResponse {
                 id: self.optional_string(),
                 approval_id: self.optional_string(),
                 approved: self.flag(),
@@ -274,7 +251,7 @@ impl<'a> Decoder<'a> {
                 input: self.json(),
                 output: self.json(),
             },
-            14 => {
+            part_type::DATA => {
                 let message_id = self.optional_string();
                 let metadata = self.json();
                 let id = self.optional_string();
@@ -289,15 +266,15 @@ impl<'a> Decoder<'a> {
                     metadata,
                 }
             }
-            15 => AgentStreamPart::MessageMetadata {
+            part_type::MESSAGE_METADATA => AgentStreamPart::MessageMetadata {
                 message_id: self.optional_string(),
                 metadata: Json::Null,
             },
-            16 => AgentStreamPart::Snapshot {
+            part_type::SNAPSHOT => AgentStreamPart::Snapshot {
                 messages: self.messages(),
                 exact: self.optional_boolean(),
             },
-            17 => AgentStreamPart::AgentState {
+            part_type::AGENT_STATE => AgentStreamPart::AgentState {
                 snapshot: self.json(),
                 patch: self.json(),
             },
@@ -308,10 +285,10 @@ impl<'a> Decoder<'a> {
     pub fn session_state(&mut self) -> SessionState {
         SessionState {
             messages: self.messages(),
-            status: self.literal(&STATUSES).unwrap_or(SessionStatus::Idle),
+            status: self.literal(status::ALL).unwrap_or(SessionStatus::Idle),
             error: self.present().then(|| SessionError {
                 message: self.string(),
-                code: self.literal(&ERROR_CODES),
+                code: self.literal(error_code::ALL),
             }),
             agent_state: self.json(),
         }
@@ -323,11 +300,7 @@ impl<'a> Decoder<'a> {
             .map(|_| {
                 Rc::new(AgentMessage {
                     id: self.string(),
-                    role: if self.next() == 1 {
-                        Role::Assistant
-                    } else {
-                        Role::User
-                    },
+                    role: self.literal(role::ALL).unwrap_or(Role::User),
                     parts: {
                         let parts = self.count();
                         (0..parts).map(|_| self.agent_part()).collect()
@@ -339,28 +312,30 @@ impl<'a> Decoder<'a> {
     }
 
     fn agent_part(&mut self) -> Rc<AgentPart> {
-        match self.next() {
-            kind @ (0 | 1) => {
+        match self.code() {
+            kind @ (message_part_type::TEXT | message_part_type::REASONING) => {
                 let empty = self.flag();
                 let metadata = self.flag();
+                let reasoning = kind == message_part_type::REASONING;
                 let slot =
-                    usize::from(kind == 1) * 4 + usize::from(empty) * 2 + usize::from(metadata);
+                    usize::from(reasoning) * 4 + usize::from(empty) * 2 + usize::from(metadata);
                 if let Some(Some(part)) = self.texts.get(slot) {
                     return Rc::clone(part);
                 }
                 let metadata = metadata.then_some(Json::Null);
                 let text = Text::Held { empty };
-                let part = Rc::new(if kind == 0 {
-                    AgentPart::Text(TextPart { text, metadata })
-                } else {
+                let part = Rc::new(if reasoning {
                     AgentPart::Reasoning(ReasoningPart { text, metadata })
+                } else {
+                    AgentPart::Text(TextPart { text, metadata })
                 });
                 if let Some(cached) = self.texts.get_mut(slot) {
                     *cached = Some(Rc::clone(&part));
                 }
                 part
             }
-            2 => Rc::new(AgentPart::Tool(self.tool_part())),
+            message_part_type::TOOL => Rc::new(AgentPart::Tool(self.tool_part())),
+            // `message_part_type::DATA`, the one type left.
             _ => Rc::new(AgentPart::Data(DataPart {
                 name: self.string(),
                 id: self.optional_string(),
@@ -376,7 +351,7 @@ impl<'a> Decoder<'a> {
             name: self.string(),
             input: Json::Null,
             input_text: self.optional_text(),
-            state: self.literal(&TOOL_STATES).unwrap_or(ToolState::Done),
+            state: self.literal(tool_state::ALL).unwrap_or(ToolState::Done),
             output: self.json(),
             error: self.present().then(|| self.tool_error()),
             prompt: self.optional_string(),

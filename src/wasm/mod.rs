@@ -45,6 +45,15 @@ extern "C" {
     fn json_equal(a: &JsValue, b: &JsValue) -> Result<bool, JsValue>;
 }
 
+// The same for protocol.js, the codes and constants generated from `crate::core::protocol`,
+// which read.js and apply.js import.
+#[wasm_bindgen(module = "/src/wasm/protocol.js")]
+extern "C" {
+    #[allow(dead_code)]
+    #[wasm_bindgen(thread_local_v2, js_name = MAX_NESTING)]
+    static PROTOCOL_MAX_NESTING: JsValue;
+}
+
 /// Reads and checks a state the module did not make, and indexes it.
 fn read_session(state: &JsValue) -> Result<Session, JsValue> {
     Ok(Session::new(Rc::new(read::session_state(state)?)))

@@ -10,25 +10,10 @@
 // text is empty and whether a JSON value is present; they stay in the caller's objects.
 import { invalidError } from "./errors.js";
 import { patchProblem } from "./json.js";
-
-// How deep sub-agent runs may nest (src/core/model.rs MAX_NESTING) and batches may nest.
-const MAX_NESTING = 64;
-const MAX_BATCH_NESTING = 64;
-
-const ACTION_TYPES = ["send", "part", "toolPhase", "stop", "retry", "reset", "continue", "batch"];
-const PART_TYPES = [
-  "message-start", "text-delta", "reasoning", "tool-call", "tool-result", "tool-error", "step-finish",
-  "finish", "error", "reasoning-delta", "tool-input-delta", "tool-input-end", "tool-approval-request",
-  "tool-approval-response", "data", "message-metadata", "snapshot", "agent-state",
-];
-const MESSAGE_PART_TYPES = ["text", "reasoning", "tool", "data"];
-const ROLES = ["user", "assistant"];
-// The orders of these match the core's enums (decode.rs decodes by index; write.rs encodes by it).
-const STATUSES = ["idle", "streaming", "error"];
-const TOOL_STATES = ["running", "awaiting-confirmation", "done", "error", "cancelled", "input-streaming"];
-const OPEN_TOOL_STATES = ["running", "awaiting-confirmation"];
-const FINISH_REASONS = ["stop", "aborted", "length", "tool-calls", "content-filter", "other"];
-const ERROR_CODES = ["chat_disabled", "rate_limited", "bad_request", "network"];
+import {
+  ACTION_TYPES, ERROR_CODES, FINISH_REASONS, MAX_BATCH_NESTING, MAX_NESTING, MESSAGE_PART_TYPES, OPEN_TOOL_STATES,
+  PART_TYPES, ROLES, STATUSES, TOOL_STATES,
+} from "./protocol.js";
 
 // A value at `path`, or at its field `key`, that is not of its type. Paths are only built for
 // an error: reading a field costs no string.
@@ -233,7 +218,7 @@ function optionalJsonPatch(value, path, key) {
   put(value === undefined ? 0 : 1);
 }
 
-// One of `options`, encoded as its index.
+// One of `options` (a table of protocol.js), encoded as its index, its code.
 function literal(value, options, path, key) {
   const index = options.indexOf(value);
   if (index < 0) throw new InputError(path, `expected one of ${options.map((name) => `"${name}"`).join(", ")}`, key);
@@ -370,8 +355,8 @@ function batch(value, path, refuse, depth) {
   });
 }
 
-// A stream part: its type's index in PART_TYPES (-1: a type not known here, ignored), then its
-// fields, read in the order the core's type declares them.
+// A stream part: its type's code, its index in PART_TYPES (-1: a type not known here, ignored),
+// then its fields, read in the order the core's type declares them.
 function streamPart(value, path) {
   const part = object(value, path);
   const kind = get(part, path, "type");

@@ -1,38 +1,39 @@
 //! Applies the core's patches to the caller's JavaScript state. The patches are encoded as
 //! numbers and applied by `apply.js` in one call, which copies only the objects on each
-//! patch's path. The encoding, each patch a code then its fields:
+//! patch's path. The encoding, each patch its code (`protocol::patch`; apply.js gets the codes
+//! from src/wasm/protocol.js, generated from it) then its fields:
 //!
-//! | code | patch | fields |
-//! |---|---|---|
-//! | 1 | PushMessage | run, kind (0 user, 1 assistant, 2 assistant with the part's metadata) |
-//! | 2 | PushPart | run, message, kind (0 text, 1 reasoning, 2 tool, 3 input-streaming tool, 4 data) |
-//! | 3 | AppendText | run, message, part |
-//! | 4 | SetStatus | run, status (its index in `decode::STATUSES`) |
-//! | 5 | SetCall | call, state (its index in `decode::TOOL_STATES`), change (0 phase, 1 result, 2 error, 3 cancel, 4 progress, 5 called, 6 input parsed, 7 input invalid, 8 approval asked, 9 approved, 10 denied) |
-//! | 6 | StartAgent | call |
-//! | 7 | Truncate | messages, 1 + parts (0: all parts) |
-//! | 8 | Reset | |
-//! | 9 | AppendInput | call |
-//! | 10 | MergeMetadata | run, message, 1 + part (0: the message) |
-//! | 11 | UpdateData | run, message, part |
-//! | 12 | AgentState | run |
-//! | 13 | Snapshot | run, number of slots, then per slot 1 + held index, 1 + given index (0: none) |
-//! | 14 | Source | the index of the batch's action the next patches take their values from |
+//! | patch | fields |
+//! |---|---|
+//! | PushMessage | run, the new message's kind (`protocol::new_message`) |
+//! | PushPart | run, message, the new part's kind (`protocol::new_part`) |
+//! | AppendText | run, message, part |
+//! | SetStatus | run, status (`protocol::status`) |
+//! | SetCall | call, state (`protocol::tool_state`), change (`protocol::call_change`) |
+//! | StartAgent | call |
+//! | Truncate | messages, 1 + parts (0: all parts) |
+//! | Reset | |
+//! | AppendInput | call |
+//! | MergeMetadata | run, message, 1 + part (0: the message) |
+//! | UpdateData | run, message, part |
+//! | AgentState | run |
+//! | Snapshot | run, number of slots, then per slot 1 + held index, 1 + given index (0: none) |
+//! | Source | the index of the batch's action the next patches take their values from |
 //!
 //! A run or a call is its depth followed by (message, part) for each call on the way down.
 //! A step that parses a call's streamed input at `tool-input-end` (`parse_input`) applies its
 //! patches as they are logged, in a draft that each read and the final state continue. No string
-//! crosses: an assistant message's id is the part's `messageId`, or `assistant-<its index>` (the
-//! core's `resolve_target`), which `apply.js` writes itself.
+//! crosses: an assistant message's id is the part's `messageId`, or `MADE_UP_ID_PREFIX` and its
+//! index (the core's `resolve_target`), which `apply.js` writes itself.
 //!
 //! `leaves` (a batch's actions) is `undefined` when there are none: most steps have none, and
 //! each value made or copied for the call costs a crossing.
 
 use wasm_bindgen::prelude::*;
 
-use super::decode::{STATUSES, TOOL_STATES};
-use crate::core::patch::{CallChange, NewMessage, NewPart, Patch};
+use crate::core::patch::Patch;
 use crate::core::path::CallPos;
+use crate::core::protocol::{call_change, new_message, new_part, patch, status, tool_state};
 use crate::core::Cut;
 
 // The step's result is made and recorded in one call: `state_facts.js` applies the patches
@@ -210,48 +211,42 @@ pub fn patch_sets_agent_state(
     patch_sets_agent_state_js(action, leaves, index(leaf)).ok()
 }
 
-/// The patches as numbers.
+/// The patches as numbers: each one's code (`protocol::patch`), then its fields.
 fn encode(patches: &[Patch]) -> Vec<u32> {
     let mut ops = Vec::with_capacity(16);
     for patch in patches {
         match patch {
             Patch::PushMessage { run, message } => {
-                ops.push(1);
+                ops.push(patch::PUSH_MESSAGE);
                 path(&mut ops, run);
-                ops.push(match message {
-                    NewMessage::User => 0,
-                    NewMessage::Assistant {
-                        metadata: false, ..
-                    } => 1,
-                    NewMessage::Assistant { metadata: true, .. } => 2,
-                });
+                ops.push(new_message::code(message));
             }
             Patch::PushPart { run, message, part } => {
-                ops.push(2);
+                ops.push(patch::PUSH_PART);
                 path(&mut ops, run);
-                ops.extend([index(*message), part_kind(*part)]);
+                ops.extend([index(*message), new_part::code(part)]);
             }
             Patch::AppendText { run, message, part } => {
-                ops.push(3);
+                ops.push(patch::APPEND_TEXT);
                 path(&mut ops, run);
                 ops.extend([index(*message), index(*part)]);
             }
             Patch::SetStatus { run, status } => {
-                ops.push(4);
+                ops.push(patch::SET_STATUS);
                 path(&mut ops, run);
-                ops.push(literal_code(&STATUSES, *status));
+                ops.push(status::code(*status));
             }
             Patch::SetCall {
                 call,
                 state,
                 change,
             } => {
-                ops.push(5);
+                ops.push(patch::SET_CALL);
                 path(&mut ops, call);
-                ops.extend([literal_code(&TOOL_STATES, *state), change_code(*change)]);
+                ops.extend([tool_state::code(*state), call_change::code(change)]);
             }
             Patch::StartAgent { call } => {
-                ops.push(6);
+                ops.push(patch::START_AGENT);
                 path(&mut ops, call);
             }
             Patch::Truncate { messages, parts } => {
@@ -259,29 +254,29 @@ fn encode(patches: &[Patch]) -> Vec<u32> {
                     messages: *messages,
                     parts: *parts,
                 });
-                ops.extend([7, kept, parts]);
+                ops.extend([patch::TRUNCATE, kept, parts]);
             }
-            Patch::Reset => ops.push(8),
+            Patch::Reset => ops.push(patch::RESET),
             Patch::AppendInput { call } => {
-                ops.push(9);
+                ops.push(patch::APPEND_INPUT);
                 path(&mut ops, call);
             }
             Patch::MergeMetadata { run, message, part } => {
-                ops.push(10);
+                ops.push(patch::MERGE_METADATA);
                 path(&mut ops, run);
                 ops.extend([index(*message), part.map_or(0, |part| index(part) + 1)]);
             }
             Patch::UpdateData { run, message, part } => {
-                ops.push(11);
+                ops.push(patch::UPDATE_DATA);
                 path(&mut ops, run);
                 ops.extend([index(*message), index(*part)]);
             }
             Patch::AgentState { run } => {
-                ops.push(12);
+                ops.push(patch::AGENT_STATE);
                 path(&mut ops, run);
             }
             Patch::Snapshot { run, slots } => {
-                ops.push(13);
+                ops.push(patch::SNAPSHOT);
                 path(&mut ops, run);
                 ops.push(index(slots.len()));
                 let code = |at: Option<usize>| at.map_or(0, |at| index(at) + 1);
@@ -289,7 +284,7 @@ fn encode(patches: &[Patch]) -> Vec<u32> {
                     ops.extend([code(*held), code(*given)]);
                 }
             }
-            Patch::Source { action } => ops.extend([14, index(*action)]),
+            Patch::Source { action } => ops.extend([patch::SOURCE, index(*action)]),
         }
     }
     ops
@@ -303,41 +298,5 @@ fn path(ops: &mut Vec<u32>, path: &[CallPos]) {
     ops.push(index(path.len()));
     for pos in path {
         ops.extend([index(pos.message), index(pos.part)]);
-    }
-}
-
-fn part_kind(part: NewPart) -> u32 {
-    match part {
-        NewPart::Text => 0,
-        NewPart::Reasoning => 1,
-        NewPart::Tool => 2,
-        NewPart::StreamingTool => 3,
-        NewPart::Data => 4,
-    }
-}
-
-/// A literal's code: its place in the reader's table, which apply.js lists in the same order.
-fn literal_code<T: PartialEq>(table: &[T], value: T) -> u32 {
-    index(
-        table
-            .iter()
-            .position(|known| *known == value)
-            .unwrap_or(usize::MAX),
-    )
-}
-
-fn change_code(change: CallChange) -> u32 {
-    match change {
-        CallChange::Phase => 0,
-        CallChange::Result => 1,
-        CallChange::Error => 2,
-        CallChange::Cancel => 3,
-        CallChange::Progress => 4,
-        CallChange::Called => 5,
-        CallChange::InputParsed => 6,
-        CallChange::InputInvalid => 7,
-        CallChange::ApprovalAsked => 8,
-        CallChange::Approved => 9,
-        CallChange::Denied => 10,
     }
 }

@@ -1,6 +1,7 @@
 // AG-UI messages and session messages, both ways. AG-UI keeps reasoning, tool results and
 // activities as messages of their own and call arguments as JSON text; the session keeps
 // them as parts of assistant messages, results folded into their calls.
+import { INVALID_INPUT, INVALID_INPUT_CODE } from "../../wasm/protocol.js";
 import { isRecord, isString } from "../shared/fields.js";
 import { interruptOf, isQuestionCall } from "./interrupts.js";
 
@@ -45,7 +46,7 @@ function callFromArguments(call, id, name) {
     part.input = text.trim() === "" ? {} : JSON.parse(text);
   } catch {
     part.state = "error";
-    part.error = { message: "The tool input is not valid JSON", code: "invalid_input" };
+    part.error = { message: INVALID_INPUT, code: INVALID_INPUT_CODE };
   }
   const metadata = withAgUiFields(isRecord(call.metadata) ? call.metadata : undefined, {
     encryptedValue: isString(call.encryptedValue) ? call.encryptedValue : undefined,

@@ -2,6 +2,7 @@
 // maps on its own, because the reducer needs no text or reasoning ids (a delta never throws)
 // and finds calls by id. Fields the AI SDK keeps for the next request go into the part's
 // metadata under "ai-sdk", where toAiSdkMessages finds them.
+import { DENIED, DENIED_CODE, INVALID_INPUT_CODE } from "../../wasm/protocol.js";
 import { copyField, isJson, isRecord, isString, namespaced, partAction, restOf } from "../shared/fields.js";
 
 const isBoolean = (value) => typeof value === "boolean";
@@ -99,7 +100,7 @@ const translators = {
   "tool-input-error": (chunk) => {
     const call = toolCall(chunk);
     if (!call) return [];
-    const error = { message: errorText(chunk, "The tool input is not valid"), code: "invalid_input" };
+    const error = { message: errorText(chunk, "The tool input is not valid"), code: INVALID_INPUT_CODE };
     return [partAction(call), partAction({ type: "tool-error", id: call.id, error })];
   },
   "tool-approval-request": (chunk) => {
@@ -132,7 +133,7 @@ const translators = {
   },
   "tool-output-denied": (chunk) =>
     isString(chunk.toolCallId)
-      ? part({ type: "tool-error", id: chunk.toolCallId, error: { message: "Denied by the user", code: "denied" } })
+      ? part({ type: "tool-error", id: chunk.toolCallId, error: { message: DENIED, code: DENIED_CODE } })
       : [],
   "finish-step": () => part({ type: "step-finish" }),
   finish: (chunk) => {

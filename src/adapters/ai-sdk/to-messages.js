@@ -1,6 +1,7 @@
 // Session messages as AI SDK 7 UIMessages: the body of the next request to a server that calls
 // `convertToModelMessages`, with what the stream gave back in place (provider metadata such
 // as reasoning signatures, approvals and their answers, denials as `output-denied`).
+import { DENIED_CODE } from "../../wasm/protocol.js";
 import { isRecord } from "../shared/fields.js";
 import { contentChunkTypes } from "./from-chunk.js";
 
@@ -52,7 +53,7 @@ function toolState(part) {
     case "done":
       return assign({ state: "output-available", input, output: part.output }, "approval", part.approval?.approved ? approvalOf(part, true) : undefined);
     case "error":
-      if (part.error?.code === "denied") return { state: "output-denied", input, approval: approvalOf(part, false) };
+      if (part.error?.code === DENIED_CODE) return { state: "output-denied", input, approval: approvalOf(part, false) };
       return assign({ state: "output-error", input, errorText: part.error?.message ?? "The tool failed" }, "rawInput", part.inputText);
     case "cancelled":
       return { state: "output-error", input, errorText: part.error?.message ?? "Cancelled by the user" };

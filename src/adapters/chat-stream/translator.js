@@ -3,6 +3,7 @@
 // `tool` frames carry a whole AI SDK-like tool part (`type: "tool-Name"`, `toolCallId`,
 // `toolName`, `state`, `input`, `output`/`result`), upserted on every change; `done` carries
 // the finished assistant message, which is authoritative.
+import { DENIED, DENIED_CODE } from "../../wasm/protocol.js";
 import { isRecord, isString, partAction } from "../shared/fields.js";
 
 // Its error codes that have a session error code.
@@ -36,7 +37,7 @@ function toolParts(part, messageId) {
       return [call, error];
     }
     case "output-denied":
-      return [call, { type: "tool-error", id, error: { message: "Denied by the user", code: "denied" } }];
+      return [call, { type: "tool-error", id, error: { message: DENIED, code: DENIED_CODE } }];
     default: {
       // Running ("input-streaming" is sent while the tool executes, with its input known); a
       // partial result is the tool's progress.
@@ -63,7 +64,7 @@ function sessionParts(message) {
       const call = { type: "tool", id: part.toolCallId, name: toolName(part), input: part.input === undefined ? null : part.input, state: "running" };
       if (part.state === "output-available") Object.assign(call, { state: "done", output: outputOf(part) });
       else if (part.state === "output-error") Object.assign(call, { state: "error", error: { message: isString(part.errorText) ? part.errorText : "The tool failed" } });
-      else if (part.state === "output-denied") Object.assign(call, { state: "error", error: { message: "Denied by the user", code: "denied" } });
+      else if (part.state === "output-denied") Object.assign(call, { state: "error", error: { message: DENIED, code: DENIED_CODE } });
       call.metadata = toolMetadata(part);
       parts.push(call);
     } else {

@@ -1,0 +1,406 @@
+//! The protocol between the Rust module and its JavaScript half (src/wasm/*.js), declared once:
+//! the constants both use, the codes of every literal and variant that crosses the wasm
+//! boundary as a number, and the names the JavaScript reads and writes for them.
+//!
+//! src/wasm/protocol.js is generated from this module (`javascript`) and checked in;
+//! `cargo test --test protocol_js` fails when it differs, and `UPDATE_PROTOCOL=1 cargo test
+//! --test protocol_js` writes it again. Each table lists every variant of its Rust enum in the
+//! order of their codes: its `code` is an exhaustive `match`, so a variant added to the enum
+//! without a code does not compile. The names of plain literals are serde's (the SPEC's JSON).
+//! Nothing here touches wasm: the core uses the constants on every target.
+
+use serde::Serialize;
+
+use super::model::{
+    AgentPart, AgentStreamPart, FinishReason, OpenToolState, Role, SessionAction, SessionErrorCode,
+    SessionStatus, ToolState,
+};
+use super::patch::{CallChange, NewMessage, NewPart, Patch};
+
+/// A value generated into the JavaScript module as `export const NAME = value;`.
+pub trait JsLiteral {
+    /// The value as a JavaScript literal.
+    fn js_literal(&self) -> String;
+}
+
+impl JsLiteral for usize {
+    fn js_literal(&self) -> String {
+        self.to_string()
+    }
+}
+
+impl JsLiteral for &str {
+    fn js_literal(&self) -> String {
+        serde_json::to_string(self).unwrap_or_default()
+    }
+}
+
+/// One `export const` of the generated module.
+pub struct JsExport {
+    pub doc: &'static str,
+    pub name: String,
+    pub value: String,
+}
+
+/// Declares constants, and what the generated module exports of them (`constants()`).
+macro_rules! constants {
+    ($($(#[doc = $doc:literal])+ pub const $name:ident: $ty:ty = $value:expr;)+) => {
+        $($(#[doc = $doc])+ pub const $name: $ty = $value;)+
+
+        /// The constants, as the generated module exports them.
+        fn constants() -> Vec<JsExport> {
+            vec![$(JsExport {
+                doc: concat!($($doc, "\n"),+),
+                name: stringify!($name).to_owned(),
+                value: JsLiteral::js_literal(&$name),
+            }),+]
+        }
+    };
+}
+
+constants! {
+    /// How deep sub-agent runs nest, everywhere: in a state that is read (deeper is bad input)
+    /// and in one built by `within` (a part that would start a deeper run is ignored). The run
+    /// behind a top-level call is at depth 1. It bounds every walk of the tree.
+    pub const MAX_NESTING: usize = 64;
+    /// How deep batches nest in an action the binding reads (deeper is bad input); it reads a
+    /// batch's actions flattened, so the core never sees the nesting.
+    pub const MAX_BATCH_NESTING: usize = 64;
+    /// The error message of a call whose streamed input is not JSON (`tool-input-end`).
+    pub const INVALID_INPUT: &str = "The tool input is not valid JSON";
+    /// The code of the `INVALID_INPUT` error.
+    pub const INVALID_INPUT_CODE: &str = "invalid_input";
+    /// The error message of a refused approval that gives no reason.
+    pub const DENIED: &str = "Denied by the user";
+    /// The code of a refused approval's error.
+    pub const DENIED_CODE: &str = "denied";
+    /// The code of a tool error that means the user cancelled the call (`isCancelled`).
+    pub const CANCELLED_CODE: &str = "cancelled";
+    /// The id the core makes up for an assistant message the stream names none for is this
+    /// followed by the message's index in its run.
+    pub const MADE_UP_ID_PREFIX: &str = "assistant-";
+}
+
+/// A table of codes, as the generated module exports it.
+pub struct JsTable {
+    pub doc: &'static str,
+    /// The name of the list of the names, or the prefix of each code's constant.
+    pub name: &'static str,
+    /// The names by code, when the JavaScript reads or writes names.
+    pub names: Option<Vec<String>>,
+    /// Otherwise each code's constant (its name without the prefix), which the JavaScript
+    /// switches on.
+    pub codes: Vec<(&'static str, u32)>,
+}
+
+/// The JSON name serde gives a literal.
+fn serde_name<T: Serialize>(value: &T) -> String {
+    match serde_json::to_value(value) {
+        Ok(serde_json::Value::String(name)) => name,
+        _ => String::new(),
+    }
+}
+
+/// Declares the codes of a field-less enum whose values are JSON strings (SPEC literals): a
+/// module with `ALL` (every variant, at the index of its code), `code` and `from_code`, and the
+/// table the JavaScript gets (`NAME`: the list of the literals' names, by code).
+macro_rules! literals {
+    ($(#[doc = $doc:literal])+ $module:ident, $js:literal: $ty:ident { $($variant:ident),+ $(,)? }) => {
+        $(#[doc = $doc])+
+        pub mod $module {
+            use super::$ty;
+
+            /// Every variant, at the index of its code.
+            pub const ALL: &[$ty] = &[$($ty::$variant),+];
+
+            /// The variant's code: its index in `ALL`.
+            pub const fn code(value: $ty) -> u32 {
+                #[allow(dead_code)]
+                enum Order {
+                    $($variant),+
+                }
+                match value {
+                    $($ty::$variant => Order::$variant as u32),+
+                }
+            }
+
+            /// The variant of a code (`None`: no variant has it).
+            pub fn from_code(code: i32) -> Option<$ty> {
+                ALL.get(usize::try_from(code).ok()?).copied()
+            }
+
+            pub(super) fn table() -> super::JsTable {
+                super::JsTable {
+                    doc: concat!($($doc, "\n"),+),
+                    name: $js,
+                    names: Some(ALL.iter().map(super::serde_name).collect()),
+                    codes: Vec::new(),
+                }
+            }
+        }
+    };
+}
+
+/// Declares the codes of an enum's variants as constants (`NAME = pattern`; `=> "name"` gives
+/// the name the JavaScript reads), and `code`, the code of a value; a variant matched by the
+/// pattern after `unknown` has none.
+macro_rules! codes {
+    ($(#[doc = $doc:literal])+ $module:ident, $js:literal: $ty:ident {
+        $($code:ident = $pattern:pat $(=> $name:literal)?),+ $(,)?
+    } $(unknown $unknown:pat)?) => {
+        $(#[doc = $doc])+
+        pub mod $module {
+            #[allow(unused_imports)]
+            use super::*;
+
+            #[allow(non_camel_case_types, clippy::upper_case_acronyms, dead_code)]
+            enum Order {
+                $($code),+
+            }
+
+            $(pub const $code: u32 = Order::$code as u32;)+
+
+            codes!(@code $ty { $($pattern => $code),+ } $(unknown $unknown)?);
+
+            pub(super) fn table() -> super::JsTable {
+                let names: Vec<String> = vec![$($($name.to_owned(),)?)+];
+                // A table of names is read by name; one without, by its codes' constants.
+                let codes = if names.is_empty() {
+                    vec![$((stringify!($code), $code)),+]
+                } else {
+                    Vec::new()
+                };
+                super::JsTable {
+                    doc: concat!($($doc, "\n"),+),
+                    name: $js,
+                    names: (!names.is_empty()).then_some(names),
+                    codes,
+                }
+            }
+        }
+    };
+    (@code $ty:ident { $($pattern:pat => $code:ident),+ }) => {
+        /// The value's code.
+        pub fn code(value: &$ty) -> u32 {
+            match value {
+                $($pattern => $code),+
+            }
+        }
+    };
+    (@code $ty:ident { $($pattern:pat => $code:ident),+ } unknown $unknown:pat) => {
+        /// The value's code (`None`: the variant that stands for one this version does not know).
+        pub fn code(value: &$ty) -> Option<u32> {
+            match value {
+                $($pattern => Some($code),)+
+                $unknown => None,
+            }
+        }
+    };
+}
+
+codes! {
+    /// The types of a `SessionAction`.
+    action_type, "ACTION_TYPES": SessionAction {
+        SEND = SessionAction::Send { .. } => "send",
+        PART = SessionAction::Part { .. } => "part",
+        TOOL_PHASE = SessionAction::ToolPhase { .. } => "toolPhase",
+        STOP = SessionAction::Stop => "stop",
+        RETRY = SessionAction::Retry => "retry",
+        RESET = SessionAction::Reset => "reset",
+        CONTINUE = SessionAction::Continue => "continue",
+        BATCH = SessionAction::Batch { .. } => "batch",
+    }
+}
+
+codes! {
+    /// The types of an `AgentStreamPart` (read.js writes -1 for a type this version does not
+    /// know).
+    part_type, "PART_TYPES": AgentStreamPart {
+        MESSAGE_START = AgentStreamPart::MessageStart { .. } => "message-start",
+        TEXT_DELTA = AgentStreamPart::TextDelta { .. } => "text-delta",
+        REASONING = AgentStreamPart::Reasoning { .. } => "reasoning",
+        TOOL_CALL = AgentStreamPart::ToolCall { .. } => "tool-call",
+        TOOL_RESULT = AgentStreamPart::ToolResult { .. } => "tool-result",
+        TOOL_ERROR = AgentStreamPart::ToolError { .. } => "tool-error",
+        STEP_FINISH = AgentStreamPart::StepFinish => "step-finish",
+        FINISH = AgentStreamPart::Finish { .. } => "finish",
+        ERROR = AgentStreamPart::Error { .. } => "error",
+        REASONING_DELTA = AgentStreamPart::ReasoningDelta { .. } => "reasoning-delta",
+        TOOL_INPUT_DELTA = AgentStreamPart::ToolInputDelta { .. } => "tool-input-delta",
+        TOOL_INPUT_END = AgentStreamPart::ToolInputEnd { .. } => "tool-input-end",
+        TOOL_APPROVAL_REQUEST = AgentStreamPart::ToolApprovalRequest { .. } => "tool-approval-request",
+        TOOL_APPROVAL_RESPONSE = AgentStreamPart::ToolApprovalResponse { .. } => "tool-approval-response",
+        DATA = AgentStreamPart::Data { .. } => "data",
+        MESSAGE_METADATA = AgentStreamPart::MessageMetadata { .. } => "message-metadata",
+        SNAPSHOT = AgentStreamPart::Snapshot { .. } => "snapshot",
+        AGENT_STATE = AgentStreamPart::AgentState { .. } => "agent-state",
+    } unknown AgentStreamPart::Unknown
+}
+
+codes! {
+    /// The types of a message's `AgentPart`.
+    message_part_type, "MESSAGE_PART_TYPES": AgentPart {
+        TEXT = AgentPart::Text(_) => "text",
+        REASONING = AgentPart::Reasoning(_) => "reasoning",
+        TOOL = AgentPart::Tool(_) => "tool",
+        DATA = AgentPart::Data(_) => "data",
+    }
+}
+
+literals! {
+    /// A message's `role`.
+    role, "ROLES": Role { User, Assistant }
+}
+
+literals! {
+    /// A run's `status`.
+    status, "STATUSES": SessionStatus { Idle, Streaming, Error }
+}
+
+literals! {
+    /// A call's `state`.
+    tool_state, "TOOL_STATES": ToolState {
+        Running, AwaitingConfirmation, Done, Error, Cancelled, InputStreaming,
+    }
+}
+
+literals! {
+    /// The `state` a `toolPhase` action sets.
+    open_tool_state, "OPEN_TOOL_STATES": OpenToolState { Running, AwaitingConfirmation }
+}
+
+literals! {
+    /// A `finish` part's `reason`.
+    finish_reason, "FINISH_REASONS": FinishReason {
+        Stop, Aborted, Length, ToolCalls, ContentFilter, Other,
+    }
+}
+
+literals! {
+    /// A run error's `code`.
+    error_code, "ERROR_CODES": SessionErrorCode { ChatDisabled, RateLimited, BadRequest, Network }
+}
+
+codes! {
+    /// The patches (src/core/patch.rs), as src/wasm/write.rs encodes them for apply.js.
+    patch, "PATCH": Patch {
+        PUSH_MESSAGE = Patch::PushMessage { .. },
+        PUSH_PART = Patch::PushPart { .. },
+        APPEND_TEXT = Patch::AppendText { .. },
+        SET_STATUS = Patch::SetStatus { .. },
+        SET_CALL = Patch::SetCall { .. },
+        START_AGENT = Patch::StartAgent { .. },
+        TRUNCATE = Patch::Truncate { .. },
+        RESET = Patch::Reset,
+        APPEND_INPUT = Patch::AppendInput { .. },
+        MERGE_METADATA = Patch::MergeMetadata { .. },
+        UPDATE_DATA = Patch::UpdateData { .. },
+        AGENT_STATE = Patch::AgentState { .. },
+        SNAPSHOT = Patch::Snapshot { .. },
+        SOURCE = Patch::Source { .. },
+    }
+}
+
+codes! {
+    /// The message a `PushMessage` patch appends.
+    new_message, "NEW_MESSAGE": NewMessage {
+        USER = NewMessage::User,
+        ASSISTANT = NewMessage::Assistant { metadata: false, .. },
+        ASSISTANT_WITH_METADATA = NewMessage::Assistant { metadata: true, .. },
+    }
+}
+
+codes! {
+    /// The part a `PushPart` patch appends.
+    new_part, "NEW_PART": NewPart {
+        TEXT = NewPart::Text,
+        REASONING = NewPart::Reasoning,
+        TOOL = NewPart::Tool,
+        STREAMING_TOOL = NewPart::StreamingTool,
+        DATA = NewPart::Data,
+    }
+}
+
+codes! {
+    /// What a `SetCall` patch writes besides the call's state.
+    call_change, "CHANGE": CallChange {
+        PHASE = CallChange::Phase,
+        RESULT = CallChange::Result,
+        ERROR = CallChange::Error,
+        CANCEL = CallChange::Cancel,
+        PROGRESS = CallChange::Progress,
+        CALLED = CallChange::Called,
+        INPUT_PARSED = CallChange::InputParsed,
+        INPUT_INVALID = CallChange::InputInvalid,
+        APPROVAL_ASKED = CallChange::ApprovalAsked,
+        APPROVED = CallChange::Approved,
+        DENIED = CallChange::Denied,
+    }
+}
+
+/// The tables, in the order the generated module lists them.
+pub fn tables() -> Vec<JsTable> {
+    vec![
+        action_type::table(),
+        part_type::table(),
+        message_part_type::table(),
+        role::table(),
+        status::table(),
+        tool_state::table(),
+        open_tool_state::table(),
+        finish_reason::table(),
+        error_code::table(),
+        patch::table(),
+        new_message::table(),
+        new_part::table(),
+        call_change::table(),
+    ]
+}
+
+/// Where the generated module is, from the crate's root, and the command that writes it again.
+pub const JS_PATH: &str = "src/wasm/protocol.js";
+pub const JS_COMMAND: &str = "UPDATE_PROTOCOL=1 cargo test --test protocol_js";
+
+/// The generated JavaScript module: every constant and table above, as `export const`s.
+pub fn javascript() -> String {
+    let mut out = format!(
+        "// Generated from src/core/protocol.rs by tests/protocol_js.rs; do not edit.\n\
+         // Regenerate with `{JS_COMMAND}`.\n"
+    );
+    let comment = |out: &mut String, doc: &str| {
+        out.push('\n');
+        for line in doc.lines() {
+            out.push_str("//");
+            if !line.trim().is_empty() {
+                out.push(' ');
+                out.push_str(line.trim());
+            }
+            out.push('\n');
+        }
+    };
+    for constant in constants() {
+        comment(&mut out, constant.doc);
+        out.push_str(&format!(
+            "export const {} = {};\n",
+            constant.name, constant.value
+        ));
+    }
+    for table in tables() {
+        comment(&mut out, table.doc);
+        if let Some(names) = &table.names {
+            let list: Vec<String> = names
+                .iter()
+                .map(|name| name.as_str().js_literal())
+                .collect();
+            out.push_str(&format!(
+                "export const {} = [{}];\n",
+                table.name,
+                list.join(", ")
+            ));
+        }
+        for (code, value) in &table.codes {
+            out.push_str(&format!("export const {}_{code} = {value};\n", table.name));
+        }
+    }
+    out
+}

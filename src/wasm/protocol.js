@@ -1,0 +1,99 @@
+// Generated from src/core/protocol.rs by tests/protocol_js.rs; do not edit.
+// Regenerate with `UPDATE_PROTOCOL=1 cargo test --test protocol_js`.
+
+// How deep sub-agent runs nest, everywhere: in a state that is read (deeper is bad input)
+// and in one built by `within` (a part that would start a deeper run is ignored). The run
+// behind a top-level call is at depth 1. It bounds every walk of the tree.
+export const MAX_NESTING = 64;
+
+// How deep batches nest in an action the binding reads (deeper is bad input); it reads a
+// batch's actions flattened, so the core never sees the nesting.
+export const MAX_BATCH_NESTING = 64;
+
+// The error message of a call whose streamed input is not JSON (`tool-input-end`).
+export const INVALID_INPUT = "The tool input is not valid JSON";
+
+// The code of the `INVALID_INPUT` error.
+export const INVALID_INPUT_CODE = "invalid_input";
+
+// The error message of a refused approval that gives no reason.
+export const DENIED = "Denied by the user";
+
+// The code of a refused approval's error.
+export const DENIED_CODE = "denied";
+
+// The code of a tool error that means the user cancelled the call (`isCancelled`).
+export const CANCELLED_CODE = "cancelled";
+
+// The id the core makes up for an assistant message the stream names none for is this
+// followed by the message's index in its run.
+export const MADE_UP_ID_PREFIX = "assistant-";
+
+// The types of a `SessionAction`.
+export const ACTION_TYPES = ["send", "part", "toolPhase", "stop", "retry", "reset", "continue", "batch"];
+
+// The types of an `AgentStreamPart` (read.js writes -1 for a type this version does not
+// know).
+export const PART_TYPES = ["message-start", "text-delta", "reasoning", "tool-call", "tool-result", "tool-error", "step-finish", "finish", "error", "reasoning-delta", "tool-input-delta", "tool-input-end", "tool-approval-request", "tool-approval-response", "data", "message-metadata", "snapshot", "agent-state"];
+
+// The types of a message's `AgentPart`.
+export const MESSAGE_PART_TYPES = ["text", "reasoning", "tool", "data"];
+
+// A message's `role`.
+export const ROLES = ["user", "assistant"];
+
+// A run's `status`.
+export const STATUSES = ["idle", "streaming", "error"];
+
+// A call's `state`.
+export const TOOL_STATES = ["running", "awaiting-confirmation", "done", "error", "cancelled", "input-streaming"];
+
+// The `state` a `toolPhase` action sets.
+export const OPEN_TOOL_STATES = ["running", "awaiting-confirmation"];
+
+// A `finish` part's `reason`.
+export const FINISH_REASONS = ["stop", "aborted", "length", "tool-calls", "content-filter", "other"];
+
+// A run error's `code`.
+export const ERROR_CODES = ["chat_disabled", "rate_limited", "bad_request", "network"];
+
+// The patches (src/core/patch.rs), as src/wasm/write.rs encodes them for apply.js.
+export const PATCH_PUSH_MESSAGE = 0;
+export const PATCH_PUSH_PART = 1;
+export const PATCH_APPEND_TEXT = 2;
+export const PATCH_SET_STATUS = 3;
+export const PATCH_SET_CALL = 4;
+export const PATCH_START_AGENT = 5;
+export const PATCH_TRUNCATE = 6;
+export const PATCH_RESET = 7;
+export const PATCH_APPEND_INPUT = 8;
+export const PATCH_MERGE_METADATA = 9;
+export const PATCH_UPDATE_DATA = 10;
+export const PATCH_AGENT_STATE = 11;
+export const PATCH_SNAPSHOT = 12;
+export const PATCH_SOURCE = 13;
+
+// The message a `PushMessage` patch appends.
+export const NEW_MESSAGE_USER = 0;
+export const NEW_MESSAGE_ASSISTANT = 1;
+export const NEW_MESSAGE_ASSISTANT_WITH_METADATA = 2;
+
+// The part a `PushPart` patch appends.
+export const NEW_PART_TEXT = 0;
+export const NEW_PART_REASONING = 1;
+export const NEW_PART_TOOL = 2;
+export const NEW_PART_STREAMING_TOOL = 3;
+export const NEW_PART_DATA = 4;
+
+// What a `SetCall` patch writes besides the call's state.
+export const CHANGE_PHASE = 0;
+export const CHANGE_RESULT = 1;
+export const CHANGE_ERROR = 2;
+export const CHANGE_CANCEL = 3;
+export const CHANGE_PROGRESS = 4;
+export const CHANGE_CALLED = 5;
+export const CHANGE_INPUT_PARSED = 6;
+export const CHANGE_INPUT_INVALID = 7;
+export const CHANGE_APPROVAL_ASKED = 8;
+export const CHANGE_APPROVED = 9;
+export const CHANGE_DENIED = 10;
