@@ -101,7 +101,7 @@ function streamPart(run, part, conversation) {
     case "tool-result":
       return withMessages(run, updateCall(run.messages, part.id, (call) => {
         if (!isOpen(call)) return call;
-        // Opaque values are written, not compared (README, "Decisions the SPEC left open").
+        // Opaque values are written, not compared (docs/decisions.md).
         const next = part.preliminary === true
           ? { ...call, output: part.output }
           : closeCall(call, { state: "done", output: part.output });

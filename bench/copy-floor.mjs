@@ -4,7 +4,7 @@
 // message or part is pushed. It reads no field it does not need, checks nothing, keeps no index,
 // and is not a session reducer (a `toolPhase` copies the last part, whatever it is). Timed on a
 // workload beside the package and a peer, it shows how much of their time that copying is on this
-// machine (README "Performance"): the floor under every immutable reducer, the package's and
+// machine (docs/performance.md): the floor under every immutable reducer, the package's and
 // `Chat`'s included. Each object is copied as src/wasm/apply.js copies it, by the fastest form
 // on V8: a spread alone, then its new field assigned.
 

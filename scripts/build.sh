@@ -49,8 +49,8 @@ echo "build: wasm-opt -Oz"
   "$staging/bindgen/chat_session_reducer_bg.wasm" -o "$staging/optimized.wasm"
 
 # The glue and the wasm name each other's imports and exports (`__wbg_get_<hash>`, ...): one-
-# or two-letter names save about 1.7 kB gzip in the wasm and as much in the glue. wasm-opt
-# prints the renaming as JSON; scripts/pack-pkg.mjs applies it to the glue.
+# or two-letter names make both smaller. wasm-opt prints the renaming as JSON; scripts/glue.mjs
+# applies it to the glue.
 echo "build: wasm-opt --minify-imports-and-exports-and-modules"
 "$wasm_opt" "${features[@]}" --minify-imports-and-exports-and-modules \
   "$staging/optimized.wasm" -o "$staging/minified.wasm" >"$staging/renamed.json"

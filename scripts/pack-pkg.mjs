@@ -99,8 +99,8 @@ function checkDeclarationsMatch(runtimeNames, declarations) {
 // V8's explicit compile hint (Chromium 136 and later; other engines read a comment): compile every
 // function of the module while it streams in, on a worker thread. Importing the core runs its
 // top-level code and its first reducer call runs most of the rest, which V8 would otherwise parse
-// again and compile one function at a time on the main thread (a cold first call's main-thread
-// time 5-7 -> 2.5-3 ms in bench/load.mjs; README, Performance). Bundlers drop the comment.
+// again and compile one function at a time on the main thread (docs/performance.md). Bundlers drop
+// the comment.
 const EAGER_COMPILE_HINT = "//# allFunctionsCalledOnLoad";
 
 // Every module of the package is one minified ES module, for any platform.
@@ -229,7 +229,7 @@ function entryImports(staging) {
 }
 
 // The wasm is inlined as hex rather than base64: hex keeps byte boundaries, so gzip compresses
-// it almost as well as the raw bytes (base64 costs about 30% more once gzipped), and it decodes
+// it almost as well as the raw bytes (base64 compresses worse), and it decodes
 // natively. Unlike raw bytes in a string, no bundler or minifier re-escapes it.
 function writeWasmHex(path, wasmBytes) {
   writeFileSync(path, `export default ${JSON.stringify(wasmBytes.toString("hex"))};\n`);

@@ -9,8 +9,7 @@ pub mod core;
 #[cfg(feature = "js-binding")]
 pub mod wasm;
 
-// Talc instead of Rust's default wasm allocator, dlmalloc: 4 kB less wasm and faster (see
-// Cargo.toml). The module is single-threaded (no atomics).
+// Talc instead of Rust's default wasm allocator, dlmalloc: a smaller wasm and faster. The module is single-threaded (no atomics).
 #[cfg(all(
     feature = "js-binding",
     target_arch = "wasm32",

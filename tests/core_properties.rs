@@ -376,7 +376,7 @@ fn check_closed_calls_kept(old: &SessionState, new: &SessionState) -> Result<(),
 }
 
 /// Whether the action is or holds a snapshot, which replaces messages as the agent holds them,
-/// the states of their calls included (README, "Decisions the SPEC left open").
+/// the states of their calls included (docs/decisions.md).
 fn holds_snapshot(action: &SessionAction) -> bool {
     match action {
         SessionAction::Part {

@@ -114,7 +114,7 @@ impl Seen {
 pub(crate) type Located = HashMap<String, Seen, BuildHasherDefault<IdHasher>>;
 
 /// The indexes' hash (FxHash's, as rustc uses): a few instructions a word where SipHash takes
-/// about 3 kB of wasm. SipHash would not resist crafted ids here anyway: on wasm32 the standard
+/// far more wasm. SipHash would not resist crafted ids here anyway: on wasm32 the standard
 /// library has no randomness to key it with.
 #[derive(Default)]
 pub(crate) struct IdHasher(u32);

@@ -38,7 +38,7 @@ pub fn resolve_target(editor: &Editor, run: &RunPath, message_id: Option<&str>) 
 
 /// The id the core makes up for an assistant message the stream names none for:
 /// `MADE_UP_ID_PREFIX` then its index (`assistant-3`). Written out because `format!` would bring the standard library's
-/// formatting of integers and padded strings into the wasm for this one string (0.26 kB gzip).
+/// formatting of integers and padded strings into the wasm for this one string.
 fn made_up_id(index: usize) -> String {
     let mut digits = Vec::new();
     let mut rest = index;

@@ -157,7 +157,7 @@ function reconcile(held, given) {
 // same copies as `applyPatches` makes. Each object is copied by a spread alone and its one new
 // field then assigned: V8 (Node 20) copies `{ ...object }` by its fastest path and then writes
 // a field the copy already has in place, whereas `{ ...object, field }` defines the field anew;
-// together the copies take a third less time (README "Performance"). The result is the same: a
+// together the copies take a third less time (docs/performance.md). The result is the same: a
 // plain object with every own field of the original (short of a setter of that name on
 // Object.prototype, which assigning a field the original only inherits would call).
 export function appendText(state, message, part, text) {
@@ -284,12 +284,9 @@ class Application {
   }
 }
 
-// The Application the next step uses, kept rather than one made per call. Besides allocations,
-// that keeps the optimized code of Step's methods: V8 keeps the maps a new object's fields gave it
-// only while some object has them, so with every Step dead, a full garbage collection dropped
-// them and that code, and the steps after it ran unoptimized until recompiled (after each
-// collection, once per run in the benchmark). A step under way (a getter of the caller's may call
-// the reducer inside one) makes its own.
+// The Application the next step uses, kept rather than one made per call: a Step made per call
+// let full collections drop its methods' optimized code (49637e0). A step under way (a getter of
+// the caller's may call the reducer inside one) makes its own.
 /** @type {Application | null} */
 let spare = new Application(new Step());
 

@@ -41,7 +41,7 @@ export function firstDifference(expected, actual, path = "state") {
 // Where the baseline kept an object from the previous state (the same object at the same place),
 // the package must have kept its own: returns the first place where it did not. A value the
 // action gives, written in its place, is not a copy: values in actions are kept by reference,
-// and an opaque value written again is not compared with the one it replaces (README).
+// and an opaque value written again is not compared with the one it replaces (docs/decisions.md).
 export function lostSharing(expectedBefore, expectedAfter, before, after, given, path = "state") {
   if (expectedAfter === expectedBefore) {
     return after === before || !isObject(after) || given.has(after) ? undefined : path;

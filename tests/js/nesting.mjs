@@ -1,4 +1,4 @@
-// Sub-agent runs nested by `within` past the limit of 64 (README "Decisions"): the part that
+// Sub-agent runs nested by `within` past the limit of 64 (docs/decisions.md): the part that
 // would start a 65th level is ignored, so every state the reducer makes can be read again, saved
 // and loaded. Plain JavaScript, run in Node and in Chromium by nesting.test.mjs.
 

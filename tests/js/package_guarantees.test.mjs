@@ -29,7 +29,7 @@ test("retry keeps the message holding the last finished call when none of its pa
   assert.equal(retried.messages[1].parts, state.messages[1].parts);
 });
 
-// README "How it works": "the same state and action again (React Strict Mode calls a reducer
+// docs/architecture.md: "the same state and action again (React Strict Mode calls a reducer
 // twice) give the same object"; "Answers never depend on what is remembered, only the cost."
 // Even when the state is the oldest of the states src/wasm/state_facts.js remembers.
 test("Strict Mode: the same state and action twice give the same object, however many states came since", () => {
@@ -45,7 +45,7 @@ test("Strict Mode: the same state and action twice give the same object, however
   }
 });
 
-// README "Decisions": a state changed in place "is not read again; when the change makes an
+// docs/decisions.md: a state changed in place "is not read again; when the change makes an
 // action impossible to apply, the reducer throws code: "invalid" with path: "state"", on the Rust
 // path (a tool-call) and on the JavaScript shortcut for plain text deltas alike.
 test("a state changed in place so that a plain text delta cannot apply: a coded error, as for other actions", () => {
@@ -81,7 +81,7 @@ test("toolPhase sets a prompt that differs from the current one only in a lone s
   assert.equal(next.messages[1].parts[0].prompt, prompt);
 });
 
-// Issue 10, item 5. README "Decisions": extra fields on objects are kept. A message parsed from
+// Issue 10, item 5. docs/decisions.md: extra fields on objects are kept. A message parsed from
 // JSON may hold an own `__proto__` field, as data; copying it must keep it so, not make it the
 // copy's prototype (as Object.assign would).
 test("resumable and retry keep a message's own __proto__ field, as data, when they cut the message", () => {
@@ -102,7 +102,7 @@ test("resumable and retry keep a message's own __proto__ field, as data, when th
   }
 });
 
-// README "Decisions": ids are compared exactly, lone surrogates included. Rust gets U+FFFD for a
+// docs/decisions.md: ids are compared exactly, lone surrogates included. Rust gets U+FFFD for a
 // lone surrogate, so the module gives such an id an escaped form (U+FFFF and the code units in
 // hex); the escaped forms must not collide with each other or with any other id.
 test("call ids that differ only in a lone surrogate, U+FFFD or an escaped-looking U+FFFF prefix are distinct", () => {

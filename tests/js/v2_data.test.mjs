@@ -142,7 +142,7 @@ test("agent-state: a snapshot, or a JSON Patch applied all or nothing, within a 
   assert.equal(nested.agentState, undefined);
 });
 
-// README decision: a `within` part that would change nothing does not create the run. And what
+// docs/decisions.md: a `within` part that would change nothing does not create the run. And what
 // the module remembers of a state (its Rust session) agrees with the state: the next action
 // gives what it gives on a copy the module reads afresh.
 test("a within part whose JSON operation changes nothing creates no run, and the module stays in step", () => {
