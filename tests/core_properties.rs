@@ -375,15 +375,19 @@ fn check_closed_calls_kept(old: &SessionState, new: &SessionState) -> Result<(),
     Ok(())
 }
 
-/// Whether the action is or holds a snapshot, which replaces messages as the agent holds them,
-/// the states of their calls included (docs/decisions.md).
-fn holds_snapshot(action: &SessionAction) -> bool {
+/// Whether the action may put a new call where a closed one was: a snapshot replaces messages
+/// as the agent holds them, the states of their calls included (docs/decisions.md), and a batch
+/// holding `retry` or `reset` drops calls, whose ids later actions of the batch may use again.
+fn may_replace_calls(action: &SessionAction) -> bool {
     match action {
         SessionAction::Part {
             part: AgentStreamPart::Snapshot { .. },
             ..
         } => true,
-        SessionAction::Batch { actions } => actions.iter().any(holds_snapshot),
+        SessionAction::Batch { actions } => actions.iter().any(|action| {
+            matches!(action, SessionAction::Retry | SessionAction::Reset)
+                || may_replace_calls(action)
+        }),
         _ => false,
     }
 }
@@ -503,7 +507,7 @@ fn step(
     prop_assert_eq!(&*carried.state, &*next);
     check_open_index(&carried, "carried")?;
     check_tree(&next, None, &mut HashSet::new())?;
-    if !holds_snapshot(action) {
+    if !may_replace_calls(action) {
         check_closed_calls_kept(old, &next)?;
     }
     check_effect(old, action, &next)?;
