@@ -25,7 +25,7 @@ export const glueFiles = { glue: `${crateName}.js`, declarations: `${crateName}.
 const identifier = /^[A-Za-z_$][\w$]*$/;
 
 function changed(what) {
-  return new Error(`wasm-bindgen's glue: ${what}; update scripts/glue.mjs (docs/notes/entry.md)`);
+  return new Error(`wasm-bindgen's glue: ${what}; update scripts/glue.mjs (docs/architecture.md, "Upgrading wasm-bindgen")`);
 }
 
 /**

@@ -89,6 +89,7 @@ function checkDeclarationsMatch(runtimeNames, declarations) {
     [...declarations.matchAll(/^export (?:declare )?(?:function|class|const|let|var|enum)\s+([A-Za-z_$][\w$]*)/gm)]
       .map((match) => match[1]),
   );
+  if (/^export default /m.test(declarations)) declaredValues.add("default");
   const undeclared = runtimeNames.filter((name) => !declaredValues.has(name));
   const missing = [...declaredValues].filter((name) => !runtimeNames.includes(name));
   if (undeclared.length || missing.length) {
@@ -122,6 +123,7 @@ const javascriptSubpaths = {
   "chat-stream": "src/adapters/chat-stream",
   react: "src/react",
   testing: "src/testing",
+  "jest-environment": "src/jest-environment",
 };
 
 // A subpath's imports of the package itself (the hook imports the core and the adapters) point
@@ -143,7 +145,7 @@ async function packSubpath(subpath, folder) {
     ...bundleOptions,
     entryPoints: [join(source, "index.js")],
     outfile: join(outDir, subpath, "index.js"),
-    external: ["react"],
+    external: ["react", "jest-environment-jsdom"],
     plugins: [selfImports],
   });
   // In the source the core's types come from the package by name; beside it, from ../index.js.

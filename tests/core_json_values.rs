@@ -142,7 +142,7 @@ fn a_data_patch_is_all_or_nothing_and_one_that_does_not_apply_merges_no_metadata
         json!([{ "op": "add", "path": "/steps/-", "value": "book" }, { "op": "test", "path": "/steps/0", "value": "x" }]),
         json!([{ "op": "remove", "path": "/missing" }]),
         json!([{ "op": "move", "from": "/steps", "path": "/steps/0" }]),
-        // Malformed: the package's reader rejects these as bad input (see docs/notes/core.md).
+        // Malformed: the package's reader rejects these as bad input (docs/decisions.md).
         json!([{ "op": "add", "path": "/a" }]),
         json!([{ "op": "spam", "path": "/a" }]),
         json!([{ "op": "add", "path": "a", "value": 1 }]),

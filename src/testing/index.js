@@ -82,6 +82,7 @@ function checkReply(reply, path) {
  */
 class LiveReply {
   #steps = [];
+  /** @type {(value?: unknown) => void} */
   #wake = () => {};
   #ended = false;
 
@@ -123,7 +124,7 @@ export function liveReply() {
 
 // Resolves after `ms`, or rejects with the signal's reason when it aborts first.
 function sleep(ms, signal) {
-  return new Promise((resolve, reject) => {
+  return new Promise(/** @param {(value?: unknown) => void} resolve */ (resolve, reject) => {
     const timer = setTimeout(() => {
       signal?.removeEventListener("abort", onAbort);
       resolve();

@@ -1,7 +1,7 @@
 // The glue rewriting (scripts/glue.mjs) against a golden copy of wasm-bindgen's output for this
 // crate (tests/fixtures/glue/): what changed, in lines, when wasm-bindgen is upgraded or the
 // crate's imports or exports change. After reviewing the change, refresh the copy with the
-// command these failures print (docs/notes/entry.md).
+// command these failures print (docs/architecture.md, "Upgrading wasm-bindgen").
 import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";

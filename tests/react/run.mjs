@@ -2,14 +2,15 @@
 // Each consumer is a project of its own with locked dependencies (its package-lock.json),
 // copied to a temp directory and installed there (`npm ci`, then the tarball):
 //   vitest/  Vitest 3 + jsdom on React 19: the hook's behaviour (scenarios.mjs) on a scripted endpoint
-//   jest/    Jest 30 + jsdom on React 18: the same scenarios, configured as the README documents
+//   jest/    Jest 30 + jsdom on React 18: the same scenarios, with the jest.config.js and the test
+//            script of the packed README's "Testing with Jest", copied from it as written
 //   vite/    a chat app in Vite's dev server, in headless Chromium (vite.test.mjs): a reply
 //            streamed from the server, and the render count of a 2,000-delta reply
 //   next/    a Next.js 16 app router app (next.test.mjs): next build, next start, Chromium:
 //            server rendering, hydration without a warning, reload restoring with stop applied
 //
 //   node tests/react/run.mjs [consumer…]     (after `npm run build`; default: all of them)
-import { copyFileSync, cpSync, mkdtempSync, rmSync } from "node:fs";
+import { copyFileSync, cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -20,9 +21,23 @@ const inProject = (project) => ({ cwd: project, env: { ...process.env, REACT_CON
 const npmTest = (project) => run("npm", ["test", "--silent"], inProject(project));
 const nodeTest = (file) => (project) => run(process.execPath, ["--test", join(here, file)], inProject(project));
 
+// The packed README's "Testing with Jest": its jest.config.js block becomes the project's, and
+// its test script must be the project's, so the setup users copy is the one that runs.
+function jestSetupFromReadme(project) {
+  const readme = readFileSync(join(here, "..", "..", "pkg-template", "README.md"), "utf8");
+  const section = readme.slice(readme.indexOf("### Testing with Jest"));
+  const config = section.match(/```js\n(\/\/ jest\.config\.js[\s\S]*?)```/)?.[1];
+  const script = JSON.parse(section.match(/```json\n([\s\S]*?)```/)?.[1] ?? "null")?.scripts?.test;
+  const manifest = JSON.parse(readFileSync(join(project, "package.json"), "utf8"));
+  if (!config || script !== manifest.scripts.test) {
+    throw new Error("pkg-template/README.md: \"Testing with Jest\" has no jest.config.js block, or its test script is not tests/react/jest's");
+  }
+  writeFileSync(join(project, "jest.config.js"), config);
+}
+
 const CONSUMERS = {
   vitest: { shared: ["harness.mjs", "scenarios.mjs"], test: npmTest },
-  jest: { shared: ["harness.mjs", "scenarios.mjs"], test: npmTest },
+  jest: { shared: ["harness.mjs", "scenarios.mjs"], prepare: jestSetupFromReadme, test: npmTest },
   vite: { shared: [], test: nodeTest("vite.test.mjs") },
   next: { shared: [], test: nodeTest("next.test.mjs") },
 };
@@ -39,12 +54,13 @@ const workDir = mkdtempSync(join(tmpdir(), "chat-session-reducer-react-"));
 const failed = [];
 const tarball = packPackage(workDir);
 for (const name of names) {
-  const { shared, test } = CONSUMERS[name];
+  const { shared, prepare, test } = CONSUMERS[name];
   const project = join(workDir, name);
   console.log(`\n--- tests/react: ${name} (${project})`);
   try {
     cpSync(join(here, name), project, { recursive: true });
     for (const file of shared) copyFileSync(join(here, file), join(project, file));
+    prepare?.(project);
     run("npm", ["ci", "--no-audit", "--no-fund", "--loglevel=error"], { cwd: project });
     run("npm", ["install", "--no-save", "--no-audit", "--no-fund", "--loglevel=error", tarball], { cwd: project });
     test(project);
