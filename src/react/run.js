@@ -59,6 +59,25 @@ function actionsOf(translate, frame, index) {
   }
 }
 
+// The protocols a response's headers say it speaks: the AI SDK's own header, else its content type.
+function protocolsOf(response) {
+  const header = (name) => response.headers?.get?.(name) ?? "";
+  if (header("x-vercel-ai-ui-message-stream") !== "") return ["ai-sdk"];
+  const type = header("content-type");
+  if (type.includes("text/event-stream")) return ["ai-sdk", "ag-ui"];
+  if (type.includes("ndjson")) return ["actions", "chat-stream"];
+  return [];
+}
+
+/** What to add to a malformed-frame error when the response's headers name another protocol:
+ *  forgetting `protocol: "ai-sdk"` is the usual cause. */
+export function protocolHint(response, protocol) {
+  const spoken = response === undefined ? [] : protocolsOf(response);
+  if (spoken.length === 0 || spoken.includes(protocol)) return "";
+  const options = spoken.map((name) => `protocol: "${name}"`).join(" or ");
+  return `; the response looks like another protocol (${response.headers.get("content-type") ?? "its headers"}), and this hook reads "${protocol}": set ${options}`;
+}
+
 /** The request body: the protocol's default, or what the app's `body` option makes of it. */
 function bodyOf({ options, session, chatId }, protocol) {
   const defaultBody = protocol.body({ session, chatId, runId: newId("run") });
@@ -74,9 +93,11 @@ export async function streamRun(request, signal, deliver) {
   const send = (actions) => {
     if (!signal.aborted) deliver(actions);
   };
+  const protocolName = request.options.protocol;
+  let response;
   try {
-    const protocol = await loadProtocol(request.options.protocol);
-    const response = await post(request.options, protocol, bodyOf(request, protocol), signal);
+    const protocol = await loadProtocol(protocolName);
+    response = await post(request.options, protocol, bodyOf(request, protocol), signal);
     if (!response.ok) return send([runFailed(await describeRefusal(response), codeForStatus(response.status))]);
     if (response.body === null) return send([runFailed("The agent answered with an empty response.", "network")]);
     const translate = protocol.translator();
@@ -91,7 +112,7 @@ export async function streamRun(request, signal, deliver) {
     if (signal.aborted) return;
     // A frame the reader could not parse (invalid_json), or one that is not a valid action.
     if (error?.code === "invalid" || error?.code === "invalid_json") {
-      send([runFailed(`The agent sent a malformed frame, so this reply was stopped: ${error.message}`)]);
+      send([runFailed(`The agent sent a malformed frame, so this reply was stopped: ${error.message}${protocolHint(response, protocolName)}`)]);
     } else {
       send([runFailed(`Couldn't reach the agent: ${error?.message ?? String(error)}`, "network")]);
     }

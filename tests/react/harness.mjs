@@ -8,6 +8,8 @@ import { renderToString } from "react-dom/server";
 import { useAgentSession } from "chat-session-reducer/react";
 import { liveReply, mockEndpoint } from "chat-session-reducer/testing";
 
+export { mockEndpoint };
+
 globalThis.IS_REACT_ACT_ENVIRONMENT = true;
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -3,7 +3,7 @@
 
 import assert from "node:assert/strict";
 import { act, version } from "react";
-import { hydrateHook, renderHook, scriptedAgent, textOf, until } from "./harness.mjs";
+import { hydrateHook, mockEndpoint, renderHook, scriptedAgent, textOf, until } from "./harness.mjs";
 
 const idle = (hook) => hook.session().status === "idle";
 const failed = (hook) => hook.session().status === "error";
@@ -130,6 +130,7 @@ export const scenarios = [
         await until(() => failed(hook));
         assert.match(hook.session().error.message, /^The agent sent a malformed frame/);
         assert.match(hook.session().error.message, problem);
+        assert.doesNotMatch(hook.session().error.message, /another protocol/, "NDJSON is what the hook reads");
         assert.equal(textOf(hook.session().messages[1]), "Before.");
         assert.equal(agent.requests[0].signal.aborted, true, "the request is aborted");
         await hook.unmount();
@@ -248,6 +249,19 @@ export const scenarios = [
       const call = agent.requests[1].body.messages[1].parts[0];
       assert.deepEqual([call.state, call.output], ["done", { time: "8 pm" }]);
       await answered(agent, hook, "a2", "Booked for 8 pm.");
+      await hook.unmount();
+    },
+  },
+  {
+    name: "a response in another protocol than the hook's fails saying which protocol to set",
+    async run() {
+      const endpoint = mockEndpoint("ai-sdk", [[{ type: "start", messageId: "a1" }, { type: "finish" }]]);
+      const hook = await renderHook({ api: endpoint.api });
+      await act(async () => hook.session().send("Hello"));
+      await until(() => failed(hook));
+      const { message } = hook.session().error;
+      assert.match(message, /^The agent sent a malformed frame, so this reply was stopped: stream\[0\]: not JSON/);
+      assert.match(message, /the response looks like another protocol \(text\/event-stream\), and this hook reads "actions": set protocol: "ai-sdk"$/);
       await hook.unmount();
     },
   },
