@@ -66,11 +66,13 @@ export function useAgentSession(options) {
     const controller = new AbortController();
     const queue = createFrameQueue(dispatchToHook, throttle);
     currentRun.current = queue;
-    void streamRun(request, controller.signal, queue.push);
+    let replyEnded = false;
+    void streamRun(request, controller, queue.push, () => (replyEnded = true));
     return () => {
       queue.close();
       if (currentRun.current === queue) currentRun.current = undefined;
-      controller.abort();
+      // A reply that ended is not aborted: the server would take it for the user's Stop.
+      if (!replyEnded) controller.abort();
     };
     // A run is keyed by its number; the options it needs are read when it starts.
   }, [streaming, runs]);

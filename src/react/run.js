@@ -84,12 +84,53 @@ function bodyOf({ options, session, chatId }, protocol) {
   return options.body === undefined ? defaultBody : options.body(session, defaultBody);
 }
 
+// How long a request may stay open after the frame that ended its run. Meanwhile the rest of its
+// body is read and dropped, so the request ends as the server ends it: cancelling it would tell
+// the server the user had stopped a reply that was complete.
+const AFTER_END_MS = 1000;
+
+/**
+ * Reads the reply's frames and delivers their actions, up to the frame that ends the run; then
+ * `ended()`, and the rest of the body is drained for at most AFTER_END_MS. Returns whether that
+ * frame came.
+ * @param {{ translator: () => (frame: unknown) => unknown[], read: (response: Response) => AsyncIterable<unknown> }} protocol
+ * @param {Response} response
+ * @param {AbortController} controller
+ * @param {(actions: any[]) => void} send
+ * @param {() => void} ended
+ */
+async function readReply(protocol, response, controller, send, ended) {
+  const translate = protocol.translator();
+  let index = 0;
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
+  let cutOff;
+  try {
+    for await (const frame of protocol.read(response)) {
+      if (cutOff !== undefined) continue;
+      const actions = actionsOf(translate, frame, index++);
+      if (actions.some(endsRun)) {
+        ended();
+        cutOff = setTimeout(() => controller.abort(), AFTER_END_MS);
+      }
+      send(actions);
+    }
+  } catch (error) {
+    // After the run ended, what the body does (a drop, the cut-off, a bad frame) is not the run's.
+    if (cutOff === undefined) throw error;
+  } finally {
+    clearTimeout(cutOff);
+  }
+  return cutOff !== undefined;
+}
+
 /**
  * Runs one request. `request` is { options, session, chatId }: the hook's options and the
  * session at the start of the run; `deliver(actions)` receives the checked actions in order; it
- * is not called once `signal` has aborted.
+ * is not called once `controller` has aborted. `ended()` is called when the frame that ends the
+ * run arrives: from then on the request is left to end by itself (see AFTER_END_MS).
  */
-export async function streamRun(request, signal, deliver) {
+export async function streamRun(request, controller, deliver, ended) {
+  const { signal } = controller;
   const send = (actions) => {
     if (!signal.aborted) deliver(actions);
   };
@@ -100,13 +141,7 @@ export async function streamRun(request, signal, deliver) {
     response = await post(request.options, protocol, bodyOf(request, protocol), signal);
     if (!response.ok) return send([runFailed(await describeRefusal(response), codeForStatus(response.status))]);
     if (response.body === null) return send([runFailed("The agent answered with an empty response.", "network")]);
-    const translate = protocol.translator();
-    let index = 0;
-    for await (const frame of protocol.read(response)) {
-      const actions = actionsOf(translate, frame, index++);
-      send(actions);
-      if (actions.some(endsRun)) return;
-    }
+    if (await readReply(protocol, response, controller, send, ended)) return;
     send([runFailed("The connection closed before the reply was finished.", "network")]);
   } catch (error) {
     if (signal.aborted) return;

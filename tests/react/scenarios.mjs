@@ -253,6 +253,29 @@ export const scenarios = [
     },
   },
   {
+    name: "a reply that finished is never aborted: the request ends as the server ends it",
+    async run() {
+      const { agent, hook } = await sent("Hello");
+      await answered(agent, hook, "a1", "Hi there.");
+      await act(() => new Promise((resolve) => setTimeout(resolve, 50)));
+      assert.equal(agent.requests[0].signal.aborted, false, "the finished request was aborted");
+      agent.end();
+      await hook.unmount();
+      assert.equal(agent.requests[0].signal.aborted, false, "unmounting aborted a finished request");
+    },
+  },
+  {
+    name: "a server that keeps the connection open after the reply ended is cut off a moment later",
+    async run() {
+      const { agent, hook } = await sent("Hello");
+      await answered(agent, hook, "a1", "Hi there.");
+      agent.part({ type: "text-delta", messageId: "a1", text: " (late)" });
+      await until(() => agent.requests[0].signal.aborted, "the request to be cut off");
+      assert.equal(textOf(hook.session().messages[1]), "Hi there.", "nothing after the end lands");
+      await hook.unmount();
+    },
+  },
+  {
     name: "a response in another protocol than the hook's fails saying which protocol to set",
     async run() {
       const endpoint = mockEndpoint("ai-sdk", [[{ type: "start", messageId: "a1" }, { type: "finish" }]]);
