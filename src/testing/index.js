@@ -9,10 +9,12 @@ import { readNdjson } from "chat-session-reducer/chat-stream";
 const ndjsonLine = (frame) => `${JSON.stringify(frame)}\n`;
 const sseEvent = (frame) => `data: ${JSON.stringify(frame)}\n\n`;
 
+const ndjson = { headers: { "content-type": "application/x-ndjson" }, frame: ndjsonLine, end: "", read: readNdjson };
+
 // How each protocol the hook speaks frames a reply, and how it is read back.
 const PROTOCOLS = {
-  actions: { headers: { "content-type": "application/x-ndjson" }, frame: ndjsonLine, end: "", read: readNdjson },
-  "chat-stream": { headers: { "content-type": "application/x-ndjson" }, frame: ndjsonLine, end: "", read: readNdjson },
+  actions: ndjson,
+  "chat-stream": ndjson,
   // The headers of the AI SDK's createUIMessageStreamResponse.
   "ai-sdk": {
     headers: {
