@@ -1,5 +1,5 @@
 // The benchmark's point of comparison and the fuzz's independent implementation: the session
-// reducer of SPEC.md (v2) written by hand in JavaScript, the way a competent user of a React chat
+// reducer of SPEC.md (v3) written by hand in JavaScript, the way a competent user of a React chat
 // widget would write it. Plain objects, spreads, and a scan of the message tree whenever a call
 // must be found. It keeps what the SPEC asks of a `useReducer` reducer (no mutation, the same
 // object back when nothing changes, untouched messages and parts shared), and nothing more
@@ -18,16 +18,14 @@ const EMPTY = Object.freeze({ messages: Object.freeze([]), status: "idle" });
 
 export function sessionReducer(state = EMPTY, action) {
   switch (action.type) {
-    case "send": {
-      // The user moved on: no call is left waiting for ever (unless the agent is still running).
-      const messages = state.status === "streaming" ? state.messages : cancelOpenCalls(state.messages);
-      const user = { id: action.id, role: "user", parts: [{ type: "text", text: action.text }] };
-      return { ...withoutError(state), messages: [...messages, user], status: "streaming" };
-    }
-    case "part":
-      return action.within === undefined
+    case "send":
+      return state.status === "streaming" ? enqueue(state, action) : sendTurn(state, [...(state.queue ?? []), action]);
+    case "part": {
+      const next = action.within === undefined
         ? streamPart(state, action.part, state)
         : streamPartWithin(state, action.within, action.part);
+      return action.within === undefined ? afterTopLevelPart(state, action.part, next) : next;
+    }
     case "toolPhase":
       return setToolPhase(state, action);
     case "stop": {
@@ -40,15 +38,27 @@ export function sessionReducer(state = EMPTY, action) {
       const messages = resumable(state.messages);
       const unchanged = state.status === "streaming" && messages.length === state.messages.length &&
         messages.every((message, i) => message === state.messages[i]);
-      return unchanged ? state : { ...withoutError(state), messages, status: "streaming" };
+      // What retry cuts is dropped, the forks after it too (SPEC v3).
+      return unchanged ? state : withForksOnPath({ ...withoutError(state), messages, status: "streaming" });
     }
     case "reset":
-      if (state.messages.length === 0 && state.status === "idle" && state.agentState === undefined) return state;
+      if (state.messages.length === 0 && state.status === "idle" && state.agentState === undefined &&
+        state.forks === undefined && state.queue === undefined) return state;
       return { messages: [], status: "idle" };
     case "continue":
       return state.status === "streaming" ? state : { ...withoutError(state), status: "streaming" };
     case "batch":
       return action.actions.reduce((current, inner) => sessionReducer(current, inner), state);
+    case "edit":
+      return edit(state, action);
+    case "regenerate":
+      return regenerate(state, action);
+    case "switchBranch":
+      return switchBranch(state, action);
+    case "unqueue":
+      return unqueue(state, action);
+    case "load":
+      return load(action.state);
     default: // Redux's own actions (`@@redux/INIT…`) and other reducers' actions
       return state;
   }
@@ -125,6 +135,10 @@ function streamPart(run, part, conversation) {
       return applySnapshot(run, part, conversation);
     case "agent-state":
       return setAgentState(run, part);
+    case "step-start":
+      return addToMessage(run, part.messageId, (parts) => (parts.at(-1)?.type === "step" ? parts : [...parts, { type: "step" }]));
+    case "step-reset":
+      return resetStep(run, part);
     case "finish":
       return {
         ...run,
@@ -139,6 +153,208 @@ function streamPart(run, part, conversation) {
     default: // step-finish, and part types from newer adapters
       return run;
   }
+}
+
+// A step-reset: the target's parts after its last step part go; it never creates a message.
+function resetStep(run, { messageId }) {
+  const index = targetIndex(run.messages, messageId);
+  if (index < 0) return run;
+  const message = run.messages[index];
+  const step = message.parts.findLastIndex((part) => part.type === "step");
+  if (step === message.parts.length - 1) return run;
+  return withMessages(run, run.messages.with(index, { ...message, parts: message.parts.slice(0, step + 1) }));
+}
+
+// What a top-level part does beyond its run (SPEC v3): a finish sends the queue when no call
+// waits; an exact snapshot drops the forks whose message it removed.
+function afterTopLevelPart(before, part, next) {
+  if (part.type === "finish" && part.reason !== "aborted" && before.status === "streaming" &&
+    next.queue !== undefined && !hasOpenCall(next.messages)) {
+    return sendTurn(next, next.queue);
+  }
+  if (part.type === "snapshot" && part.exact === true && next !== before) return withForksOnPath(next);
+  return next;
+}
+
+// ---- SPEC v3: the queue, send with parts and metadata, load
+
+const userMessage = ({ id, text, parts, metadata }) => {
+  const message = { id, role: "user", parts: [{ type: "text", text }, ...(parts ?? [])] };
+  if (metadata !== undefined) message.metadata = metadata;
+  return message;
+};
+
+// `send` while streaming: the message waits in the queue.
+function enqueue(state, { id, text, parts, metadata }) {
+  const queued = { id, text };
+  if (parts !== undefined && parts.length > 0) queued.parts = parts;
+  if (metadata !== undefined) queued.metadata = metadata;
+  return { ...state, queue: [...(state.queue ?? []), queued] };
+}
+
+// One turn of user messages (the queue, then the message sent): open calls cancelled first.
+function sendTurn(state, sends) {
+  const { queue: _sent, ...rest } = withoutError(state);
+  const messages = [...cancelOpenCalls(state.messages), ...sends.map(userMessage)];
+  return { ...rest, messages, status: "streaming" };
+}
+
+function unqueue(state, { id }) {
+  const index = state.queue?.findIndex((queued) => queued.id === id) ?? -1;
+  if (index < 0) return state;
+  if (state.queue.length === 1) {
+    const { queue: _removed, ...rest } = state;
+    return rest;
+  }
+  return { ...state, queue: state.queue.toSpliced(index, 1) };
+}
+
+// The v3 load rule: a conversation stored while streaming is stopped; otherwise only the calls
+// whose nested run still streams are cancelled; nothing to stop: the given object itself.
+function load(given) {
+  if (given.status === "streaming") return sessionReducer(given, { type: "stop" });
+  return withMessages(given, cancelStreamingSubRuns(given.messages));
+}
+
+function cancelStreamingSubRuns(messages) {
+  return mapCalls(messages, (call) => {
+    if (call.agent === undefined) return call;
+    if (isOpen(call) && call.agent.status === "streaming") return { ...call, state: "cancelled", agent: endRun(call.agent) };
+    const nested = cancelStreamingSubRuns(call.agent.messages);
+    return nested === call.agent.messages ? call : { ...call, agent: { ...call.agent, messages: nested } };
+  });
+}
+
+// `messages` with `update` applied to each top-level call of theirs; the same array when it
+// changed none.
+function mapCalls(messages, update) {
+  let changed = false;
+  const next = messages.map((message) => {
+    const parts = message.parts.map((part) => (isTool(part) ? update(part) : part));
+    if (parts.every((part, i) => part === message.parts[i])) return message;
+    changed = true;
+    return { ...message, parts };
+  });
+  return changed ? next : messages;
+}
+
+// ---- SPEC v3: branches
+
+// Branches nest at most this deep; forks inside a branch this deep are dropped.
+export const MAX_BRANCH_DEPTH = 64;
+const MISSING = -2;
+
+// Where a fork's `after` is on `messages`: -1 for null, MISSING when no message has that id.
+// (A message id held twice: its first place.)
+function positionOf(messages, after) {
+  if (after === null) return -1;
+  const index = messages.findIndex((message) => message.id === after);
+  return index < 0 ? MISSING : index;
+}
+
+function withForks(state, forks) {
+  if (forks.length > 0) return { ...state, forks };
+  const { forks: _none, ...rest } = state;
+  return rest;
+}
+
+// The forks whose `after` is still on the path, in path order (the same state when all are).
+function withForksOnPath(state) {
+  if (state.forks === undefined) return state;
+  const placed = state.forks.map((fork) => ({ fork, at: positionOf(state.messages, fork.after) }))
+    .filter(({ at }) => at !== MISSING)
+    .sort((a, b) => a.at - b.at);
+  if (placed.length === state.forks.length && placed.every(({ fork }, i) => fork === state.forks[i])) return state;
+  return withForks(state, placed.map(({ fork }) => fork));
+}
+
+// The forks of a branch at `depth` (a fork of `forks` holds branches of depth 1): those whose
+// branches would be deeper than the limit are dropped.
+function limitNesting(forks, depth) {
+  if (forks.length === 0) return forks;
+  if (depth >= MAX_BRANCH_DEPTH) return [];
+  let changed = false;
+  const next = forks.map((fork) => {
+    const alternatives = fork.alternatives.map((branch) => (branch === null ? null : limitBranch(branch, depth + 1)));
+    if (alternatives.every((branch, i) => branch === fork.alternatives[i])) return fork;
+    changed = true;
+    return { ...fork, alternatives };
+  });
+  return changed ? next : forks;
+}
+
+function limitBranch(branch, depth) {
+  if (branch.forks === undefined) return branch;
+  const forks = limitNesting(branch.forks, depth);
+  if (forks === branch.forks) return branch;
+  if (forks.length > 0) return { ...branch, forks };
+  const { forks: _dropped, ...rest } = branch;
+  return rest;
+}
+
+// Cuts the path before `start`: the tail, with its open calls cancelled and the forks inside it,
+// becomes a branch (depth 1); returns it with the messages and forks that stay.
+function setAside(state, start) {
+  const forks = state.forks ?? [];
+  const inTail = (fork) => positionOf(state.messages, fork.after) >= start;
+  const branch = { messages: cancelOpenCalls(state.messages.slice(start)) };
+  const tailForks = limitNesting(forks.filter(inTail), 1);
+  if (tailForks.length > 0) branch.forks = tailForks;
+  return { branch, messages: state.messages.slice(0, start), forks: forks.filter((fork) => !inTail(fork)) };
+}
+
+// The branch takes the live slot of the fork `after` (created when absent, the branch at index
+// 0), and a new live alternative is appended and made active.
+function keepAsAlternative(forks, after, branch) {
+  const index = forks.findIndex((fork) => fork.after === after);
+  if (index < 0) return [...forks, { after, active: 1, alternatives: [branch, null] }];
+  const fork = forks[index];
+  const alternatives = [...fork.alternatives.with(fork.active, branch), null];
+  return forks.with(index, { ...fork, active: alternatives.length - 1, alternatives });
+}
+
+// SPEC v3 "Actions": edit.
+function edit(state, { messageId, id, text }) {
+  const index = state.messages.findLastIndex((message) => message.id === messageId);
+  if (index < 0 || state.messages[index].role !== "user") return state;
+  const after = index === 0 ? null : state.messages[index - 1].id;
+  const { branch, messages, forks } = setAside(state, index);
+  const user = { id, role: "user", parts: [{ type: "text", text }] };
+  return { ...withoutError(state), messages: [...messages, user], status: "streaming", forks: keepAsAlternative(forks, after, branch) };
+}
+
+// SPEC v3 "Actions": regenerate.
+function regenerate(state, { messageId }) {
+  let end = state.messages.length;
+  if (messageId !== undefined) {
+    end = state.messages.findLastIndex((message) => message.id === messageId);
+    if (end < 0 || state.messages[end].role !== "assistant") return state;
+  }
+  const user = state.messages.findLastIndex((message, i) => i < end && message.role === "user");
+  if (user < 0) return state;
+  if (user === state.messages.length - 1) {
+    // Nothing to set aside: retry without cutting.
+    return state.status === "streaming" ? state : { ...withoutError(state), status: "streaming" };
+  }
+  const { branch, messages, forks } = setAside(state, user + 1);
+  return { ...withoutError(state), messages, status: "streaming", forks: keepAsAlternative(forks, state.messages[user].id, branch) };
+}
+
+// SPEC v3 "Actions": switchBranch.
+function switchBranch(state, { after, to }) {
+  const index = state.forks?.findIndex((fork) => fork.after === after) ?? -1;
+  if (index < 0 || state.status === "streaming") return state;
+  const fork = state.forks[index];
+  if (to < 0 || to >= fork.alternatives.length || to === fork.active) return state;
+  const { branch: left, messages, forks } = setAside(state, positionOf(state.messages, after) + 1);
+  const chosen = fork.alternatives[to];
+  const alternatives = fork.alternatives.with(fork.active, left).with(to, null);
+  return {
+    ...withoutError(state),
+    messages: [...messages, ...chosen.messages],
+    status: "idle",
+    forks: [...forks.map((held) => (held === fork ? { ...fork, active: to, alternatives } : held)), ...(chosen.forks ?? [])],
+  };
 }
 
 function streamPartWithin(state, callId, part) {
@@ -443,6 +659,11 @@ function cancelOpenCalls(messages) {
     return { ...message, parts };
   });
   return changed ? next : messages;
+}
+
+function hasOpenCall(messages) {
+  return messages.some((message) => message.parts.some((part) =>
+    isTool(part) && (isOpen(part) || (part.agent !== undefined && hasOpenCall(part.agent.messages)))));
 }
 
 function hasCall(messages, id) {

@@ -228,8 +228,10 @@ describe("baseline reducer follows the v2 rows of SPEC.md", () => {
     const sent = sessionReducer(deepFreeze(withState), { type: "send", id: "u-2", text: "next" });
     assert.deepEqual(sent.messages[1].parts.map((p) => p.state), ["cancelled", "cancelled", "cancelled"]);
     assert.deepEqual(sent.agentState, { n: 1 });
-    const queued = sessionReducer(deepFreeze(streaming(call("a"))), { type: "send", id: "u-2", text: "queued" });
-    assert.equal(queued.messages[1].parts[0].state, "running");
+    // (v3: a send while streaming is queued, and cancels nothing.)
+    const running = deepFreeze(streaming(call("a")));
+    const queued = sessionReducer(running, { type: "send", id: "u-2", text: "queued" });
+    assert.equal(queued.messages, running.messages);
   });
 
   it("continue streams and clears the error; already streaming: the same object", () => {
@@ -425,6 +427,264 @@ describe("baseline reducer follows the v2 rows of SPEC.md", () => {
     assert.equal(nulled.agentState, null);
     const nested = streaming(call("h", "delegate"), part({ type: "agent-state", snapshot: { n: 1 } }, "h"));
     assert.deepEqual(lastParts(nested)[0].agent, { messages: [], status: "streaming", agentState: { n: 1 } });
+  });
+});
+
+describe("baseline reducer follows the v3 rows of SPEC.md", () => {
+  const call = (id, name = "t") => part({ type: "tool-call", id, name, input: {} });
+  const text = (t, messageId) => part(messageId === undefined ? { type: "text-delta", text: t } : { type: "text-delta", text: t, messageId });
+  const user = (id, t) => ({ id, role: "user", parts: [{ type: "text", text: t }] });
+  // u-1 "hi", a-1 "one"; u-2 "more", a-2 "two" with an open call: idle.
+  const twoTurns = () => deepFreeze(play(EMPTY, [
+    { type: "send", id: "u-1", text: "hi" }, part({ type: "message-start", messageId: "a-1" }), text("one"), part({ type: "finish" }),
+    { type: "send", id: "u-2", text: "more" }, part({ type: "message-start", messageId: "a-2" }), text("two"), call("c1"), part({ type: "finish" }),
+  ]));
+  const depth = (forks = []) => Math.max(0, ...forks.map((fork) =>
+    1 + Math.max(0, ...fork.alternatives.map((branch) => (branch === null ? 0 : depth(branch.forks))))));
+
+  it("edit sets the tail aside as a branch (open calls cancelled) and appends the new user message", () => {
+    const state = twoTurns();
+    const edited = sessionReducer(state, { type: "edit", messageId: "u-2", id: "u-2b", text: "other" });
+    assert.deepEqual(edited.messages, [state.messages[0], state.messages[1], user("u-2b", "other")]);
+    assert.equal(edited.messages[1], state.messages[1]);
+    assert.equal(edited.status, "streaming");
+    const [fork] = edited.forks;
+    assert.deepEqual([edited.forks.length, fork.after, fork.active, fork.alternatives.length, fork.alternatives[1]], [1, "a-1", 1, 2, null]);
+    const [kept] = fork.alternatives;
+    assert.equal(kept.messages[0], state.messages[2]);
+    assert.equal(kept.messages[1].parts.at(-1).state, "cancelled");
+    assert.equal("forks" in kept, false);
+    // The first message: after null. Unknown ids and assistant messages: ignored.
+    assert.equal(sessionReducer(state, { type: "edit", messageId: "u-1", id: "x", text: "y" }).forks[0].after, null);
+    assert.equal(sessionReducer(state, { type: "edit", messageId: "a-1", id: "x", text: "y" }), state);
+    assert.equal(sessionReducer(state, { type: "edit", messageId: "nope", id: "x", text: "y" }), state);
+  });
+
+  it("edit again at the same place appends an alternative; an earlier edit takes the later fork into its branch", () => {
+    const once = sessionReducer(twoTurns(), { type: "edit", messageId: "u-2", id: "u-3", text: "b" });
+    const twice = deepFreeze(sessionReducer(once, { type: "edit", messageId: "u-3", id: "u-4", text: "c" }));
+    const [fork] = twice.forks;
+    assert.deepEqual([fork.active, fork.alternatives.length, fork.alternatives[2]], [2, 3, null]);
+    assert.equal(fork.alternatives[0], once.forks[0].alternatives[0]);
+    assert.deepEqual(fork.alternatives[1].messages, [user("u-3", "b")]);
+    const earlier = sessionReducer(twice, { type: "edit", messageId: "u-1", id: "u-0", text: "start over" });
+    assert.deepEqual(earlier.messages, [user("u-0", "start over")]);
+    assert.deepEqual(earlier.forks.map((f) => f.after), [null]);
+    assert.deepEqual(earlier.forks[0].alternatives[0].forks, [fork]);
+    assert.equal(earlier.forks[0].alternatives[0].forks[0], fork);
+    assert.equal(depth(earlier.forks), 2);
+  });
+
+  it("regenerate: the last user message, or the one before a reply; no user message or an id that is not a reply: ignored", () => {
+    const state = twoTurns();
+    const again = sessionReducer(state, { type: "regenerate" });
+    assert.deepEqual(again.messages, state.messages.slice(0, 3));
+    assert.deepEqual([again.forks[0].after, again.forks[0].active, again.status], ["u-2", 1, "streaming"]);
+    assert.deepEqual(again.forks[0].alternatives[0].messages.map((m) => m.id), ["a-2"]);
+    const first = sessionReducer(state, { type: "regenerate", messageId: "a-1" });
+    assert.deepEqual(first.messages, state.messages.slice(0, 1));
+    assert.deepEqual(first.forks[0].alternatives[0].messages.map((m) => m.id), ["a-1", "u-2", "a-2"]);
+    assert.equal(sessionReducer(state, { type: "regenerate", messageId: "u-2" }), state);
+    assert.equal(sessionReducer(state, { type: "regenerate", messageId: "zz" }), state);
+    const noUser = deepFreeze({ messages: [{ id: "a", role: "assistant", parts: [] }], status: "idle" });
+    assert.equal(sessionReducer(noUser, { type: "regenerate" }), noUser);
+    assert.equal(sessionReducer(noUser, { type: "regenerate", messageId: "a" }), noUser);
+  });
+
+  it("regenerate with nothing after the user message is retry without cutting: no fork", () => {
+    const live = deepFreeze(streaming());
+    assert.equal(sessionReducer(live, { type: "regenerate" }), live);
+    const failed = deepFreeze(streaming(part({ type: "error", error: "down" })));
+    const again = sessionReducer(failed, { type: "regenerate" });
+    assert.deepEqual(again, { messages: failed.messages, status: "streaming" });
+    assert.equal(again.messages, failed.messages);
+  });
+
+  it("switchBranch swaps the live tail and a stored one, objects as they were stored, and back", () => {
+    const state = twoTurns();
+    const edited = play(state, [
+      { type: "edit", messageId: "u-2", id: "u-3", text: "b" },
+      part({ type: "message-start", messageId: "a-3" }), text("three"), call("c3"), part({ type: "finish" }),
+    ]);
+    deepFreeze(edited);
+    const back = sessionReducer(edited, { type: "switchBranch", after: "a-1", to: 0 });
+    assert.equal(back.status, "idle");
+    assert.deepEqual(back.messages.map((m) => m.id), ["u-1", "a-1", "u-2", "a-2"]);
+    back.messages.forEach((m, i) => assert.equal(m, edited.forks[0].alternatives[0].messages[i - 2] ?? edited.messages[i]));
+    const [fork] = back.forks;
+    assert.deepEqual([fork.active, fork.alternatives[0]], [0, null]);
+    // The tail left behind: its open call cancelled.
+    assert.equal(fork.alternatives[1].messages[0], edited.messages[2]);
+    assert.equal(fork.alternatives[1].messages[1].parts.at(-1).state, "cancelled");
+    const forth = sessionReducer(deepFreeze(back), { type: "switchBranch", after: "a-1", to: 1 });
+    forth.messages.forEach((m, i) => assert.equal(m, i < 2 ? edited.messages[i] : fork.alternatives[1].messages[i - 2]));
+    forth.forks[0].alternatives[0].messages.forEach((m, i) => assert.equal(m, edited.forks[0].alternatives[0].messages[i]));
+    // Ignored: the active one, out of range, an unknown fork, while streaming.
+    for (const action of [
+      { type: "switchBranch", after: "a-1", to: 1 },
+      { type: "switchBranch", after: "a-1", to: 2 },
+      { type: "switchBranch", after: "a-1", to: -1 },
+      { type: "switchBranch", after: null, to: 0 },
+      { type: "switchBranch", after: "u-1", to: 0 },
+    ]) assert.equal(sessionReducer(edited, action), edited, JSON.stringify(action));
+    const live = deepFreeze(sessionReducer(edited, { type: "continue" }));
+    assert.equal(sessionReducer(live, { type: "switchBranch", after: "a-1", to: 0 }), live);
+    const failed = deepFreeze(sessionReducer(live, part({ type: "error", error: "x" })));
+    assert.equal("error" in sessionReducer(failed, { type: "switchBranch", after: "a-1", to: 0 }), false);
+  });
+
+  it("switchBranch brings the forks inside a branch back to forks, in path order", () => {
+    const nested = play(twoTurns(), [
+      { type: "edit", messageId: "u-2", id: "u-3", text: "b" }, part({ type: "finish" }),
+      { type: "edit", messageId: "u-1", id: "u-0", text: "a" }, part({ type: "finish" }),
+    ]);
+    assert.deepEqual(nested.forks.map((f) => f.after), [null]);
+    const back = sessionReducer(deepFreeze(nested), { type: "switchBranch", after: null, to: 0 });
+    assert.deepEqual(back.forks.map((f) => f.after), [null, "a-1"]);
+    assert.equal(back.forks[1], nested.forks[0].alternatives[0].forks[0]);
+    assert.deepEqual(back.messages.map((m) => m.id), ["u-1", "a-1", "u-3"]);
+    assert.deepEqual(back.forks[0].alternatives[1].messages.map((m) => m.id), ["u-0"]);
+  });
+
+  it("branches nest at most 64 deep: the forks whose branches would be at depth 65 are dropped", () => {
+    const turns = 66;
+    let state = { messages: [], status: "idle" };
+    for (let i = 0; i < turns; i++) {
+      state = play(state, [{ type: "send", id: `u${i}`, text: "q" }, part({ type: "message-start", messageId: `a${i}` }), part({ type: "finish" })]);
+    }
+    for (let i = turns - 1; i >= 2; i--) state = play(state, [{ type: "edit", messageId: `u${i}`, id: `e${i}`, text: "e" }, part({ type: "finish" })]);
+    assert.equal(depth(state.forks), 64);
+    const deepest = (forks) => {
+      let at = forks;
+      for (let level = 1; level < 64; level++) at = at[0].alternatives[0].forks;
+      return at;
+    };
+    assert.equal(deepest(state.forks).length, 1);
+    const deeper = sessionReducer(deepFreeze(state), { type: "edit", messageId: "u1", id: "e1", text: "e" });
+    assert.equal(depth(deeper.forks), 64);
+    // The fork that was at the bottom is gone; the one above it keeps its other alternative.
+    const bottom = deepest(deeper.forks)[0];
+    assert.equal(bottom.after, "a63");
+    assert.equal("forks" in bottom.alternatives[0], false);
+    // A switch brings a level up again: nothing is dropped.
+    const up = sessionReducer(sessionReducer(deeper, part({ type: "finish" })), { type: "switchBranch", after: "a0", to: 0 });
+    assert.equal(depth(up.forks), 63);
+  });
+
+  it("a send while streaming is queued, parts and metadata kept; finish sends the queue as one turn", () => {
+    const live = deepFreeze(streaming(text("a")));
+    const file = { type: "data", name: "file", data: { mediaType: "image/png", url: "data:,", filename: "a.png" } };
+    const queued = play(live, [
+      { type: "send", id: "q-1", text: "one", parts: [file], metadata: { at: 1 } },
+      { type: "send", id: "q-2", text: "two" },
+    ]);
+    assert.equal(queued.messages, live.messages);
+    assert.equal(queued.status, "streaming");
+    assert.deepEqual(queued.queue, [{ id: "q-1", text: "one", parts: [file], metadata: { at: 1 } }, { id: "q-2", text: "two" }]);
+    const sent = sessionReducer(deepFreeze(queued), part({ type: "finish" }));
+    assert.deepEqual(sent.messages.slice(2), [
+      { id: "q-1", role: "user", parts: [{ type: "text", text: "one" }, file], metadata: { at: 1 } },
+      user("q-2", "two"),
+    ]);
+    assert.equal(sent.messages[2].parts[1], file);
+    assert.deepEqual([sent.status, "queue" in sent], ["streaming", false]);
+    // An aborted finish, stop, error, retry and continue keep the queue.
+    for (const action of [part({ type: "finish", reason: "aborted" }), { type: "stop" }, part({ type: "error", error: "x" })]) {
+      const ended = sessionReducer(queued, action);
+      assert.equal(ended.queue, queued.queue, JSON.stringify(action));
+      assert.equal(sessionReducer(ended, { type: "retry" }).queue, queued.queue);
+      assert.equal(sessionReducer(ended, { type: "continue" }).queue, queued.queue);
+    }
+  });
+
+  it("finish with an open call: the queue waits for the next finish without one, or the user's send", () => {
+    const waiting = deepFreeze(play(EMPTY, [
+      { type: "send", id: "u-1", text: "hi" }, call("c1"), part({ type: "tool-approval-request", id: "c1" }),
+      { type: "send", id: "q-1", text: "later" }, part({ type: "finish" }),
+    ]));
+    assert.deepEqual([waiting.status, waiting.queue.length, waiting.messages.length], ["idle", 1, 2]);
+    const answered = sessionReducer(waiting, part({ type: "tool-approval-response", id: "c1", approved: true, output: "ok" }));
+    const ran = play(answered, [{ type: "continue" }, part({ type: "finish" })]);
+    assert.deepEqual([ran.status, "queue" in ran, ran.messages.at(-1).id], ["streaming", false, "q-1"]);
+    const sent = sessionReducer(waiting, { type: "send", id: "u-2", text: "now" });
+    assert.deepEqual(sent.messages.slice(2).map((m) => m.id), ["q-1", "u-2"]);
+    assert.equal(sent.messages[1].parts[0].state, "cancelled");
+    assert.equal("queue" in sent, false);
+  });
+
+  it("unqueue removes the first with that id, the last one removes the queue; reset removes queue and forks", () => {
+    const queued = deepFreeze(streaming({ type: "send", id: "q", text: "1" }, { type: "send", id: "q", text: "2" }, { type: "send", id: "r", text: "3" }));
+    const once = sessionReducer(queued, { type: "unqueue", id: "q" });
+    assert.deepEqual(once.queue.map((q) => q.text), ["2", "3"]);
+    assert.equal(once.queue[0], queued.queue[1]);
+    assert.equal(sessionReducer(queued, { type: "unqueue", id: "zz" }), queued);
+    const none = play(queued, [{ type: "unqueue", id: "q" }, { type: "unqueue", id: "q" }, { type: "unqueue", id: "r" }]);
+    assert.equal("queue" in none, false);
+    assert.equal(sessionReducer(deepFreeze(none), { type: "unqueue", id: "r" }), none);
+    assert.deepEqual(sessionReducer(queued, { type: "reset" }), EMPTY);
+    const idleWithForks = deepFreeze(sessionReducer(sessionReducer(twoTurns(), { type: "regenerate" }), { type: "stop" }));
+    assert.deepEqual(sessionReducer(idleWithForks, { type: "reset" }), EMPTY);
+  });
+
+  it("send with parts and metadata; absent fields stay absent", () => {
+    const source = { type: "data", name: "source", data: { url: "https://x" } };
+    const sent = sessionReducer(EMPTY, { type: "send", id: "u", text: "see", parts: [source, { type: "text", text: "more" }], metadata: null });
+    assert.deepEqual(sent.messages, [{ id: "u", role: "user", parts: [{ type: "text", text: "see" }, source, { type: "text", text: "more" }], metadata: null }]);
+    assert.deepEqual(Object.keys(sessionReducer(EMPTY, { type: "send", id: "u", text: "x" }).messages[0]), ["id", "role", "parts"]);
+  });
+
+  it("load: the given object when nothing needs stopping; streaming: stop applied; a call whose nested run streams: cancelled", () => {
+    const waiting = deepFreeze(play(EMPTY, [{ type: "send", id: "u-1", text: "hi" }, call("c1"), part({ type: "finish" })]));
+    const copy = JSON.parse(JSON.stringify(waiting));
+    assert.equal(sessionReducer(EMPTY, { type: "load", state: copy }), copy);
+    assert.equal(sessionReducer(EMPTY, { type: "load", state: copy }).messages[1].parts[0].state, "running");
+    const live = deepFreeze(streaming(call("c1"), { type: "send", id: "q", text: "q" }));
+    assert.deepEqual(sessionReducer(EMPTY, { type: "load", state: live }), { ...sessionReducer(live, { type: "stop" }), queue: live.queue });
+    const delegating = deepFreeze(play(EMPTY, [
+      { type: "send", id: "u-1", text: "hi" }, call("ask"), call("d", "delegate"), call("inner"),
+      part({ type: "text-delta", text: "sub" }, "d"), part({ type: "finish" }),
+    ]));
+    const loaded = sessionReducer(EMPTY, { type: "load", state: delegating });
+    const [ask, d] = loaded.messages[1].parts;
+    assert.equal(ask, delegating.messages[1].parts[0]);
+    assert.deepEqual([ask.state, d.state, d.agent.status], ["running", "cancelled", "idle"]);
+  });
+
+  it("step-start adds one step part; step-reset removes what followed the last one, never creating a message", () => {
+    let state = streaming(part({ type: "step-start" }), part({ type: "step-start" }), text("a"), part({ type: "step-start" }), text("b"), call("c"));
+    assert.deepEqual(lastParts(state).map((p) => p.type), ["step", "text", "step", "text", "tool"]);
+    state = deepFreeze(state);
+    const reset = sessionReducer(state, part({ type: "step-reset" }));
+    assert.deepEqual(lastParts(reset), [{ type: "step" }, { type: "text", text: "a" }, { type: "step" }]);
+    assert.equal(lastParts(reset)[1], lastParts(state)[1]);
+    assert.equal(sessionReducer(deepFreeze(reset), part({ type: "step-reset" })), reset);
+    assert.equal(sessionReducer(deepFreeze(reset), part({ type: "step-start" })), reset);
+    const noStep = sessionReducer(streaming(text("x")), part({ type: "step-reset" }));
+    assert.deepEqual(lastParts(noStep), []);
+    const onlyUser = deepFreeze(streaming());
+    assert.equal(sessionReducer(onlyUser, part({ type: "step-reset" })), onlyUser);
+    assert.equal(sessionReducer(state, part({ type: "step-reset", messageId: "zz" })), state);
+    assert.equal(sessionReducer(state, part({ type: "step-reset", messageId: "u-1" })), state);
+    assert.deepEqual(lastParts(sessionReducer(onlyUser, part({ type: "step-start", messageId: "a-9" }))), [{ type: "step" }]);
+    const idle = deepFreeze(sessionReducer(state, { type: "stop" }));
+    assert.equal(sessionReducer(idle, part({ type: "step-start" })), idle);
+  });
+
+  it("retry and an exact snapshot drop the forks whose message they cut; other actions keep the forks array", () => {
+    const regenerated = deepFreeze(play(twoTurns(), [{ type: "regenerate", messageId: "a-1" }, text("x"), call("c9"), part({ type: "error", error: "e" })]));
+    assert.deepEqual(regenerated.forks.map((f) => f.after), ["u-1"]);
+    for (const action of [text("y"), { type: "send", id: "q", text: "q" }, { type: "stop" }, { type: "continue" }, { type: "toolPhase", name: "t", state: "running" }]) {
+      assert.equal(sessionReducer(regenerated, action).forks, regenerated.forks, JSON.stringify(action));
+    }
+    const edited = deepFreeze(play(twoTurns(), [{ type: "edit", messageId: "u-2", id: "u-3", text: "b" }, text("partial")]));
+    const retried = sessionReducer(edited, { type: "retry" });
+    assert.equal(retried.forks, edited.forks);
+    const wholeTurn = play(twoTurns(), [{ type: "edit", messageId: "u-1", id: "u-0", text: "b" }, part({ type: "finish" }), { type: "switchBranch", after: null, to: 0 }]);
+    const cut = sessionReducer(deepFreeze({ ...wholeTurn, forks: [...wholeTurn.forks, { after: "a-2", active: 0, alternatives: [null, { messages: [] }] }] }), { type: "retry" });
+    assert.deepEqual(cut.forks.map((f) => f.after), [null]);
+    const exact = sessionReducer(deepFreeze({ ...regenerated, status: "streaming" }),
+      part({ type: "snapshot", exact: true, messages: [JSON.parse(JSON.stringify(regenerated.messages[1]))] }));
+    assert.equal("forks" in exact, false);
   });
 });
 
