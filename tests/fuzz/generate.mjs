@@ -25,8 +25,9 @@ export function createRandom(seed) {
   };
 }
 
-// The features of SPEC v2 that the package under test has: "calls" (issue 8) and "data" (issue 9).
-export const FEATURES = ["calls", "data"];
+// The features of SPEC v2 and v3 that the package under test has: "calls" (issue 8), "data"
+// (issue 9) and "v3" (issue 21: branches, the queue, load, steps).
+export const FEATURES = ["calls", "data", "v3"];
 
 const CALL_IDS = ["c1", "c2", "c3", "c4", "c5", "c6", "c7", "c8"];
 const MESSAGE_IDS = ["m1", "m2", "u1", "assistant-1", "assistant-2"];
@@ -40,6 +41,7 @@ const POINTERS = ["", "/a", "/b", "/a/b", "/list", "/list/0", "/list/1", "/list/
 const PATCH_OPS = ["add", "remove", "replace", "move", "copy", "test"];
 const ERROR_CODES = ["chat_disabled", "rate_limited", "bad_request", "network"];
 const FINISH_REASONS = [undefined, "stop", "aborted", "length", "tool-calls", "content-filter", "other"];
+const EDIT_IDS = ["u1", "e1", "e2"];
 
 const withFields = (object, fields) => {
   for (const [key, value] of Object.entries(fields)) if (value !== undefined) object[key] = value;
@@ -153,6 +155,7 @@ function streamPart(random, features, state) {
       "tool-approval-request", "tool-approval-request", "tool-approval-response", "tool-approval-response", "reasoning-delta");
   }
   if (features.data) kinds.push("data", "data", "message-metadata", "snapshot", "agent-state", "agent-state");
+  if (features.v3) kinds.push("step-start", "step-start", "step-reset");
   // Open calls wait for answers.
   if (open > 0) kinds.push("tool-result", "tool-result", "tool-error", ...(features.calls ? ["tool-input-end", "tool-approval-request", "tool-approval-response"] : []));
   switch (random.pick(kinds)) {
@@ -225,6 +228,9 @@ function streamPart(random, features, state) {
         : { type: "agent-state", patch: jsonPatch(random) };
     case "step-finish":
       return { type: "step-finish" };
+    case "step-start":
+    case "step-reset":
+      return withFields({ type: random.pick(["step-start", "step-reset"]) }, { messageId: messageId() });
     case "finish":
       return withFields({ type: "finish" }, { reason: random.pick(FINISH_REASONS) });
     case "error":
@@ -234,39 +240,45 @@ function streamPart(random, features, state) {
   }
 }
 
-// A valid action for `state` (the baseline's).
-export function validAction(random, features, state) {
+// A valid action for `state` (the baseline's); `seen` gives a state met earlier, to load.
+export function validAction(random, features, state, seen = () => undefined) {
   let action;
-  do action = anyAction(random, features, state);
-  while (!agreesWithV1(features, state, action));
+  do action = anyAction(random, features, state, seen);
+  while (!agreesWithPackage(features, state, action));
   return action;
 }
 
-// Without the "calls" feature the package follows SPEC v1, where `send` cancels nothing and an
-// answer to a call is ignored unless its run is streaming; the baseline follows v2, so actions on
-// which the two versions differ are not generated. (A batch is made of actions that agree.)
-export function agreesWithV1(features, state, action) {
-  if (features.calls) return true;
-  if (action.type === "send") return state.status === "streaming" || !callsIn(state.messages).some(isOpenCall);
+// The baseline follows SPEC v3. Without the "v3" feature the package follows v2, where a `send`
+// while streaming appends and step parts are unknown; without "calls" it follows v1, where `send`
+// cancels nothing and an answer to a call is ignored unless its run is streaming. Actions on
+// which the versions differ are not generated. (A batch is made of actions that agree.)
+export function agreesWithPackage(features, state, action) {
   if (action.type === "batch") {
     let inner = state;
     for (const each of action.actions) {
-      if (!agreesWithV1(features, inner, each)) return false;
+      if (!agreesWithPackage(features, inner, each)) return false;
       inner = sessionReducer(inner, each);
     }
     return true;
   }
+  if (!features.v3) {
+    if (action.type === "send" && state.status === "streaming") return false;
+    if (action.type === "part" && ["step-start", "step-reset"].includes(action.part.type)) return false;
+  }
+  if (features.calls) return true;
+  if (action.type === "send") return state.status === "streaming" || !callsIn(state.messages).some(isOpenCall);
   if (action.type !== "part" || !["tool-result", "tool-error"].includes(action.part.type)) return true;
   if (state.status !== "streaming") return false;
   const holder = action.within === undefined ? undefined : callsIn(state.messages).find((call) => call.id === action.within);
   return holder?.agent === undefined || holder.agent.status === "streaming";
 }
 
-function anyAction(random, features, state) {
+function anyAction(random, features, state, seen) {
   // A run that ended goes on more often than it would by chance.
   if (state.status !== "streaming" && random.chance(0.2)) {
     return features.calls ? { type: "continue" } : { type: "send", id: random.pick(USER_IDS), text: random.pick(TEXTS) };
   }
+  if (features.v3 && random.chance(0.12)) return v3Action(random, state, seen);
   const roll = random.below(100);
   if (roll < 70) {
     // A nested part is aimed at the run behind the call it is within.
@@ -275,7 +287,7 @@ function anyAction(random, features, state) {
     const part = streamPart(random, features, run ?? { messages: [], status: "streaming" });
     return within === undefined ? { type: "part", part } : { type: "part", part, within };
   }
-  if (roll < 76) return { type: "send", id: random.pick(USER_IDS), text: random.pick(TEXTS) };
+  if (roll < 76) return features.v3 ? sendAction(random) : { type: "send", id: random.pick(USER_IDS), text: random.pick(TEXTS) };
   if (roll < 83) {
     return withFields({ type: "toolPhase", name: targets(random, state).name(), state: random.pick(["running", "awaiting-confirmation"]) },
       { prompt: random.maybe(0.6, () => random.pick(["Go?", "Sure?"])) });
@@ -289,7 +301,7 @@ function anyAction(random, features, state) {
     let inner = state;
     for (let i = random.below(5); i > 0; i--) {
       // Each aimed at the state it will meet.
-      const action = validAction(random, features, inner);
+      const action = validAction(random, features, inner, seen);
       actions.push(action);
       inner = sessionReducer(inner, action);
     }
@@ -297,6 +309,73 @@ function anyAction(random, features, state) {
   }
   if (features.data) return { type: random.pick(["@@redux/INIT.x.y", "other/slice"]) };
   return random.chance(0.5) ? { type: "stop" } : { type: "retry" };
+}
+
+// ---- SPEC v3
+
+// A send, now and then with parts (text and data parts: a file, a source) and metadata.
+function sendAction(random) {
+  const parts = random.maybe(0.3, () => Array.from({ length: 1 + random.below(2) }, () => userPart(random)));
+  return withFields({ type: "send", id: random.pick(USER_IDS), text: random.pick(TEXTS) },
+    { parts, metadata: random.maybe(0.2, () => jsonValue(random)) });
+}
+
+function userPart(random) {
+  switch (random.below(4)) {
+    case 0: return withFields({ type: "text", text: random.pick(TEXTS) }, { metadata: random.maybe(0.2, () => jsonValue(random)) });
+    case 1: return { type: "data", name: "file", data: withFields({ mediaType: "image/png", url: "data:image/png;base64,AA==" }, { filename: random.maybe(0.5, () => "a.png") }) };
+    case 2: return { type: "data", name: "source", id: random.pick(["s1", "s2"]), data: { url: "https://example.com" } };
+    default: return { type: "data", name: random.pick(DATA_NAMES), data: jsonValue(random) };
+  }
+}
+
+const idsOf = (messages, role) => messages.filter((message) => role === undefined || message.role === role).map((message) => message.id);
+
+// One of v3's actions, aimed mostly at what `state` holds: its user messages, replies, forks
+// and queue; sometimes at ids it does not hold and indexes out of range.
+function v3Action(random, state, seen) {
+  const { messages, forks = [], queue = [] } = state;
+  const aimed = (ids, fallback) => (ids.length > 0 && random.chance(0.8) ? random.pick(ids) : random.pick(fallback));
+  const roll = random.below(100);
+  if (roll < 28) {
+    return { type: "edit", messageId: aimed(idsOf(messages, "user"), [...MESSAGE_IDS, ...USER_IDS]), id: random.pick(EDIT_IDS), text: random.pick(TEXTS) };
+  }
+  if (roll < 46) {
+    return random.chance(0.4)
+      ? { type: "regenerate" }
+      : { type: "regenerate", messageId: aimed(idsOf(messages, "assistant"), [...MESSAGE_IDS, ...USER_IDS]) };
+  }
+  if (roll < 78) {
+    const fork = forks.length > 0 && random.chance(0.85) ? random.pick(forks) : undefined;
+    const after = fork?.after ?? random.pick([null, ...MESSAGE_IDS, ...USER_IDS]);
+    const count = fork?.alternatives.length ?? 2;
+    const to = random.chance(0.8) ? random.below(count) : random.pick([count, -1, 64, fork?.active ?? 0]);
+    // A switch while streaming is ignored: most come after the user stopped the reply.
+    const stopFirst = state.status === "streaming" && random.chance(0.7);
+    return stopFirst ? { type: "batch", actions: [{ type: "stop" }, { type: "switchBranch", after, to }] } : { type: "switchBranch", after, to };
+  }
+  if (roll < 88) return { type: "unqueue", id: aimed(queue.map((queued) => queued.id), USER_IDS) };
+  const loaded = random.chance(0.1) ? deepBranches(random) : seen();
+  return loaded === undefined ? { type: "stop" } : { type: "load", state: loaded };
+}
+
+// A conversation whose forks nest 62 to 64 deep (a JSON copy, or the same frozen object again):
+// an edit or a switch there meets the nesting limit.
+const deepStates = new Map();
+function deepBranches(random) {
+  const depth = 62 + random.below(3);
+  if (!deepStates.has(depth)) {
+    let state = { messages: [], status: "idle" };
+    for (let i = 0; i <= depth + 1; i++) {
+      state = [{ type: "send", id: `u${i}`, text: "q" }, { type: "part", part: { type: "message-start", messageId: `m${i}` } },
+        { type: "part", part: { type: "finish" } }].reduce(sessionReducer, state);
+    }
+    for (let i = depth + 1; i >= 2; i--) {
+      state = sessionReducer(sessionReducer(state, { type: "edit", messageId: `u${i}`, id: `e${i}`, text: "e" }), { type: "stop" });
+    }
+    deepStates.set(depth, Object.freeze(clone(state)));
+  }
+  return random.chance(0.5) ? clone(deepStates.get(depth)) : deepStates.get(depth);
 }
 
 // A hostile input of one of `kinds`, built from a valid action and the current state:

@@ -5,12 +5,13 @@
 // make), with React Strict Mode's double call, deep-frozen inputs and hostile input mixed in.
 // After every valid action: the package's state equals the baseline's as JSON, it is the same
 // object whenever the baseline's is, it keeps every object the baseline keeps, its inputs are
-// unchanged, and the double call gives the same object. After hostile input: a coded Error,
+// unchanged, and the double call gives the same object; the state keeps SPEC v3's invariants
+// (check.mjs), and branch actions keep the objects they move. After hostile input: a coded Error,
 // and the next valid action still gives the right answer. Differences are replayed without the
 // randomness around them and shrunk to a minimal reproduction.
 //
-// Options: --features=calls,data (the SPEC v2 features to generate; default: those the package
-// accepts; "none" for v1 only), --hostile=malformed,getters,proxies,lengths (default: all;
+// Options: --features=calls,data,v3 (the SPEC v2 and v3 features to generate; default: those the
+// package accepts; "none" for v1 only), --hostile=malformed,getters,proxies,lengths (default: all;
 // "none" for no hostile input), --package=path/to/index.js (default: pkg/index.js), --strict
 // (the differences listed in known.mjs count too). Exits 1 when it finds a difference.
 import { existsSync } from "node:fs";
@@ -19,8 +20,8 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 
 import * as baseline from "../../bench/baseline.mjs";
-import { deepFreeze, firstDifference, lostSharing, objectsIn, show, wrongErrorShape } from "./check.mjs";
-import { FEATURES, HostileError, agreesWithV1, createRandom, hostileCall, validAction } from "./generate.mjs";
+import { brokenInvariant, deepFreeze, firstDifference, lostBranchIdentity, lostSharing, objectsIn, show, wrongErrorShape } from "./check.mjs";
+import { FEATURES, HostileError, agreesWithPackage, createRandom, hostileCall, validAction } from "./generate.mjs";
 import { KNOWN } from "./known.mjs";
 
 const HOSTILE_KINDS = ["malformed", "getters", "proxies", "lengths"];
@@ -73,7 +74,11 @@ const accepts = (action) => {
     return false;
   }
 };
-const detected = { calls: accepts({ type: "continue" }), data: accepts({ type: "batch", actions: [] }) };
+const detected = {
+  calls: accepts({ type: "continue" }),
+  data: accepts({ type: "batch", actions: [] }),
+  v3: accepts({ type: "unqueue", id: "q" }),
+};
 const enabled = options.features === undefined
   ? FEATURES.filter((feature) => detected[feature])
   : list(options.features, FEATURES);
@@ -81,7 +86,7 @@ const features = Object.fromEntries(FEATURES.map((feature) => [feature, enabled.
 const hostileKinds = list(options.hostile ?? HOSTILE_KINDS.join(","), HOSTILE_KINDS);
 
 const EMPTY = () => ({ messages: [], status: "idle" });
-const ACTION_TYPES = ["send", "part", "toolPhase", "stop", "retry", "reset", "continue", "batch"];
+const ACTION_TYPES = ["send", "part", "toolPhase", "stop", "retry", "reset", "continue", "batch", "edit", "regenerate", "switchBranch", "unqueue", "load"];
 const knownTypes = (action) =>
   ACTION_TYPES.includes(action.type) && (action.type !== "batch" || action.actions.every(knownTypes));
 const actionsOf = (path) => {
@@ -89,6 +94,15 @@ const actionsOf = (path) => {
   for (let at = path; at !== null; at = at.previous) actions.push(at.action);
   return actions.reverse();
 };
+
+const loads = (action) => action.type === "load" || (action.type === "batch" && action.actions.some(loads));
+
+// Every value an action gave (but the states given to load): the states may hold them.
+const actionValues = new WeakSet();
+function addValues(action) {
+  if (loads(action)) return;
+  for (const value of objectsIn(action)) actionValues.add(value);
+}
 
 // Applies `action` to both sides of `entry` ({ expected, actual, path }), checks the package's
 // answer, and returns the next entry or { difference }.
@@ -119,9 +133,20 @@ function step(entry, action, { freeze, strict, resumable }, module = pkg) {
   // (The package giving back the same state where the baseline made a new one is no difference:
   // with the same JSON as the baseline's, the state did not change, as when a value is replaced
   // by an equal one.)
-  if (expectedNext === expected && actualNext !== actual) return difference("identity", "a new state, though nothing changed");
-  const unshared = lostSharing(expected, expectedNext, actual, actualNext, objectsIn(action));
+  const given = objectsIn(action);
+  if (given.has(expectedNext)) {
+    if (actualNext !== expectedNext) return difference("identity", "not the very state the action gave (load)");
+  } else if (expectedNext === expected && actualNext !== actual) {
+    return difference("identity", "a new state, though nothing changed");
+  }
+  const broken = brokenInvariant(actualNext);
+  if (broken !== undefined) return difference("invariant", broken);
+  addValues(action);
+  // (A loaded state replaces the previous one: nothing of that need be kept.)
+  const unshared = loads(action) ? undefined : lostSharing(expected, expectedNext, actual, actualNext, actionValues);
   if (unshared !== undefined) return difference("sharing", `${unshared}: a copy, though it did not change`);
+  const moved = lostBranchIdentity(action, actual, actualNext, module.sessionReducer);
+  if (moved !== undefined) return difference("branch-identity", moved);
   if (resumable) {
     const cut = firstDifference(baseline.resumable(expectedNext.messages), module.resumable(actualNext.messages), "resumable");
     if (cut !== undefined) return difference("resumable", cut);
@@ -140,7 +165,7 @@ function step(entry, action, { freeze, strict, resumable }, module = pkg) {
 // Makes a logged call: `call.action` on the state of `entry`, as it is or as a JSON copy (a
 // literal the module did not make).
 function apply(entry, call, module = pkg) {
-  const from = call.literal ? { ...entry, actual: JSON.parse(JSON.stringify(entry.actual)) } : entry;
+  const from = call.literal && entry.actual !== undefined ? { ...entry, actual: JSON.parse(JSON.stringify(entry.actual)) } : entry;
   const next = step(from, call.action, call, module);
   return next.difference === undefined ? { ...next, made: call.id } : next;
 }
@@ -255,6 +280,7 @@ function* smallerBatches(action) {
 const random = createRandom(seed);
 const stats = { valid: 0, hostile: 0, sessions: 0, strict: 0, frozen: 0, branches: 0, literals: 0 };
 const differences = new Map(); // kind -> { count, first }
+const changedBy = new Map(); // action type -> how many valid actions of that type changed the state
 const knownSeen = new Map(KNOWN.map((known) => [known, 0]));
 const record = (found) => {
   const known = options.strict ? undefined : KNOWN.find((entry) => entry.matches({ ...found, action: found.path?.action }));
@@ -287,6 +313,12 @@ const figure = (n) => n.toLocaleString("en-US");
 const memoryBefore = wasmMemory();
 const started = performance.now();
 let session;
+// A state of this session met earlier, to load: the package's own object, or a JSON copy.
+const seenState = () => {
+  const { actual } = random.pick(session.history);
+  if (actual === undefined) return undefined;
+  return random.chance(0.5) ? actual : JSON.parse(JSON.stringify(actual));
+};
 const startSession = () => {
   stats.sessions++;
   // Redux calls a reducer with an undefined state first (SPEC v2).
@@ -302,8 +334,8 @@ for (let done = 0; done < count; done++) {
   const expectedState = current.expected ?? EMPTY();
   // Apps dispatch the same action object again (a constant `{ type: "stop" }`), to other states.
   let action = recent.length > 0 && random.chance(RATES.reuse) ? random.pick(recent) : undefined;
-  if (action === undefined || !agreesWithV1(features, expectedState, action)) {
-    action = validAction(random, features, expectedState);
+  if (action === undefined || !agreesWithPackage(features, expectedState, action)) {
+    action = validAction(random, features, expectedState, seenState);
   }
   if (recent.length < RECENT_ACTIONS) recent.push(action);
   else recent[random.below(RECENT_ACTIONS)] = action;
@@ -351,6 +383,7 @@ for (let done = 0; done < count; done++) {
     startSession();
     continue;
   }
+  if (next.expected !== current.expected) changedBy.set(action.type, (changedBy.get(action.type) ?? 0) + 1);
   session.history.push(next);
   if (random.chance(RATES.branch)) {
     stats.branches++;
@@ -369,6 +402,10 @@ console.log(`actions run: ${figure(total)} (${figure(stats.valid)} valid in ${fi
   `${figure(stats.branches)} branches back, ${figure(stats.literals)} restarts from a JSON copy)`);
 console.log(`time: ${seconds.toFixed(1)} s (${figure(Math.round(total / seconds))} actions/s)`);
 console.log(`wasm memory: ${mb(memoryBefore)} before, ${mb(wasmMemory())} after`);
+if (features.v3) {
+  const changed = ["edit", "regenerate", "switchBranch", "unqueue", "load"].map((type) => `${type} ${figure(changedBy.get(type) ?? 0)}`);
+  console.log(`v3 actions that changed the state: ${changed.join(", ")}`);
+}
 const found = [...differences.values()].reduce((sum, { count }) => sum + count, 0);
 console.log(`differences: ${found}`);
 if (!options.strict) {
