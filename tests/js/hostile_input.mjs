@@ -139,3 +139,107 @@ function restoreWithThrowingWarn(api, key) {
     globalThis.sessionStorage?.removeItem(key);
   }
 }
+
+// ---- SPEC v3: bad values in the new fields. Each must be refused with a TypeError, code
+// "invalid", and a path naming the field; the input left as it was; and no trap or stack
+// overflow however deep or long the value.
+
+const question = (id) => ({ id, role: "user", parts: [{ type: "text", text: "q" }] });
+const answer = (id, state = "done") => ({ id, role: "assistant", parts: [{ type: "tool", id: `c-${id}`, name: "t", input: {}, state }] });
+const path = () => [question("u-1"), answer("a-1"), question("u-2"), answer("a-2")];
+const idle = (fields) => ({ messages: path(), status: "idle", ...fields });
+const branchOf = (...messages) => ({ messages });
+const fork = (after, fields) => ({ after, active: 1, alternatives: [branchOf(question("x-1")), null], ...fields });
+
+// A fork whose first alternative holds a fork, and so on, `depth` levels: built by a loop.
+export function nestedForks(depth) {
+  let forks;
+  for (let level = depth; level >= 1; level--) {
+    const branch = { messages: [question(`n-${level}`)] };
+    if (forks !== undefined) branch.forks = forks;
+    forks = [{ after: level === 1 ? "a-2" : `n-${level - 1}`, active: 1, alternatives: [branch, null] }];
+  }
+  return forks;
+}
+
+/** `[name, state, action, path]`: the call `sessionReducer(state, action)` must be refused with
+ *  an error whose `path` starts with `path`. */
+export function v3BadInputs() {
+  const send = { type: "send", id: "u-3", text: "hi" };
+  const queued = (count) => Array.from({ length: count }, (_, i) => ({ id: `q-${i}`, text: "later" }));
+  return [
+    ["an empty forks array", idle({ forks: [] }), send, "state.forks"],
+    ["an empty queue array", idle({ queue: [] }), send, "state.queue"],
+    ["forks that are not an array", idle({ forks: {} }), send, "state.forks"],
+    ["a fork with one alternative", idle({ forks: [fork("a-1", { active: 0, alternatives: [null] })] }), send, "state.forks[0]"],
+    ["a fork whose active is out of range", idle({ forks: [fork("a-1", { active: 2 })] }), send, "state.forks[0]"],
+    ["a fork whose active is not an integer", idle({ forks: [fork("a-1", { active: 0.5 })] }), send, "state.forks[0].active"],
+    ["a fork with null where it is not active", idle({ forks: [fork("a-1", { alternatives: [null, branchOf()] })] }), send, "state.forks[0]"],
+    ["a fork with a branch at active", idle({ forks: [fork("a-1", { alternatives: [branchOf(), branchOf()] })] }), send, "state.forks[0]"],
+    ["a fork after no message of the path", idle({ forks: [fork("nope")] }), send, "state.forks[0]"],
+    ["forks out of path order", idle({ forks: [fork("a-2"), fork("a-1")] }), send, "state.forks[1]"],
+    ["two forks after one message", idle({ forks: [fork("a-1"), fork("a-1")] }), send, "state.forks[1]"],
+    ["an open call inside a branch", idle({ forks: [fork("a-1", { alternatives: [branchOf(answer("b-1", "running")), null] })] }), send,
+      "state.forks[0].alternatives[0]"],
+    ["a branch whose messages are not an array", idle({ forks: [fork("a-1", { alternatives: [{ messages: "x" }, null] })] }), send,
+      "state.forks[0].alternatives[0].messages"],
+    ["an empty forks array inside a branch", idle({ forks: [fork("a-1", { alternatives: [{ messages: [], forks: [] }, null] })] }), send,
+      "state.forks[0].alternatives[0].forks"],
+    ["branches nested 65 deep", idle({ forks: nestedForks(65) }), send, "state.forks[0].alternatives[0]"],
+    ["branches nested 10,000 deep", idle({ forks: nestedForks(10_000) }), send, "state.forks[0].alternatives[0]"],
+    ["forks in a sub-agent run", idle({ messages: [question("u-1"), { id: "a-1", role: "assistant", parts: [
+      { type: "tool", id: "c-1", name: "t", input: {}, state: "done", agent: { messages: [question("s-1")], status: "idle", forks: [fork("s-1")] } },
+    ] }] }), send, "state.messages[1].parts[0].agent"],
+    ["a queued message whose text is not a string", idle({ queue: [{ id: "q-1", text: 7 }] }), send, "state.queue[0].text"],
+    ["a queue of 100,000 with a bad last one", idle({ queue: [...queued(99_999), { id: 1, text: "x" }] }), send, "state.queue[99999].id"],
+    ["a switchBranch to 1.5", idle({ forks: [fork("a-1")] }), { type: "switchBranch", after: "a-1", to: 1.5 }, "action.to"],
+    ["a switchBranch to \"0\"", idle({ forks: [fork("a-1")] }), { type: "switchBranch", after: "a-1", to: "0" }, "action.to"],
+    ["a switchBranch to NaN", idle({}), { type: "switchBranch", after: null, to: NaN }, "action.to"],
+    ["a switchBranch after a number", idle({}), { type: "switchBranch", after: 1, to: 0 }, "action.after"],
+    ["an edit without text", idle({}), { type: "edit", messageId: "u-1", id: "e-1" }, "action.text"],
+    ["a regenerate whose messageId is a number", idle({}), { type: "regenerate", messageId: 1 }, "action.messageId"],
+    ["an unqueue without an id", idle({}), { type: "unqueue" }, "action.id"],
+    ["send parts that are not an array", idle({}), { ...send, parts: "file" }, "action.parts"],
+    ["send parts with a tool part", idle({}), { ...send, parts: [{ type: "tool", id: "c-9", name: "t", input: {}, state: "running" }] }, "action.parts[0]"],
+    ["send parts with a step part", idle({}), { ...send, parts: [{ type: "step" }] }, "action.parts[0]"],
+    ["send parts with a data part without a name", idle({}), { ...send, parts: [{ type: "data", data: 1 }] }, "action.parts[0].name"],
+    ["send parts with a text part whose text is a number", idle({}), { ...send, parts: [{ type: "text", text: 1 }] }, "action.parts[0].text"],
+    ["a load of a bad state", idle({}), { type: "load", state: idle({ forks: [] }) }, "action.state.forks"],
+    ["a load without a state", idle({}), { type: "load" }, "action.state"],
+    ["a step-start whose messageId is a number", { messages: [], status: "streaming" }, part({ type: "step-start", messageId: 1 }), "action.part.messageId"],
+  ];
+}
+
+// Every object in `value`, frozen, by a loop (a 10,000-deep value too).
+function freezeAll(value) {
+  const stack = [value];
+  while (stack.length > 0) {
+    const item = stack.pop();
+    if (item === null || typeof item !== "object" || Object.isFrozen(item)) continue;
+    Object.freeze(item);
+    for (const key of Object.keys(item)) stack.push(item[key]);
+  }
+  return value;
+}
+
+/** Makes each v3 bad input (frozen, so that a change would throw) `rounds` times: what went
+ *  wrong, and the valid conversation's JSON afterwards. */
+export function runV3BadInputs(api, rounds = 1) {
+  const problems = new Set();
+  const cases = v3BadInputs().map(([name, state, action, path]) => [name, freezeAll(state), freezeAll(action), path]);
+  for (let round = 0; round < rounds; round++) {
+    for (const [name, state, action, path] of cases) {
+      try {
+        api.sessionReducer(state, action);
+        problems.add(`${name}: accepted`);
+      } catch (error) {
+        if (!(error instanceof TypeError) || error.code !== "invalid") {
+          problems.add(`${name}: threw ${error?.constructor?.name} ${error?.code} ${error?.message}`);
+        } else if (typeof error.path !== "string" || !error.path.startsWith(path) || !error.message.startsWith(`${error.path}: `)) {
+          problems.add(`${name}: path ${error.path} (expected ${path}…), message ${error.message}`);
+        }
+      }
+    }
+  }
+  return { calls: cases.length * rounds, problems: [...problems], answer: conversation(api) };
+}

@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import * as api from "../../pkg/index.js";
-import { conversation, runHostile } from "./hostile_input.mjs";
+import { conversation, nestedForks, runHostile, runV3BadInputs } from "./hostile_input.mjs";
 import { withPackagePage } from "./package_page.mjs";
 
 const ROUNDS = 2000;
@@ -92,4 +92,49 @@ test("a getter that calls the reducer in the middle of applying a step: both cal
   assert.deepEqual(answer, api.sessionReducer(state(), { type: "part", part: { type: "tool-result", id: "call-2", output: 2 } }));
   assert.deepEqual(innerAnswer.messages[1].parts.map((call) => call.state), ["done", "running"]);
   assert.deepEqual(answer.messages[1].parts.map((call) => call.state), ["running", "done"]);
+});
+
+// SPEC v3: the new fields' bad values, refused with their path; a long valid queue is not one.
+const hasV3 = (() => {
+  try {
+    api.checkAction({ type: "unqueue", id: "q" });
+    return true;
+  } catch {
+    return false;
+  }
+})();
+const needsV3 = { skip: !hasV3 && "the package has no v3 actions" };
+
+test("v3 in Node: bad forks, branches, queues and actions are refused with their path, and the module goes on", needsV3, () => {
+  const expected = conversation(api);
+  const { calls, problems, answer } = runV3BadInputs(api, 20);
+  assert.ok(calls >= 600, `${calls} bad inputs`);
+  assert.deepEqual(problems, []);
+  assert.equal(answer, expected);
+});
+
+test("v3 in Chromium: the same", needsV3, async () => {
+  const result = await withPackagePage((page) =>
+    page.evaluate(async () => {
+      const api = await import("/pkg/index.js");
+      const { conversation, runV3BadInputs } = await import("/tests/js/hostile_input.mjs");
+      const expected = conversation(api);
+      return { expected, ...runV3BadInputs(api, 5) };
+    }),
+  );
+  assert.deepEqual(result.problems, []);
+  assert.equal(result.answer, result.expected);
+});
+
+test("v3: a queue of 100,000 and branches 64 deep are read, and a finish sends the whole queue as one turn", needsV3, () => {
+  const queue = Array.from({ length: 100_000 }, (_, i) => ({ id: `q-${i}`, text: "later" }));
+  const state = { messages: [{ id: "u-1", role: "user", parts: [{ type: "text", text: "q" }] }], status: "streaming", queue };
+  const sent = api.sessionReducer(state, { type: "part", part: { type: "finish" } });
+  assert.equal(sent.messages.length, 100_001);
+  assert.deepEqual(sent.messages.at(-1), { id: "q-99999", role: "user", parts: [{ type: "text", text: "later" }] });
+  assert.deepEqual([sent.status, "queue" in sent], ["streaming", false]);
+  const deep = { messages: [{ id: "u-1", role: "user", parts: [] }, { id: "a-2", role: "assistant", parts: [] }], status: "idle", forks: nestedForks(64) };
+  const edited = api.sessionReducer(deep, { type: "edit", messageId: "u-1", id: "e-1", text: "e" });
+  assert.deepEqual(edited.messages.map((m) => m.id), ["e-1"]);
+  assert.equal(api.sessionReducer(deep, { type: "switchBranch", after: "a-2", to: 0 }).forks.length, 2);
 });
