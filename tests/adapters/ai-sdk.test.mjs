@@ -68,9 +68,9 @@ const rows = [
   [{ type: "data-weather", data: null }, [{ type: "data", name: "weather", data: null }]],
   [{ type: "data-progress", data: 1, transient: true }, []],
   [{ type: "steering-message", id: "s", parts: [] }, []],
-  [{ type: "start-step" }, []],
+  [{ type: "start-step" }, [{ type: "step-start" }]],
   [{ type: "finish-step" }, [{ type: "step-finish" }]],
-  [{ type: "reset-step" }, []],
+  [{ type: "reset-step" }, [{ type: "step-reset" }]],
   [{ type: "finish" }, [{ type: "finish" }]],
   [{ type: "finish", finishReason: "tool-calls" }, [{ type: "finish", reason: "tool-calls" }]],
   [{ type: "finish", finishReason: "interrupted" }, [{ type: "finish", reason: "other" }]],
@@ -220,4 +220,22 @@ test("toAiSdkMessages: an approved call and an asked one convert as the continua
   const model = await convertToModelMessages(await validateUIMessages({ messages }));
   const responses = model.flatMap((m) => (m.role === "tool" ? m.content : [])).filter((c) => c.type === "tool-approval-response");
   assert.deepEqual(responses.map((r) => [r.approvalId, r.approved]), [["ap3", true], ["ap4", false]]);
+});
+
+test("toAiSdkMessages: step parts are the AI SDK's step-start parts (and no step is guessed then); a file data part is a file part", async () => {
+  const stepped = {
+    id: "a4",
+    role: "assistant",
+    parts: [{ type: "step" }, { type: "text", text: "Looking." }, call("done", { state: "done", output: 1 }), { type: "step" }, { type: "text", text: "Found." }],
+  };
+  assert.deepEqual(toAiSdkMessages([stepped])[0].parts.map((part) => part.type), ["step-start", "text", "tool-delete_file", "step-start", "text"]);
+  const file = { type: "data", name: "file", data: { mediaType: "image/png", url: "data:image/png;base64,AA==", filename: "a.png" } };
+  const attached = { id: "u3", role: "user", parts: [{ type: "text", text: "What is this?" }, file] };
+  const messages = toAiSdkMessages([attached, stepped]);
+  assert.deepEqual(messages[0].parts[1], { type: "file", mediaType: "image/png", url: "data:image/png;base64,AA==", filename: "a.png" });
+  const model = await convertToModelMessages(await validateUIMessages({ messages }));
+  assert.deepEqual(model[0].content.map((c) => c.type), ["text", "file"]);
+  assert.deepEqual([model[0].content[1].mediaType, model[0].content[1].filename], ["image/png", "a.png"]);
+  // Two steps: an assistant message with the call, its result, then one with the text after it.
+  assert.deepEqual(model.slice(1).map((m) => m.role), ["assistant", "tool", "assistant"]);
 });

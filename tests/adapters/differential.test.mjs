@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { convertToModelMessages, jsonSchema, stepCountIs, streamText, tool, validateUIMessages } from "ai";
 import { MockLanguageModelV4, convertArrayToReadableStream } from "ai/test";
-import { agUi, aiSdk, applyAll, collect, core, needsV2 } from "./package.mjs";
+import { agUi, aiSdk, applyAll, collect, core, needsV2, needsV3 } from "./package.mjs";
 import { agUiAgent, agUiResponse, aiSdkMessage, aiSdkResponse, projectAgUiMessages, projectSessionAsAgUi, projectSessionMessage, projectUiMessage } from "./peers.mjs";
 
 const sent = () => core.sessionReducer({ messages: [], status: "idle" }, { type: "send", id: "u1", text: "Go" });
@@ -203,6 +203,48 @@ test("AI SDK: a stream aborted while a call's input streams, and one failing aft
     { endedEarly: true },
   );
   assert.deepEqual([failed.status, failed.error], ["error", { message: "Overloaded" }]);
+});
+
+// Steps (SPEC v3): the model messages convertToModelMessages makes of the request built by
+// toAiSdkMessages are those it makes of readUIMessageStream's own message, one per step.
+async function assertSameModelMessages(chunks) {
+  const { message } = await aiSdkMessage(chunks);
+  const state = await assertSameAsAiSdk(chunks);
+  const request = { id: "u1", role: "user", parts: [{ type: "text", text: "Go" }] };
+  const expected = await convertToModelMessages(await validateUIMessages({ messages: [request, message] }));
+  const actual = await convertToModelMessages(await validateUIMessages({ messages: aiSdk.toAiSdkMessages(state.messages) }));
+  assert.deepEqual(actual, expected);
+  return { state, model: actual };
+}
+
+const lookup = (id, step) => [
+  { type: "tool-input-available", toolCallId: id, toolName: "lookup", input: { step } },
+  { type: "tool-output-available", toolCallId: id, output: { price: step } },
+];
+
+test("AI SDK steps: a reply in two steps is two assistant model messages, as with ai's own message", needsV3, async () => {
+  const { state, model } = await assertSameModelMessages([
+    { type: "start", messageId: "a1" },
+    { type: "start-step" }, { type: "text-start", id: "t1" }, { type: "text-delta", id: "t1", delta: "Looking." }, { type: "text-end", id: "t1" },
+    ...lookup("c1", 1), { type: "finish-step" },
+    { type: "start-step" }, { type: "text-start", id: "t2" }, { type: "text-delta", id: "t2", delta: "It costs 1." }, { type: "text-end", id: "t2" },
+    { type: "finish-step" }, { type: "finish", finishReason: "stop" },
+  ]);
+  assert.deepEqual(state.messages[1].parts.map((part) => part.type), ["step", "text", "tool", "step", "text"]);
+  assert.deepEqual(model.map((m) => m.role), ["user", "assistant", "tool", "assistant"]);
+});
+
+test("AI SDK steps: reset-step removes what the step gave, a call included, as ai does", needsV3, async () => {
+  const { state } = await assertSameModelMessages([
+    { type: "start", messageId: "a1" },
+    { type: "start-step" }, ...lookup("c1", 1), { type: "finish-step" },
+    { type: "start-step" }, { type: "text-start", id: "t2" }, { type: "text-delta", id: "t2", delta: "It co" },
+    { type: "tool-input-available", toolCallId: "c2", toolName: "lookup", input: { step: 2 } },
+    { type: "reset-step" },
+    { type: "start-step" }, { type: "text-start", id: "t3" }, { type: "text-delta", id: "t3", delta: "It costs 1." }, { type: "text-end", id: "t3" },
+    { type: "finish-step" }, { type: "finish", finishReason: "stop" },
+  ]);
+  assert.deepEqual(state.messages[1].parts.map((part) => part.id ?? part.text ?? part.type), ["step", "c1", "step", "It costs 1."]);
 });
 
 // ---- AG-UI

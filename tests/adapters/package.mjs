@@ -21,6 +21,17 @@ function hasV2Reducer() {
 // Tests that apply the adapters' actions need it; until it is built they are skipped, saying why.
 export const needsV2 = hasV2Reducer() ? {} : { skip: "needs the SPEC v2 reducer (issues 8 and 9) in pkg/" };
 
+// The reducer of SPEC v3 (issue 21): `unqueue` is an action it knows.
+function hasV3Reducer() {
+  try {
+    core.checkAction({ type: "unqueue", id: "q" });
+    return true;
+  } catch {
+    return false;
+  }
+}
+export const needsV3 = hasV3Reducer() ? {} : { skip: "needs the SPEC v3 reducer (issue 21) in pkg/" };
+
 // The parts of a list of actions, for assertions on what a translator says.
 export const partsOf = (actions) => actions.map((action) => action.part);
 

@@ -135,7 +135,10 @@ const translators = {
     isString(chunk.toolCallId)
       ? part({ type: "tool-error", id: chunk.toolCallId, error: { message: DENIED, code: DENIED_CODE } })
       : [],
+  "start-step": () => part({ type: "step-start" }),
   "finish-step": () => part({ type: "step-finish" }),
+  // The provider restarted the step: what it gave since the step began goes.
+  "reset-step": () => part({ type: "step-reset" }),
   finish: (chunk) => {
     const finish = { type: "finish" };
     if (finishReasons.has(chunk.finishReason)) finish.reason = chunk.finishReason;

@@ -76,7 +76,7 @@ export type UIMessagePartLike =
   | { type: `data-${string}`; id?: string; data: JsonValue }
   | { type: "source-url"; sourceId?: string; url: string; title?: string; providerMetadata?: ProviderMetadataLike }
   | { type: "source-document"; sourceId?: string; mediaType: string; title: string; filename?: string; providerMetadata?: ProviderMetadataLike }
-  | { type: "file" | "reasoning-file"; url: string; mediaType: string; providerMetadata?: ProviderMetadataLike }
+  | { type: "file" | "reasoning-file"; url: string; mediaType: string; filename?: string; providerMetadata?: ProviderMetadataLike }
   | { type: "custom"; kind: string; providerMetadata?: ProviderMetadataLike }
   | UIToolPartLike;
 

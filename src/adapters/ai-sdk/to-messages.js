@@ -100,13 +100,19 @@ function uiPartOf(part) {
 
 function uiPartsOf(message) {
   const parts = [];
+  // A message with step parts (the AI SDK's start-step) says where its steps began.
+  const stepped = message.parts.some((part) => part.type === "step");
   let afterTool = false;
   for (const part of message.parts) {
+    if (part.type === "step") {
+      parts.push({ type: "step-start" });
+      continue;
+    }
     const uiPart = uiPartOf(part);
     if (uiPart === undefined) continue;
-    // A step ends where something other than a call follows a call: the model saw the
-    // results before it wrote on (convertToModelMessages splits the turn at step-start).
-    if (afterTool && part.type !== "tool") parts.push({ type: "step-start" });
+    // Without them, a step ends where something other than a call follows a call: the model
+    // saw the results before it wrote on (convertToModelMessages splits the turn at step-start).
+    if (!stepped && afterTool && part.type !== "tool") parts.push({ type: "step-start" });
     afterTool = part.type === "tool";
     parts.push(uiPart);
   }
