@@ -244,12 +244,18 @@ function mapCalls(messages, update) {
 export const MAX_BRANCH_DEPTH = 64;
 const MISSING = -2;
 
-// Where a fork's `after` is on `messages`: -1 for null, MISSING when no message has that id.
-// (A message id held twice: its first place.)
-function positionOf(messages, after) {
-  if (after === null) return -1;
-  const index = messages.findIndex((message) => message.id === after);
-  return index < 0 ? MISSING : index;
+// Where each fork's `after` is on `messages` (-1 for null; MISSING when no message after the
+// previous fork's has that id): forks are in path order, so a message id held twice is the
+// first place after the previous fork's.
+function forkPositions(messages, forks) {
+  let at = -1;
+  return forks.map((fork) => {
+    if (fork.after === null) return -1;
+    const found = messages.findIndex((message, i) => i > at && message.id === fork.after);
+    if (found < 0) return MISSING;
+    at = found;
+    return found;
+  });
 }
 
 function withForks(state, forks) {
@@ -258,14 +264,12 @@ function withForks(state, forks) {
   return rest;
 }
 
-// The forks whose `after` is still on the path, in path order (the same state when all are).
+// The forks whose `after` is still on the path (the same state when all are).
 function withForksOnPath(state) {
   if (state.forks === undefined) return state;
-  const placed = state.forks.map((fork) => ({ fork, at: positionOf(state.messages, fork.after) }))
-    .filter(({ at }) => at !== MISSING)
-    .sort((a, b) => a.at - b.at);
-  if (placed.length === state.forks.length && placed.every(({ fork }, i) => fork === state.forks[i])) return state;
-  return withForks(state, placed.map(({ fork }) => fork));
+  const positions = forkPositions(state.messages, state.forks);
+  if (!positions.includes(MISSING)) return state;
+  return withForks(state, state.forks.filter((_, i) => positions[i] !== MISSING));
 }
 
 // The forks of a branch at `depth` (a fork of `forks` holds branches of depth 1): those whose
@@ -296,11 +300,12 @@ function limitBranch(branch, depth) {
 // becomes a branch (depth 1); returns it with the messages and forks that stay.
 function setAside(state, start) {
   const forks = state.forks ?? [];
-  const inTail = (fork) => positionOf(state.messages, fork.after) >= start;
+  const positions = forkPositions(state.messages, forks);
+  const inTail = (_, i) => positions[i] >= start;
   const branch = { messages: cancelOpenCalls(state.messages.slice(start)) };
   const tailForks = limitNesting(forks.filter(inTail), 1);
   if (tailForks.length > 0) branch.forks = tailForks;
-  return { branch, messages: state.messages.slice(0, start), forks: forks.filter((fork) => !inTail(fork)) };
+  return { branch, messages: state.messages.slice(0, start), forks: forks.filter((fork, i) => !inTail(fork, i)) };
 }
 
 // The branch takes the live slot of the fork `after` (created when absent, the branch at index
@@ -346,7 +351,7 @@ function switchBranch(state, { after, to }) {
   if (index < 0 || state.status === "streaming") return state;
   const fork = state.forks[index];
   if (to < 0 || to >= fork.alternatives.length || to === fork.active) return state;
-  const { branch: left, messages, forks } = setAside(state, positionOf(state.messages, after) + 1);
+  const { branch: left, messages, forks } = setAside(state, forkPositions(state.messages, state.forks)[index] + 1);
   const chosen = fork.alternatives[to];
   const alternatives = fork.alternatives.with(fork.active, left).with(to, null);
   return {

@@ -713,6 +713,68 @@ describe("the package and the baseline reach the same states", () => {
     });
   }
 
+  it("on a v3 session (branches, the queue, load, steps), state by state, no-ops included", async (t) => {
+    const pkg = await load();
+    try {
+      pkg.checkAction({ type: "unqueue", id: "q" });
+    } catch {
+      t.skip("the package has no v3 actions");
+      return;
+    }
+    const file = { type: "data", name: "file", data: { mediaType: "image/png", url: "data:,", filename: "a.png" } };
+    const actions = [
+      { type: "send", id: "u-1", text: "Plan a trip", parts: [file], metadata: { lang: "en" } },
+      part({ type: "step-start", messageId: "a-1" }),
+      part({ type: "step-start" }),
+      part({ type: "text-delta", text: "Sure" }),
+      part({ type: "tool-call", id: "c1", name: "search", input: {} }),
+      { type: "send", id: "q-1", text: "and hotels" },
+      { type: "send", id: "q-2", text: "cheap ones", metadata: 1 },
+      { type: "unqueue", id: "q-1" },
+      { type: "unqueue", id: "zz" },
+      part({ type: "step-reset" }),
+      part({ type: "step-reset" }),
+      part({ type: "text-delta", text: "Again" }),
+      part({ type: "finish" }),
+      part({ type: "text-delta", text: "reply" }),
+      { type: "switchBranch", after: "u-1", to: 0 },
+      { type: "regenerate", messageId: "a-1" },
+      { type: "switchBranch", after: "u-1", to: 0 },
+      part({ type: "text-delta", text: "second" }),
+      part({ type: "tool-call", id: "c2", name: "ask", input: {} }),
+      part({ type: "finish" }),
+      { type: "switchBranch", after: "u-1", to: 0 },
+      { type: "switchBranch", after: "u-1", to: 1 },
+      { type: "switchBranch", after: "u-1", to: 1.0 },
+      { type: "switchBranch", after: "u-1", to: 5 },
+      { type: "edit", messageId: "u-1", id: "u-1b", text: "Plan a cheap trip" },
+      { type: "edit", messageId: "nope", id: "x", text: "y" },
+      { type: "edit", messageId: "a-1", id: "x", text: "y" },
+      part({ type: "text-delta", text: "cheap" }),
+      { type: "send", id: "q-3", text: "queued" },
+      part({ type: "finish", reason: "aborted" }),
+      { type: "retry" },
+      part({ type: "finish" }),
+      { type: "stop" },
+      { type: "switchBranch", after: null, to: 0 },
+      { type: "switchBranch", after: null, to: 1 },
+      { type: "load", state: { messages: [{ id: "u", role: "user", parts: [] }], status: "streaming", queue: [{ id: "q", text: "t" }] } },
+      { type: "load", state: { messages: [], status: "idle" } },
+      { type: "reset" },
+      { type: "regenerate" },
+    ];
+    let expected = EMPTY;
+    let actual = { messages: [], status: "idle" };
+    for (const [step, action] of actions.entries()) {
+      const nextExpected = sessionReducer(expected, action);
+      const nextActual = pkg.sessionReducer(actual, action);
+      const where = `after action ${step}: ${JSON.stringify(action)}`;
+      assert.deepEqual(json(nextActual), json(nextExpected), where);
+      assert.equal(Object.is(nextActual, actual), Object.is(nextExpected, expected), `same object ${where}`);
+      [expected, actual] = [nextExpected, nextActual];
+    }
+  });
+
   it("on a mixed session, state by state, no-ops included", async () => {
     const pkg = await load();
     const actions = [
