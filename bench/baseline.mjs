@@ -244,18 +244,19 @@ function mapCalls(messages, update) {
 export const MAX_BRANCH_DEPTH = 64;
 const MISSING = -2;
 
-// Where each fork's `after` is on `messages` (-1 for null; MISSING when no message after the
-// previous fork's has that id): forks are in path order, so a message id held twice is the
-// first place after the previous fork's.
-function forkPositions(messages, forks) {
-  let at = -1;
-  return forks.map((fork) => {
-    if (fork.after === null) return -1;
-    const found = messages.findIndex((message, i) => i > at && message.id === fork.after);
-    if (found < 0) return MISSING;
-    at = found;
-    return found;
-  });
+// Where a fork's `after` is on `messages`: -1 for null, MISSING when no message has that id. An
+// `after` names the first message with its id (docs/decisions.md).
+function positionOf(messages, after) {
+  if (after === null) return -1;
+  const index = messages.findIndex((message) => message.id === after);
+  return index < 0 ? MISSING : index;
+}
+
+// Whether the message before `start` repeats the id of an earlier one: a fork after it would
+// name that earlier one, so an edit or regenerate there is ignored (docs/decisions.md).
+function repeatsAnId(messages, start) {
+  const last = messages[start - 1];
+  return last !== undefined && messages.findIndex((message) => message.id === last.id) < start - 1;
 }
 
 function withForks(state, forks) {
@@ -264,12 +265,14 @@ function withForks(state, forks) {
   return rest;
 }
 
-// The forks whose `after` is still on the path (the same state when all are).
+// The forks whose `after` is still on the path, in path order (the same state when all are).
 function withForksOnPath(state) {
   if (state.forks === undefined) return state;
-  const positions = forkPositions(state.messages, state.forks);
-  if (!positions.includes(MISSING)) return state;
-  return withForks(state, state.forks.filter((_, i) => positions[i] !== MISSING));
+  const placed = state.forks.map((fork) => ({ fork, at: positionOf(state.messages, fork.after) }))
+    .filter(({ at }) => at !== MISSING)
+    .sort((a, b) => a.at - b.at);
+  if (placed.length === state.forks.length && placed.every(({ fork }, i) => fork === state.forks[i])) return state;
+  return withForks(state, placed.map(({ fork }) => fork));
 }
 
 // The forks of a branch at `depth` (a fork of `forks` holds branches of depth 1): those whose
@@ -300,12 +303,11 @@ function limitBranch(branch, depth) {
 // becomes a branch (depth 1); returns it with the messages and forks that stay.
 function setAside(state, start) {
   const forks = state.forks ?? [];
-  const positions = forkPositions(state.messages, forks);
-  const inTail = (_, i) => positions[i] >= start;
+  const inTail = (fork) => positionOf(state.messages, fork.after) >= start;
   const branch = { messages: cancelOpenCalls(state.messages.slice(start)) };
   const tailForks = limitNesting(forks.filter(inTail), 1);
   if (tailForks.length > 0) branch.forks = tailForks;
-  return { branch, messages: state.messages.slice(0, start), forks: forks.filter((fork, i) => !inTail(fork, i)) };
+  return { branch, messages: state.messages.slice(0, start), forks: forks.filter((fork) => !inTail(fork)) };
 }
 
 // The branch takes the live slot of the fork `after` (created when absent, the branch at index
@@ -320,8 +322,8 @@ function keepAsAlternative(forks, after, branch) {
 
 // SPEC v3 "Actions": edit.
 function edit(state, { messageId, id, text }) {
-  const index = state.messages.findLastIndex((message) => message.id === messageId);
-  if (index < 0 || state.messages[index].role !== "user") return state;
+  const index = state.messages.findLastIndex((message) => message.id === messageId && message.role === "user");
+  if (index < 0 || repeatsAnId(state.messages, index)) return state;
   const after = index === 0 ? null : state.messages[index - 1].id;
   const { branch, messages, forks } = setAside(state, index);
   const user = { id, role: "user", parts: [{ type: "text", text }] };
@@ -332,11 +334,11 @@ function edit(state, { messageId, id, text }) {
 function regenerate(state, { messageId }) {
   let end = state.messages.length;
   if (messageId !== undefined) {
-    end = state.messages.findLastIndex((message) => message.id === messageId);
-    if (end < 0 || state.messages[end].role !== "assistant") return state;
+    end = state.messages.findLastIndex((message) => message.id === messageId && message.role === "assistant");
+    if (end < 0) return state;
   }
   const user = state.messages.findLastIndex((message, i) => i < end && message.role === "user");
-  if (user < 0) return state;
+  if (user < 0 || repeatsAnId(state.messages, user + 1)) return state;
   if (user === state.messages.length - 1) {
     // Nothing to set aside: retry without cutting.
     return state.status === "streaming" ? state : { ...withoutError(state), status: "streaming" };
@@ -351,7 +353,7 @@ function switchBranch(state, { after, to }) {
   if (index < 0 || state.status === "streaming") return state;
   const fork = state.forks[index];
   if (to < 0 || to >= fork.alternatives.length || to === fork.active) return state;
-  const { branch: left, messages, forks } = setAside(state, forkPositions(state.messages, state.forks)[index] + 1);
+  const { branch: left, messages, forks } = setAside(state, positionOf(state.messages, after) + 1);
   const chosen = fork.alternatives[to];
   const alternatives = fork.alternatives.with(fork.active, left).with(to, null);
   return {

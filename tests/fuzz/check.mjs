@@ -117,8 +117,10 @@ function brokenForks(forks, messages, path, depth) {
     afters.add(fork.after);
     if (fork.after === null && k > 0) return `${where}.after: null, not first`;
     if (fork.after !== null) {
-      const found = messages.findIndex((message, i) => i > at && message.id === fork.after);
-      if (found < 0) return `${where}.after: ${show(fork.after)}, no message of the path after the previous fork's (path order)`;
+      // An `after` names the first message with its id (docs/decisions.md).
+      const found = messages.findIndex((message) => message.id === fork.after);
+      if (found < 0) return `${where}.after: ${show(fork.after)}, no message of the path`;
+      if (found <= at) return `${where}.after: ${show(fork.after)}, before the previous fork's (path order)`;
       at = found;
     }
     const { active, alternatives } = fork;

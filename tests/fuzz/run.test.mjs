@@ -99,7 +99,7 @@ describe("the fuzz's invariant check names each broken v3 invariant", () => {
     "state.forks[0].active: 2 out of range": state({ forks: [fork("a1", { active: 2 })] }),
     "state.forks[0].alternatives[0]: null, not at active": state({ forks: [fork("a1", { alternatives: [null, branch()] })] }),
     "state.forks[0].alternatives[1]: a branch at active": state({ forks: [fork("a1", { active: 1, alternatives: [branch(), branch()] })] }),
-    "state.forks[1].after: \"a1\", no message of the path after the previous fork's (path order)": state({ forks: [fork("a2"), fork("a1")] }),
+    "state.forks[1].after: \"a1\", before the previous fork's (path order)": state({ forks: [fork("a2"), fork("a1")] }),
     "state.forks[0].after: \"zz\", no message": state({ forks: [fork("zz")] }),
     "state.forks[1]: a second fork after \"a1\"": state({ forks: [fork("a1"), fork("a1")] }),
     "state.forks[1].after: null, not first": state({ forks: [fork("a1"), fork(null)] }),
