@@ -26,8 +26,9 @@ export function createRandom(seed) {
 }
 
 // The features of SPEC v2 and v3 that the package under test has: "calls" (issue 8), "data"
-// (issue 9) and "v3" (issue 21: branches, the queue, load, steps).
-export const FEATURES = ["calls", "data", "v3"];
+// (issue 9), and of issue 21 "branches" (edit, regenerate, switchBranch) and "queue" (the
+// queue, send with parts, load, steps).
+export const FEATURES = ["calls", "data", "branches", "queue"];
 
 const CALL_IDS = ["c1", "c2", "c3", "c4", "c5", "c6", "c7", "c8"];
 const MESSAGE_IDS = ["m1", "m2", "u1", "assistant-1", "assistant-2"];
@@ -155,7 +156,7 @@ function streamPart(random, features, state) {
       "tool-approval-request", "tool-approval-request", "tool-approval-response", "tool-approval-response", "reasoning-delta");
   }
   if (features.data) kinds.push("data", "data", "message-metadata", "snapshot", "agent-state", "agent-state");
-  if (features.v3) kinds.push("step-start", "step-start", "step-reset");
+  if (features.queue) kinds.push("step-start", "step-start", "step-reset");
   // Open calls wait for answers.
   if (open > 0) kinds.push("tool-result", "tool-result", "tool-error", ...(features.calls ? ["tool-input-end", "tool-approval-request", "tool-approval-response"] : []));
   switch (random.pick(kinds)) {
@@ -248,8 +249,8 @@ export function validAction(random, features, state, seen = () => undefined) {
   return action;
 }
 
-// The baseline follows SPEC v3. Without the "v3" feature the package follows v2, where a `send`
-// while streaming appends and step parts are unknown; without "calls" it follows v1, where `send`
+// The baseline follows SPEC v3. Without the "queue" feature the package follows v2, where a
+// `send` while streaming appends and step parts are unknown; without "calls" it follows v1, where `send`
 // cancels nothing and an answer to a call is ignored unless its run is streaming. Actions on
 // which the versions differ are not generated. (A batch is made of actions that agree.)
 export function agreesWithPackage(features, state, action) {
@@ -261,7 +262,7 @@ export function agreesWithPackage(features, state, action) {
     }
     return true;
   }
-  if (!features.v3) {
+  if (!features.queue) {
     if (action.type === "send" && state.status === "streaming") return false;
     if (action.type === "part" && ["step-start", "step-reset"].includes(action.part.type)) return false;
   }
@@ -278,7 +279,7 @@ function anyAction(random, features, state, seen) {
   if (state.status !== "streaming" && random.chance(0.2)) {
     return features.calls ? { type: "continue" } : { type: "send", id: random.pick(USER_IDS), text: random.pick(TEXTS) };
   }
-  if (features.v3 && random.chance(0.12)) return v3Action(random, state, seen);
+  if ((features.branches || features.queue) && random.chance(0.12)) return v3Action(random, features, state, seen);
   const roll = random.below(100);
   if (roll < 70) {
     // A nested part is aimed at the run behind the call it is within.
@@ -287,7 +288,7 @@ function anyAction(random, features, state, seen) {
     const part = streamPart(random, features, run ?? { messages: [], status: "streaming" });
     return within === undefined ? { type: "part", part } : { type: "part", part, within };
   }
-  if (roll < 76) return features.v3 ? sendAction(random) : { type: "send", id: random.pick(USER_IDS), text: random.pick(TEXTS) };
+  if (roll < 76) return features.queue ? sendAction(random) : { type: "send", id: random.pick(USER_IDS), text: random.pick(TEXTS) };
   if (roll < 83) {
     return withFields({ type: "toolPhase", name: targets(random, state).name(), state: random.pick(["running", "awaiting-confirmation"]) },
       { prompt: random.maybe(0.6, () => random.pick(["Go?", "Sure?"])) });
@@ -333,10 +334,10 @@ const idsOf = (messages, role) => messages.filter((message) => role === undefine
 
 // One of v3's actions, aimed mostly at what `state` holds: its user messages, replies, forks
 // and queue; sometimes at ids it does not hold and indexes out of range.
-function v3Action(random, state, seen) {
+function v3Action(random, features, state, seen) {
   const { messages, forks = [], queue = [] } = state;
   const aimed = (ids, fallback) => (ids.length > 0 && random.chance(0.8) ? random.pick(ids) : random.pick(fallback));
-  const roll = random.below(100);
+  const roll = features.queue ? (features.branches ? random.below(100) : 78 + random.below(22)) : random.below(78);
   if (roll < 28) {
     return { type: "edit", messageId: aimed(idsOf(messages, "user"), [...MESSAGE_IDS, ...USER_IDS]), id: random.pick(EDIT_IDS), text: random.pick(TEXTS) };
   }
@@ -355,7 +356,7 @@ function v3Action(random, state, seen) {
     return stopFirst ? { type: "batch", actions: [{ type: "stop" }, { type: "switchBranch", after, to }] } : { type: "switchBranch", after, to };
   }
   if (roll < 88) return { type: "unqueue", id: aimed(queue.map((queued) => queued.id), USER_IDS) };
-  const loaded = random.chance(0.1) ? deepBranches(random) : seen();
+  const loaded = features.branches && random.chance(0.1) ? deepBranches(random) : seen();
   return loaded === undefined ? { type: "stop" } : { type: "load", state: loaded };
 }
 

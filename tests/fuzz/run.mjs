@@ -10,7 +10,7 @@
 // and the next valid action still gives the right answer. Differences are replayed without the
 // randomness around them and shrunk to a minimal reproduction.
 //
-// Options: --features=calls,data,v3 (the SPEC v2 and v3 features to generate; default: those the
+// Options: --features=calls,data,branches,queue (the SPEC v2 and v3 features to generate; default: those the
 // package accepts; "none" for v1 only), --hostile=malformed,getters,proxies,lengths (default: all;
 // "none" for no hostile input), --package=path/to/index.js (default: pkg/index.js), --strict
 // (the differences listed in known.mjs count too). Exits 1 when it finds a difference.
@@ -77,7 +77,8 @@ const accepts = (action) => {
 const detected = {
   calls: accepts({ type: "continue" }),
   data: accepts({ type: "batch", actions: [] }),
-  v3: accepts({ type: "unqueue", id: "q" }),
+  branches: accepts({ type: "switchBranch", after: null, to: 0 }),
+  queue: accepts({ type: "unqueue", id: "q" }),
 };
 const enabled = options.features === undefined
   ? FEATURES.filter((feature) => detected[feature])
@@ -402,7 +403,7 @@ console.log(`actions run: ${figure(total)} (${figure(stats.valid)} valid in ${fi
   `${figure(stats.branches)} branches back, ${figure(stats.literals)} restarts from a JSON copy)`);
 console.log(`time: ${seconds.toFixed(1)} s (${figure(Math.round(total / seconds))} actions/s)`);
 console.log(`wasm memory: ${mb(memoryBefore)} before, ${mb(wasmMemory())} after`);
-if (features.v3) {
+if (features.branches || features.queue) {
   const changed = ["edit", "regenerate", "switchBranch", "unqueue", "load"].map((type) => `${type} ${figure(changedBy.get(type) ?? 0)}`);
   console.log(`v3 actions that changed the state: ${changed.join(", ")}`);
 }
