@@ -47,6 +47,7 @@ async function runExample(source, responses) {
 test("README: the AI SDK example", needsV2, async () => {
   const chunks = [
     { type: "start", messageId: "a1" },
+    { type: "start-step" },
     { type: "text-start", id: "t" },
     { type: "text-delta", id: "t", delta: "I'll delete it once you approve." },
     { type: "text-end", id: "t" },
