@@ -316,7 +316,7 @@ function anyAction(random, features, state, seen) {
 
 // A send, now and then with parts (text and data parts: a file, a source) and metadata.
 function sendAction(random) {
-  const parts = random.maybe(0.3, () => Array.from({ length: 1 + random.below(2) }, () => userPart(random)));
+  const parts = random.maybe(0.3, () => Array.from({ length: random.below(3) }, () => userPart(random)));
   return withFields({ type: "send", id: random.pick(USER_IDS), text: random.pick(TEXTS) },
     { parts, metadata: random.maybe(0.2, () => jsonValue(random)) });
 }
