@@ -280,6 +280,8 @@ function anyAction(random, features, state, seen) {
     return features.calls ? { type: "continue" } : { type: "send", id: random.pick(USER_IDS), text: random.pick(TEXTS) };
   }
   if ((features.branches || features.queue) && random.chance(0.12)) return v3Action(random, features, state, seen);
+  // A conversation with alternatives: the user looks at them.
+  if (features.branches && state.forks !== undefined && random.chance(0.06)) return switchAction(random, state);
   const roll = random.below(100);
   if (roll < 70) {
     // A nested part is aimed at the run behind the call it is within.
@@ -346,18 +348,23 @@ function v3Action(random, features, state, seen) {
       ? { type: "regenerate" }
       : { type: "regenerate", messageId: aimed(idsOf(messages, "assistant"), [...MESSAGE_IDS, ...USER_IDS]) };
   }
-  if (roll < 78) {
-    const fork = forks.length > 0 && random.chance(0.85) ? random.pick(forks) : undefined;
-    const after = fork?.after ?? random.pick([null, ...MESSAGE_IDS, ...USER_IDS]);
-    const count = fork?.alternatives.length ?? 2;
-    const to = random.chance(0.8) ? random.below(count) : random.pick([count, -1, 64, fork?.active ?? 0]);
-    // A switch while streaming is ignored: most come after the user stopped the reply.
-    const stopFirst = state.status === "streaming" && random.chance(0.7);
-    return stopFirst ? { type: "batch", actions: [{ type: "stop" }, { type: "switchBranch", after, to }] } : { type: "switchBranch", after, to };
-  }
+  if (roll < 78) return switchAction(random, state);
   if (roll < 88) return { type: "unqueue", id: aimed(queue.map((queued) => queued.id), USER_IDS) };
   const loaded = features.branches && random.chance(0.1) ? deepBranches(random) : seen();
   return loaded === undefined ? { type: "stop" } : { type: "load", state: loaded };
+}
+
+// A switchBranch, mostly to an index of a fork `state` holds.
+function switchAction(random, state) {
+  const forks = state.forks ?? [];
+  const fork = forks.length > 0 && random.chance(0.85) ? random.pick(forks) : undefined;
+  const after = fork?.after ?? random.pick([null, ...MESSAGE_IDS, ...USER_IDS]);
+  const count = fork?.alternatives.length ?? 2;
+  const other = fork === undefined ? 0 : (fork.active + 1 + random.below(count - 1)) % count; // not the active one
+  const to = random.chance(0.8) ? (random.chance(0.7) ? other : random.below(count)) : random.pick([count, -1, 64, fork?.active ?? 0]);
+  // A switch while streaming is ignored: most come after the user stopped the reply.
+  const stopFirst = state.status === "streaming" && random.chance(0.7);
+  return stopFirst ? { type: "batch", actions: [{ type: "stop" }, { type: "switchBranch", after, to }] } : { type: "switchBranch", after, to };
 }
 
 // A conversation whose forks nest 62 to 64 deep (a JSON copy, or the same frozen object again):

@@ -384,7 +384,13 @@ for (let done = 0; done < count; done++) {
     startSession();
     continue;
   }
-  if (next.expected !== current.expected) changedBy.set(action.type, (changedBy.get(action.type) ?? 0) + 1);
+  // A stop then a switch (the generator's way past a streaming reply) counts as a switch that
+  // changed the forks.
+  const stopThenSwitch = action.type === "batch" && action.actions.length === 2 && action.actions[1].type === "switchBranch";
+  if (stopThenSwitch ? next.expected.forks !== current.expected?.forks : next.expected !== current.expected) {
+    const type = stopThenSwitch ? "switchBranch" : action.type;
+    changedBy.set(type, (changedBy.get(type) ?? 0) + 1);
+  }
   session.history.push(next);
   if (random.chance(RATES.branch)) {
     stats.branches++;
