@@ -26,8 +26,13 @@ mkdir -p "$staging"
 
 # js-binding: the JavaScript binding, which keeps every JSON value in JavaScript; the default
 # features are the complete core's (Cargo.toml).
+# The panic locations of the dependencies' code name their files under Cargo's registry; without
+# the registry's path (the build machine's home directory) the wasm is smaller and the same on
+# every machine.
+remap=""
+for registry in "${CARGO_HOME:-$HOME/.cargo}"/registry/src/*/; do remap+=" --remap-path-prefix=$registry="; done
 echo "build: cargo build --release --target wasm32-unknown-unknown --no-default-features --features js-binding"
-cargo build --release --target wasm32-unknown-unknown --lib --no-default-features --features js-binding
+RUSTFLAGS="${RUSTFLAGS:-}$remap" cargo build --release --target wasm32-unknown-unknown --lib --no-default-features --features js-binding
 
 # --omit-default-module-path: the glue must not reference a .wasm file by URL; bundlers would
 # try to resolve and emit it, and the package ships the bytes inline instead.
