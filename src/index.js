@@ -9,13 +9,20 @@ import { bindSessionReducer, sessionReducer } from "./session_reducer.js";
 import { sessionStorageHelpers } from "./storage/session_storage.js";
 import { at, decoder, size, text } from "./wasm-text.js";
 
-// The decoder's memory holds its tables, the wasm from `at`, then the text's characters, which
-// are ASCII, so encodeInto copies them one byte each (src/wasm-text.wat).
-const { m: memory, d: decode } = /** @type {{ m: WebAssembly.Memory, d: (size: number) => void }} */ (
-  new WebAssembly.Instance(new WebAssembly.Module(new Uint8Array(decoder))).exports);
-new TextEncoder().encodeInto(text, new Uint8Array(memory.buffer, at + size));
-decode(size);
-initSync({ module: new Uint8Array(memory.buffer, at, size) });
+/**
+ * The wasm's bytes, decoded from its text. The decoder's memory holds its tables, the wasm from
+ * `at`, then the text's characters, which are ASCII, so encodeInto copies them one byte each
+ * (src/wasm-text.wat). Nothing keeps the decoder once the wasm is compiled.
+ * @returns {Uint8Array<ArrayBuffer>}
+ */
+function decodedWasm() {
+  const { m: memory, d: decode } = /** @type {{ m: WebAssembly.Memory, d: (size: number) => void }} */ (
+    new WebAssembly.Instance(new WebAssembly.Module(new Uint8Array(decoder))).exports);
+  new TextEncoder().encodeInto(text, new Uint8Array(memory.buffer, at + size));
+  decode(size);
+  return new Uint8Array(memory.buffer, at, size);
+}
+initSync({ module: decodedWasm() });
 bindSessionReducer(reduceInWasm);
 
 export { sessionReducer };
