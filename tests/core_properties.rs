@@ -39,6 +39,10 @@ fn from_json(part: Value) -> AgentStreamPart {
     serde_json::from_value(part).expect("a generated part is valid")
 }
 
+fn action_from_json(action: Value) -> SessionAction {
+    serde_json::from_value(action).expect("a generated action is valid")
+}
+
 fn with_metadata(mut part: Value, metadata: bool) -> Value {
     if metadata {
         part["metadata"] = json!({ "k": 1 });
@@ -263,7 +267,7 @@ fn single_action() -> impl Strategy<Value = SessionAction> {
         1 => Just(Some("missing".to_owned())),
     ];
     prop_oneof![
-        2 => select(&["u1", "u2"][..]).prop_map(|id| SessionAction::Send { id: id.into(), text: "hi".into() }),
+        2 => select(&["u1", "u2"][..]).prop_map(|id| action_from_json(json!({ "type": "send", "id": id, "text": "hi" }))),
         12 => (stream_part(), within).prop_map(|(part, within)| SessionAction::Part { part, within }),
         3 => (select(&TOOL_NAMES[..]), any::<bool>(), proptest::option::of(select(&["OK?", "Sure?"][..]))).prop_map(
             |(name, confirm, prompt)| {
@@ -585,7 +589,11 @@ fn a_message_index_first_used_by_a_diverged_state_still_knows_every_message() {
     assert!(matches!(
         reduce(
             &mut session,
-            &action(json!({ "type": "send", "id": "u2", "text": "And?" }))
+            // v3 queues a send while streaming: the run finishes first, so `u2` lands.
+            &action(json!({ "type": "batch", "actions": [
+                common::part(json!({ "type": "finish" })),
+                { "type": "send", "id": "u2", "text": "And?" }
+            ] }))
         ),
         Outcome::Changed(_)
     ));
