@@ -455,8 +455,7 @@ impl<'a> Editor<'a> {
     /// A call left the open states: it leaves the open-call index, and a sub-agent run behind
     /// it that is still streaming ends as `stop` ends a run.
     fn close_call(&mut self, path: &CallPath) -> Option<()> {
-        let open = self.open_mut();
-        open.retain(|call| call.path != *path);
+        self.forget_open(&|call| call == path);
         let streaming = self
             .call(path)?
             .agent
@@ -467,6 +466,12 @@ impl<'a> Editor<'a> {
             self.cancel_open(path)?;
         }
         Some(())
+    }
+
+    /// Takes the calls whose paths are `gone` out of the open-call index. (One `retain` for
+    /// every caller: each closure type would be a copy of its code in the wasm.)
+    fn forget_open(&mut self, gone: &dyn Fn(&CallPath) -> bool) {
+        self.open_mut().retain(|call| !gone(&call.path));
     }
 
     /// Cancels every open call in `run` and the runs nested in it (never the call that holds
@@ -661,8 +666,7 @@ impl<'a> Editor<'a> {
         // Let go of the state before changing it, or it would be copied.
         drop(state);
         cut.apply_to(&mut self.root_mut().messages);
-        self.open_mut()
-            .retain(|call| call.path.first().is_some_and(|&pos| cut.keeps(pos)));
+        self.forget_open(&|call| call.first().is_some_and(|&pos| !cut.keeps(pos)));
         self.log(Patch::Truncate {
             messages: cut.messages,
             parts: cut.parts,
@@ -684,9 +688,10 @@ impl<'a> Editor<'a> {
     /// Appends the root's queued messages as user messages, in order, and empties the queue.
     pub fn send_queue(&mut self) {
         let queue = std::mem::take(&mut self.root_mut().queue);
-        for queued in queue {
+        for queued in &queue {
             let id = queued.id.clone();
-            let message = user_message(queued.id, &queued.text, &queued.parts, queued.metadata);
+            let metadata = queued.metadata.clone();
+            let message = user_message(queued.id.clone(), &queued.text, &queued.parts, metadata);
             let messages = &mut self.root_mut().messages;
             messages.push(Rc::new(message));
             let index = messages.len() - 1;
@@ -723,13 +728,12 @@ impl<'a> Editor<'a> {
             .forget_parts(held.parts.get(keep..).unwrap_or_default());
         // Let go of the message before changing it, or it would be copied twice.
         drop(held);
-        let cut = |path: &CallPath| {
+        self.forget_open(&|path| {
             path.starts_with(run)
                 && path
                     .get(run.len())
                     .is_some_and(|pos| pos.message == message && pos.part >= keep)
-        };
-        self.open_mut().retain(|call| !cut(&call.path));
+        });
         Rc::make_mut(self.run_mut(run)?.messages.get_mut(message)?)
             .parts
             .truncate(keep);
@@ -749,9 +753,8 @@ pub fn user_message(
     parts: &[Rc<AgentPart>],
     metadata: Option<Json>,
 ) -> AgentMessage {
-    let mut all = Vec::with_capacity(1 + parts.len());
-    all.push(Rc::new(text_part(text, None)));
-    all.extend(parts.iter().cloned());
+    let mut all = vec![Rc::new(text_part(text, None))];
+    all.extend_from_slice(parts);
     AgentMessage {
         id,
         role: Role::User,

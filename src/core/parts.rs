@@ -361,16 +361,13 @@ pub fn agent_state(
 
 /// SPEC v3 "Stream parts": step-start.
 pub fn step_start(editor: &mut Editor, run: &RunPath, message_id: &Option<String>) -> Option<()> {
-    let target = resolve_target(editor, run, message_id.as_deref())?;
-    if let Target::Existing(message) = target {
-        let last = editor.run(run)?.messages.get(message)?.parts.last();
-        if last.is_some_and(|part| matches!(**part, AgentPart::Step)) {
-            return Some(());
-        }
-    }
-    let Some(message) = create_target(editor, run, target)? else {
+    let Some(message) = target_message(editor, run, message_id.as_deref())? else {
         return Some(());
     };
+    let last = editor.run(run)?.messages.get(message)?.parts.last();
+    if last.is_some_and(|part| matches!(**part, AgentPart::Step)) {
+        return Some(());
+    }
     editor.push_part(run, message, AgentPart::Step)
 }
 

@@ -12,7 +12,7 @@ use std::rc::Rc;
 use tsify::Ts;
 use wasm_bindgen::prelude::*;
 
-use crate::core::model::{is_cancelled, Json, SessionAction, Text, ToolError};
+use crate::core::model::{is_cancelled, Json, SessionAction, SessionState, Text, ToolError};
 use crate::core::patch::Patch;
 use crate::core::path::CallPath;
 use crate::core::{plain_append_target, reduce_with, resumable_cut, Cut, Outcome, Session};
@@ -34,6 +34,15 @@ export interface SessionReducerError extends Error {
   code: "invalid" | "internal" | "unavailable" | "quota" | "corrupt" | "version";
   path?: string;
 }
+"#;
+
+#[wasm_bindgen(typescript_custom_section)]
+const V3_TYPES: &'static str = r#"
+/** A part a user message carries after its text (`send`'s `parts`, a queued message's): an
+ *  attachment (a `data` part named `"file"` with `{ mediaType, url, filename? }`), sources or app data. */
+export type UserPart = ({ type: "text" } & TextPart) | ({ type: "data" } & DataPart);
+/** Where a step began (the AI SDK's `step-start`); not rendered. */
+export interface StepPart { type: "step" }
 "#;
 
 // wasm-bindgen ships a JavaScript module of the crate only when Rust declares an import from it;
@@ -90,6 +99,10 @@ fn reduce_read(
     };
     let session = match recent::take(session) {
         Some(session) => session,
+        // A `load` replaces the state: the one it replaces need not be read.
+        None if matches!(parsed.action, SessionAction::Load { .. }) => {
+            Session::new(Rc::new(SessionState::empty()))
+        }
         None => read_session(state)?,
     };
     advance(state, action, &parsed, session)
