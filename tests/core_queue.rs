@@ -475,3 +475,27 @@ fn a_loaded_state_is_indexed_afresh_for_the_actions_that_follow() {
         "the call waiting on the user stays answerable"
     );
 }
+
+/// Decision: "no call of the path is still open" counts nested runs too: a question left open
+/// in a sub-agent's finished run still waits on the user, so the queue waits with it.
+#[test]
+fn an_open_call_in_a_nested_run_keeps_the_queue_waiting_too() {
+    let mut nested = streaming(json!([
+        user("u-1", "Delegate"),
+        assistant(
+            "a-1",
+            json!([tool_with(
+                "c-1",
+                "agent",
+                "done",
+                json!({
+                    "agent": { "messages": [assistant("s-1", json!([tool("c-2", "ask", "awaiting-confirmation")]))], "status": "idle" }
+                })
+            )])
+        )
+    ]));
+    nested["queue"] = json!([{ "id": "q-1", "text": "later q-1" }]);
+    let finished = to_json(&apply(&state(nested.clone()), finish(None)));
+    assert_eq!(finished["status"], json!("idle"));
+    assert_eq!(finished["queue"], nested["queue"]);
+}

@@ -12,7 +12,7 @@ use std::rc::Rc;
 use tsify::Ts;
 use wasm_bindgen::prelude::*;
 
-use crate::core::model::{is_cancelled, Json, SessionAction, SessionState, Text, ToolError};
+use crate::core::model::{is_cancelled, Json, SessionAction, Text, ToolError};
 use crate::core::patch::Patch;
 use crate::core::path::CallPath;
 use crate::core::{plain_append_target, reduce_with, resumable_cut, Cut, Outcome, Session};
@@ -99,10 +99,6 @@ fn reduce_read(
     };
     let session = match recent::take(session) {
         Some(session) => session,
-        // A `load` replaces the state: the one it replaces need not be read.
-        None if matches!(parsed.action, SessionAction::Load { .. }) => {
-            Session::new(Rc::new(SessionState::empty()))
-        }
         None => read_session(state)?,
     };
     advance(state, action, &parsed, session)

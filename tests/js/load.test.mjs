@@ -84,3 +84,9 @@ test("the state of a load is checked as any state, its paths under action.state"
   const given = stored("idle");
   assert.equal(checkAction({ type: "load", state: given }).state, given);
 });
+
+test("the state a load replaces is checked as any state is", () => {
+  assertInvalid(() => sessionReducer({ messages: "none", status: "idle" }, { type: "load", state: stored("idle") }), "state.messages");
+  const given = stored("idle");
+  assert.equal(sessionReducer(undefined, { type: "load", state: given }), given, "Redux's first state");
+});
