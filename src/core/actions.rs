@@ -1,33 +1,121 @@
-//! The rows of SPEC "Actions" (v1 and v2), one function each: `reducer::apply_action`
+//! The rows of SPEC "Actions" (v1, v2 and v3), one function each: `reducer::apply_action`
 //! dispatches to them.
 
 use std::rc::Rc;
 
-use super::edit::{text_part, CallUpdate, Editor};
+use super::edit::{user_message, CallUpdate, Editor};
 use super::find::newest_named;
 use super::model::{
-    AgentMessage, AgentStreamPart, OpenToolState, Role, SessionAction, SessionState, SessionStatus,
-    Text, ToolState, MAX_NESTING,
+    AgentPart, AgentStreamPart, Json, OpenToolState, QueuedMessage, SessionAction, SessionState,
+    SessionStatus, Text, ToolState, MAX_NESTING,
 };
+use super::path::CallPath;
 use super::reducer::{apply_action, apply_part};
 use super::resumable::resumable_cut;
 
-/// SPEC "Actions": send (and v2: send when not streaming).
-pub fn send(editor: &mut Editor, id: &str, text: &Text) -> Option<()> {
-    // The user moved on: no call is left waiting for ever. (While streaming, the
-    // agent may take a queued message, and its calls go on.)
-    if editor.state().status != SessionStatus::Streaming {
-        editor.cancel_open(&[])?;
+/// SPEC "Actions": send (v2: send when not streaming; v3: send with parts / metadata).
+pub fn send(
+    editor: &mut Editor,
+    id: &str,
+    text: &Text,
+    parts: &[Rc<AgentPart>],
+    metadata: &Option<Json>,
+) -> Option<()> {
+    let sendable = |part: &Rc<AgentPart>| matches!(**part, AgentPart::Text(_) | AgentPart::Data(_));
+    // The binding refuses any other part as bad input; the core has no error to give.
+    if !parts.iter().all(sendable) {
+        return Some(());
     }
-    let message = AgentMessage {
-        id: id.to_owned(),
-        role: Role::User,
-        parts: vec![Rc::new(text_part(text, None))],
-        metadata: None,
-    };
+    if editor.state().status == SessionStatus::Streaming {
+        return queue_message(editor, id, text, parts, metadata);
+    }
+    // The user moved on: no call is left waiting for ever.
+    editor.cancel_open(&[])?;
+    send_queue(editor);
+    let message = user_message(id.to_owned(), text, parts, metadata.clone());
     editor.push_message(&[], message)?;
     editor.set_status(&[], SessionStatus::Streaming, None)?;
     Some(())
+}
+
+/// SPEC v3 "Actions": send while streaming (queued; replaces the v2 row).
+fn queue_message(
+    editor: &mut Editor,
+    id: &str,
+    text: &Text,
+    parts: &[Rc<AgentPart>],
+    metadata: &Option<Json>,
+) -> Option<()> {
+    editor.enqueue(QueuedMessage {
+        id: id.to_owned(),
+        text: text.clone(),
+        parts: parts.to_vec(),
+        metadata: metadata.clone(),
+    });
+    Some(())
+}
+
+/// SPEC v3 "Actions": send when not streaming: the queued messages go first, in order.
+fn send_queue(editor: &mut Editor) {
+    if !editor.state().queue.is_empty() {
+        editor.send_queue();
+    }
+}
+
+/// SPEC v3 "Actions": finish (top level, any reason but aborted) with a queue: sent as one
+/// turn when no call is left open, else it waits.
+pub fn send_queue_after_finish(editor: &mut Editor) -> Option<()> {
+    if editor.state().queue.is_empty() || !editor.session.open.is_empty() {
+        return Some(());
+    }
+    editor.send_queue();
+    editor.set_status(&[], SessionStatus::Streaming, None)
+}
+
+/// SPEC v3 "Actions": unqueue.
+pub fn unqueue(editor: &mut Editor, id: &str) -> Option<()> {
+    match editor
+        .state()
+        .queue
+        .iter()
+        .position(|queued| queued.id == id)
+    {
+        Some(index) => editor.unqueue(index),
+        None => Some(()),
+    }
+}
+
+/// SPEC v3 "Actions": load.
+pub fn load(editor: &mut Editor, state: &Rc<SessionState>) -> Option<()> {
+    editor.load(Rc::clone(state));
+    apply_load_rule(editor)
+}
+
+/// SPEC v3 "Storage": the load rule. Stored while streaming, the run is stopped; otherwise
+/// only the open calls whose sub-agent run still streams are cancelled (as `stop` cancels
+/// them): every other open call waits on the user, and stays answerable.
+pub fn apply_load_rule(editor: &mut Editor) -> Option<()> {
+    if editor.state().status == SessionStatus::Streaming {
+        return stop(editor);
+    }
+    while let Some(path) = open_call_with_streaming_run(editor) {
+        editor.set_call(&path, ToolState::Cancelled, CallUpdate::Cancel)?;
+    }
+    Some(())
+}
+
+/// The first open call, in document order, whose sub-agent run is streaming.
+fn open_call_with_streaming_run(editor: &Editor) -> Option<CallPath> {
+    let streams = |path: &CallPath| {
+        let run = editor.call(path).and_then(|call| call.agent.as_ref());
+        run.is_some_and(|run| run.status == SessionStatus::Streaming)
+    };
+    let open = editor
+        .session
+        .open
+        .iter()
+        .find(|call| streams(&call.path))?;
+    Some(open.path.clone())
 }
 
 /// SPEC "Actions": part (and v2: part carrying an answer).
@@ -120,13 +208,14 @@ pub fn continue_run(editor: &mut Editor) -> Option<()> {
     Some(())
 }
 
-/// SPEC "Actions": reset.
+/// SPEC "Actions": reset (and v3: the queue goes too).
 pub fn reset(editor: &mut Editor) -> Option<()> {
     let state = editor.state();
     let empty = state.messages.is_empty()
         && state.status == SessionStatus::Idle
         && state.error.is_none()
-        && state.agent_state.is_none();
+        && state.agent_state.is_none()
+        && state.queue.is_empty();
     if !empty {
         editor.reset();
     }

@@ -6,8 +6,8 @@ use std::rc::Rc;
 
 use super::json::{self, Update};
 use super::model::{
-    AgentMessage, AgentPart, Approval, DataPart, Json, ReasoningPart, Role, SessionError,
-    SessionState, SessionStatus, Text, TextPart, ToolError, ToolPart, ToolState,
+    AgentMessage, AgentPart, Approval, DataPart, Json, QueuedMessage, ReasoningPart, Role,
+    SessionError, SessionState, SessionStatus, Text, TextPart, ToolError, ToolPart, ToolState,
 };
 use super::patch::{CallChange, NewMessage, NewPart, Patch, Slot};
 use super::path::{call_at, call_at_mut, run_at, run_at_mut, CallPath, CallPos, RunPath};
@@ -289,6 +289,7 @@ impl<'a> Editor<'a> {
             }
             AgentPart::Tool(_) => NewPart::Tool,
             AgentPart::Data(_) => NewPart::Data,
+            AgentPart::Step => NewPart::Step,
         };
         let opened = match &part {
             AgentPart::Tool(call) if call.state.is_open() => {
@@ -357,7 +358,7 @@ impl<'a> Editor<'a> {
             | AgentPart::Reasoning(ReasoningPart {
                 text: accumulated, ..
             }) => accumulated.push(text),
-            AgentPart::Tool(_) | AgentPart::Data(_) => return None,
+            AgentPart::Tool(_) | AgentPart::Data(_) | AgentPart::Step => return None,
         }
         self.log(Patch::AppendText {
             run: run.to_vec(),
@@ -454,8 +455,7 @@ impl<'a> Editor<'a> {
     /// A call left the open states: it leaves the open-call index, and a sub-agent run behind
     /// it that is still streaming ends as `stop` ends a run.
     fn close_call(&mut self, path: &CallPath) -> Option<()> {
-        let open = self.open_mut();
-        open.retain(|call| call.path != *path);
+        self.forget_open(&|call| call == path);
         let streaming = self
             .call(path)?
             .agent
@@ -466,6 +466,12 @@ impl<'a> Editor<'a> {
             self.cancel_open(path)?;
         }
         Some(())
+    }
+
+    /// Takes the calls whose paths are `gone` out of the open-call index. (One `retain` for
+    /// every caller: each closure type would be a copy of its code in the wasm.)
+    fn forget_open(&mut self, gone: &dyn Fn(&CallPath) -> bool) {
+        self.open_mut().retain(|call| !gone(&call.path));
     }
 
     /// Cancels every open call in `run` and the runs nested in it (never the call that holds
@@ -482,10 +488,8 @@ impl<'a> Editor<'a> {
     pub fn start_agent(&mut self, path: &CallPath) -> Option<()> {
         let call = call_at_mut(self.root_mut(), path)?;
         call.agent = Some(Rc::new(SessionState {
-            messages: Vec::new(),
             status: SessionStatus::Streaming,
-            error: None,
-            agent_state: None,
+            ..SessionState::empty()
         }));
         self.log(Patch::StartAgent { call: path.clone() });
         Some(())
@@ -662,8 +666,7 @@ impl<'a> Editor<'a> {
         // Let go of the state before changing it, or it would be copied.
         drop(state);
         cut.apply_to(&mut self.root_mut().messages);
-        self.open_mut()
-            .retain(|call| call.path.first().is_some_and(|&pos| cut.keeps(pos)));
+        self.forget_open(&|call| call.first().is_some_and(|&pos| !cut.keeps(pos)));
         self.log(Patch::Truncate {
             messages: cut.messages,
             parts: cut.parts,
@@ -675,6 +678,89 @@ impl<'a> Editor<'a> {
         *self.session = Session::new(Rc::new(SessionState::empty()));
         self.log(Patch::Reset);
     }
+
+    /// Appends a message to the root's queue.
+    pub fn enqueue(&mut self, message: QueuedMessage) {
+        self.root_mut().queue.push(message);
+        self.log(Patch::Enqueue);
+    }
+
+    /// Appends the root's queued messages as user messages, in order, and empties the queue.
+    pub fn send_queue(&mut self) {
+        let queue = std::mem::take(&mut self.root_mut().queue);
+        for queued in &queue {
+            let id = queued.id.clone();
+            let metadata = queued.metadata.clone();
+            let message = user_message(queued.id.clone(), &queued.text, &queued.parts, metadata);
+            let messages = &mut self.root_mut().messages;
+            messages.push(Rc::new(message));
+            let index = messages.len() - 1;
+            self.session
+                .messages
+                .record(&self.session.state, &[], &id, index);
+        }
+        self.log(Patch::SendQueue);
+    }
+
+    /// Removes `queue[index]` of the root.
+    pub fn unqueue(&mut self, index: usize) -> Option<()> {
+        let queue = &mut self.root_mut().queue;
+        if index >= queue.len() {
+            return None;
+        }
+        queue.remove(index);
+        self.log(Patch::Unqueue { index });
+        Some(())
+    }
+
+    /// The session becomes `state`, indexed afresh; the edits after this one apply to it.
+    pub fn load(&mut self, state: Rc<SessionState>) {
+        self.touched = true;
+        *self.session = Session::new(state);
+        self.log(Patch::Load);
+    }
+
+    /// Keeps the first `keep` parts of `messages[message]` of the run: the calls among the
+    /// others leave the indexes, open or not, with the runs behind them.
+    pub fn cut_parts(&mut self, run: &RunPath, message: usize, keep: usize) -> Option<()> {
+        let held = Rc::clone(self.run(run)?.messages.get(message)?);
+        self.session
+            .forget_parts(held.parts.get(keep..).unwrap_or_default());
+        // Let go of the message before changing it, or it would be copied twice.
+        drop(held);
+        self.forget_open(&|path| {
+            path.starts_with(run)
+                && path
+                    .get(run.len())
+                    .is_some_and(|pos| pos.message == message && pos.part >= keep)
+        });
+        Rc::make_mut(self.run_mut(run)?.messages.get_mut(message)?)
+            .parts
+            .truncate(keep);
+        self.log(Patch::CutParts {
+            run: run.to_vec(),
+            message,
+            keep,
+        });
+        Some(())
+    }
+}
+
+/// A user message: its text, then the parts sent with it.
+pub fn user_message(
+    id: String,
+    text: &Text,
+    parts: &[Rc<AgentPart>],
+    metadata: Option<Json>,
+) -> AgentMessage {
+    let mut all = vec![Rc::new(text_part(text, None))];
+    all.extend_from_slice(parts);
+    AgentMessage {
+        id,
+        role: Role::User,
+        parts: all,
+        metadata,
+    }
 }
 
 /// The text of a part a delta appends to (text or reasoning); `None` for another part.
@@ -682,7 +768,7 @@ fn streamed_text(part: &AgentPart) -> Option<&Text> {
     match part {
         AgentPart::Text(TextPart { text, .. })
         | AgentPart::Reasoning(ReasoningPart { text, .. }) => Some(text),
-        AgentPart::Tool(_) | AgentPart::Data(_) => None,
+        AgentPart::Tool(_) | AgentPart::Data(_) | AgentPart::Step => None,
     }
 }
 
@@ -702,6 +788,7 @@ fn metadata_of(message: &AgentMessage, part: Option<usize>) -> Option<&Option<Js
             | AgentPart::Reasoning(ReasoningPart { metadata, .. })
             | AgentPart::Tool(ToolPart { metadata, .. })
             | AgentPart::Data(DataPart { metadata, .. }) => metadata,
+            AgentPart::Step => return None,
         },
     })
 }
@@ -714,6 +801,7 @@ fn metadata_of_mut(message: &mut AgentMessage, part: Option<usize>) -> Option<&m
             | AgentPart::Reasoning(ReasoningPart { metadata, .. })
             | AgentPart::Tool(ToolPart { metadata, .. })
             | AgentPart::Data(DataPart { metadata, .. }) => metadata,
+            AgentPart::Step => return None,
         },
     })
 }

@@ -144,6 +144,10 @@ pub struct SessionState {
     )]
     #[cfg_attr(feature = "js-binding", tsify(type = "JsonValue"))]
     pub agent_state: Option<Json>,
+    /// v3: messages sent while the run streamed, in order; absent, never empty. Only the
+    /// top-level state has one.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub queue: Vec<QueuedMessage>,
 }
 
 impl SessionState {
@@ -153,8 +157,29 @@ impl SessionState {
             status: SessionStatus::Idle,
             error: None,
             agent_state: None,
+            queue: Vec::new(),
         }
     }
+}
+
+/// v3: a message `send` queued while a run streamed, sent when the run finishes.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "js-binding", derive(Tsify))]
+pub struct QueuedMessage {
+    pub id: String,
+    #[cfg_attr(feature = "js-binding", tsify(type = "string"))]
+    pub text: Text,
+    /// Text and data parts sent with the text (attachments, sources, app data).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(feature = "js-binding", tsify(type = "UserPart[]"))]
+    pub parts: Vec<Rc<AgentPart>>,
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "present_json"
+    )]
+    #[cfg_attr(feature = "js-binding", tsify(type = "JsonValue"))]
+    pub metadata: Option<Json>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -191,6 +216,8 @@ pub enum AgentPart {
     Tool(ToolPart),
     /// Sources, files, citations, generative-UI data, activities.
     Data(DataPart),
+    /// v3: where a step began (AI SDK `step-start`); not rendered.
+    Step,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -659,6 +686,17 @@ pub enum AgentStreamPart {
         #[cfg_attr(feature = "js-binding", tsify(type = "JsonPatch"))]
         patch: Option<Json>,
     },
+    /// v3: a step begins in the target message.
+    StepStart {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        message_id: Option<String>,
+    },
+    /// v3: the provider restarted the current step: the target's parts after its last step
+    /// part go.
+    StepReset {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        message_id: Option<String>,
+    },
     /// A part type this version does not know (a newer adapter): ignored.
     #[serde(skip)]
     Unknown,
@@ -672,6 +710,18 @@ pub enum SessionAction {
         id: String,
         #[cfg_attr(feature = "js-binding", tsify(type = "string"))]
         text: Text,
+        /// v3: text and data parts sent after the text (the core ignores a send with any other).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        #[cfg_attr(feature = "js-binding", tsify(type = "UserPart[]"))]
+        parts: Vec<Rc<AgentPart>>,
+        /// v3: the user message's metadata.
+        #[serde(
+            default,
+            skip_serializing_if = "Option::is_none",
+            deserialize_with = "present_json"
+        )]
+        #[cfg_attr(feature = "js-binding", tsify(type = "JsonValue"))]
+        metadata: Option<Json>,
     },
     Part {
         part: AgentStreamPart,
@@ -693,5 +743,13 @@ pub enum SessionAction {
     /// Its actions applied in order, as one action.
     Batch {
         actions: Vec<SessionAction>,
+    },
+    /// v3: removes the first queued message with this id.
+    Unqueue {
+        id: String,
+    },
+    /// v3: the state becomes `state`, with the load rule applied (`core::load_rule`).
+    Load {
+        state: Rc<SessionState>,
     },
 }

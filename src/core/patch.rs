@@ -81,6 +81,21 @@ pub enum Patch {
     /// The patches that follow take their values from this action of the batch (its leaves,
     /// nested batches flattened, in order). Until the first, from the first.
     Source { action: usize },
+    /// v3: append the `send` action's message (`{ id, text, parts, metadata }`, absent fields
+    /// left out) to the root's `queue`, created when absent.
+    Enqueue,
+    /// v3: append each queued message of the root, in order, as a user message; `queue` goes.
+    SendQueue,
+    /// v3: remove `queue[index]` of the root; `queue` goes with its last message.
+    Unqueue { index: usize },
+    /// v3: the state becomes the `load` action's `state`; the patches after it apply to that.
+    Load,
+    /// v3: keep only the first `keep` parts of `messages[message]` of the run (`step-reset`).
+    CutParts {
+        run: Vec<CallPos>,
+        message: usize,
+        keep: usize,
+    },
 }
 
 /// A message of a snapshot's result: the held message at this index, replaced by the
@@ -89,7 +104,7 @@ pub type Slot = (Option<usize>, Option<usize>);
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum NewMessage {
-    /// The `send` action's message: its id and text.
+    /// The `send` action's message: its id, text, and (v3) parts and metadata.
     User,
     /// An empty assistant message with this id, carrying the part's `metadata` when
     /// `metadata` is set (`message-start`).
@@ -106,6 +121,8 @@ pub enum NewPart {
     /// An `input-streaming` call (`tool-input-delta`): `input` null, `inputText` the text.
     StreamingTool,
     Data,
+    /// v3: `{ type: "step" }` (`step-start`).
+    Step,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -209,6 +209,8 @@ codes! {
         RESET = SessionAction::Reset => "reset",
         CONTINUE = SessionAction::Continue => "continue",
         BATCH = SessionAction::Batch { .. } => "batch",
+        UNQUEUE = SessionAction::Unqueue { .. } => "unqueue",
+        LOAD = SessionAction::Load { .. } => "load",
     }
 }
 
@@ -234,6 +236,8 @@ codes! {
         MESSAGE_METADATA = AgentStreamPart::MessageMetadata { .. } => "message-metadata",
         SNAPSHOT = AgentStreamPart::Snapshot { .. } => "snapshot",
         AGENT_STATE = AgentStreamPart::AgentState { .. } => "agent-state",
+        STEP_START = AgentStreamPart::StepStart { .. } => "step-start",
+        STEP_RESET = AgentStreamPart::StepReset { .. } => "step-reset",
     } unknown AgentStreamPart::Unknown
 }
 
@@ -244,6 +248,7 @@ codes! {
         REASONING = AgentPart::Reasoning(_) => "reasoning",
         TOOL = AgentPart::Tool(_) => "tool",
         DATA = AgentPart::Data(_) => "data",
+        STEP = AgentPart::Step => "step",
     }
 }
 
@@ -298,6 +303,11 @@ codes! {
         AGENT_STATE = Patch::AgentState { .. },
         SNAPSHOT = Patch::Snapshot { .. },
         SOURCE = Patch::Source { .. },
+        ENQUEUE = Patch::Enqueue,
+        SEND_QUEUE = Patch::SendQueue,
+        UNQUEUE = Patch::Unqueue { .. },
+        LOAD = Patch::Load,
+        CUT_PARTS = Patch::CutParts { .. },
     }
 }
 
@@ -318,6 +328,7 @@ codes! {
         TOOL = NewPart::Tool,
         STREAMING_TOOL = NewPart::StreamingTool,
         DATA = NewPart::Data,
+        STEP = NewPart::Step,
     }
 }
 

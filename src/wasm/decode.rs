@@ -25,8 +25,8 @@ use std::rc::Rc;
 
 use crate::core::model::{
     AgentMessage, AgentPart, AgentStreamPart, Approval, DataPart, Json, OpenToolState,
-    ReasoningPart, Role, SessionAction, SessionError, SessionState, SessionStatus, Text, TextPart,
-    ToolError, ToolPart, ToolState,
+    QueuedMessage, ReasoningPart, Role, SessionAction, SessionError, SessionState, SessionStatus,
+    Text, TextPart, ToolError, ToolPart, ToolState,
 };
 use crate::core::protocol::{
     action_type, error_code, finish_reason, message_part_type, open_tool_state, part_type, role,
@@ -151,6 +151,12 @@ impl<'a> Decoder<'a> {
             action_type::SEND => SessionAction::Send {
                 id: self.string(),
                 text: self.text(),
+                parts: self.parts(),
+                metadata: self.json(),
+            },
+            action_type::UNQUEUE => SessionAction::Unqueue { id: self.string() },
+            action_type::LOAD => SessionAction::Load {
+                state: Rc::new(self.session_state()),
             },
             action_type::PART => SessionAction::Part {
                 part: self.stream_part(),
@@ -278,6 +284,12 @@ impl<'a> Decoder<'a> {
                 snapshot: self.json(),
                 patch: self.json(),
             },
+            part_type::STEP_START => AgentStreamPart::StepStart {
+                message_id: self.optional_string(),
+            },
+            part_type::STEP_RESET => AgentStreamPart::StepReset {
+                message_id: self.optional_string(),
+            },
             _ => AgentStreamPart::Unknown,
         }
     }
@@ -291,7 +303,25 @@ impl<'a> Decoder<'a> {
                 code: self.literal(error_code::ALL),
             }),
             agent_state: self.json(),
+            queue: {
+                let count = self.count();
+                (0..count).map(|_| self.queued_message()).collect()
+            },
         }
+    }
+
+    fn queued_message(&mut self) -> QueuedMessage {
+        QueuedMessage {
+            id: self.string(),
+            text: self.text(),
+            parts: self.parts(),
+            metadata: self.json(),
+        }
+    }
+
+    fn parts(&mut self) -> Vec<Rc<AgentPart>> {
+        let count = self.count();
+        (0..count).map(|_| self.agent_part()).collect()
     }
 
     pub fn messages(&mut self) -> Vec<Rc<AgentMessage>> {
@@ -301,10 +331,7 @@ impl<'a> Decoder<'a> {
                 Rc::new(AgentMessage {
                     id: self.string(),
                     role: self.literal(role::ALL).unwrap_or(Role::User),
-                    parts: {
-                        let parts = self.count();
-                        (0..parts).map(|_| self.agent_part()).collect()
-                    },
+                    parts: self.parts(),
                     metadata: self.json(),
                 })
             })
@@ -335,6 +362,7 @@ impl<'a> Decoder<'a> {
                 part
             }
             message_part_type::TOOL => Rc::new(AgentPart::Tool(self.tool_part())),
+            message_part_type::STEP => Rc::new(AgentPart::Step),
             // `message_part_type::DATA`, the one type left.
             _ => Rc::new(AgentPart::Data(DataPart {
                 name: self.string(),

@@ -30,14 +30,14 @@ export const CANCELLED_CODE = "cancelled";
 export const MADE_UP_ID_PREFIX = "assistant-";
 
 // The types of a `SessionAction`.
-export const ACTION_TYPES = ["send", "part", "toolPhase", "stop", "retry", "reset", "continue", "batch"];
+export const ACTION_TYPES = ["send", "part", "toolPhase", "stop", "retry", "reset", "continue", "batch", "unqueue", "load"];
 
 // The types of an `AgentStreamPart` (read.js writes -1 for a type this version does not
 // know).
-export const PART_TYPES = ["message-start", "text-delta", "reasoning", "tool-call", "tool-result", "tool-error", "step-finish", "finish", "error", "reasoning-delta", "tool-input-delta", "tool-input-end", "tool-approval-request", "tool-approval-response", "data", "message-metadata", "snapshot", "agent-state"];
+export const PART_TYPES = ["message-start", "text-delta", "reasoning", "tool-call", "tool-result", "tool-error", "step-finish", "finish", "error", "reasoning-delta", "tool-input-delta", "tool-input-end", "tool-approval-request", "tool-approval-response", "data", "message-metadata", "snapshot", "agent-state", "step-start", "step-reset"];
 
 // The types of a message's `AgentPart`.
-export const MESSAGE_PART_TYPES = ["text", "reasoning", "tool", "data"];
+export const MESSAGE_PART_TYPES = ["text", "reasoning", "tool", "data", "step"];
 
 // A message's `role`.
 export const ROLES = ["user", "assistant"];
@@ -72,6 +72,11 @@ export const PATCH_UPDATE_DATA = 10;
 export const PATCH_AGENT_STATE = 11;
 export const PATCH_SNAPSHOT = 12;
 export const PATCH_SOURCE = 13;
+export const PATCH_ENQUEUE = 14;
+export const PATCH_SEND_QUEUE = 15;
+export const PATCH_UNQUEUE = 16;
+export const PATCH_LOAD = 17;
+export const PATCH_CUT_PARTS = 18;
 
 // The message a `PushMessage` patch appends.
 export const NEW_MESSAGE_USER = 0;
@@ -84,6 +89,7 @@ export const NEW_PART_REASONING = 1;
 export const NEW_PART_TOOL = 2;
 export const NEW_PART_STREAMING_TOOL = 3;
 export const NEW_PART_DATA = 4;
+export const NEW_PART_STEP = 5;
 
 // What a `SetCall` patch writes besides the call's state.
 export const CHANGE_PHASE = 0;

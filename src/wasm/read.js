@@ -321,6 +321,14 @@ function actionFields(value, path, refuse) {
     case "send":
       string(get(action, path, "id"), path, "id");
       textField(get(action, path, "text"), path, "text");
+      userParts(get(action, path, "parts"), path, "parts");
+      optionalJson(get(action, path, "metadata"));
+      break;
+    case "unqueue":
+      string(get(action, path, "id"), path, "id");
+      break;
+    case "load":
+      sessionState(get(action, path, "state"), `${path}.state`, 0);
       break;
     case "part":
       streamPart(get(action, path, "part"), `${path}.part`);
@@ -427,6 +435,10 @@ function streamPart(value, path) {
     case "data":
       dataPart(part, path);
       break;
+    case "step-start":
+    case "step-reset":
+      messageId(part, path);
+      break;
     case "message-metadata":
       messageId(part, path);
       json(get(part, path, "metadata"), path, "metadata");
@@ -509,6 +521,45 @@ function sessionState(value, path, depth) {
     put(-1);
   }
   optionalJson(get(state, path, "agentState"));
+  // Only the top-level state has a queue (a sub-agent run queues nothing).
+  const queue = get(state, path, "queue");
+  if (queue === undefined) put(0);
+  else if (depth > 0) throw new InputError(path, "present only in the top-level state", "queue");
+  else nonEmptyList(queue, path, "queue", queuedMessage);
+}
+
+// A list that is absent, never empty (a state's `queue`, a queued message's `parts`).
+function nonEmptyList(value, path, key, each) {
+  let empty;
+  try {
+    empty = !Array.isArray(value) || value.length === 0;
+  } catch {
+    throw new InputError(path, THREW, key);
+  }
+  if (empty) throw new InputError(path, "expected a non-empty array or no field", key);
+  list(value, path, key, each);
+}
+
+function queuedMessage(value, path) {
+  const queued = object(value, path);
+  string(get(queued, path, "id"), path, "id");
+  textField(get(queued, path, "text"), path, "text");
+  const parts = get(queued, path, "parts");
+  if (parts === undefined) put(0);
+  else nonEmptyList(parts, path, "parts", userPart);
+  optionalJson(get(queued, path, "metadata"));
+}
+
+// The parts `send` carries after its text: none, or text and data parts.
+function userParts(value, path, key) {
+  if (value === undefined) put(0);
+  else list(value, path, key, userPart);
+}
+
+function userPart(value, path) {
+  const kind = get(object(value, path), path, "type");
+  if (kind !== "text" && kind !== "data") throw new InputError(path, 'expected one of "text", "data"', "type");
+  agentPart(value, path, 0);
 }
 
 function messageList(value, path, key, depth) {
@@ -553,6 +604,8 @@ function agentPart(value, path, depth) {
       case "tool":
         key = undefined;
         toolPart(part, path, depth);
+        break;
+      case "step":
         break;
       default:
         key = "name";

@@ -19,6 +19,11 @@
 //! | AgentState | run |
 //! | Snapshot | run, number of slots, then per slot 1 + held index, 1 + given index (0: none) |
 //! | Source | the index of the batch's action the next patches take their values from |
+//! | Enqueue | |
+//! | SendQueue | |
+//! | Unqueue | index |
+//! | Load | |
+//! | CutParts | run, message, keep |
 //!
 //! A run or a call is its depth followed by (message, part) for each call on the way down.
 //! A step that parses a call's streamed input at `tool-input-end` (`parse_input`) applies its
@@ -285,6 +290,15 @@ fn encode(patches: &[Patch]) -> Vec<u32> {
                 }
             }
             Patch::Source { action } => ops.extend([patch::SOURCE, index(*action)]),
+            Patch::Enqueue => ops.push(patch::ENQUEUE),
+            Patch::SendQueue => ops.push(patch::SEND_QUEUE),
+            Patch::Unqueue { index: at } => ops.extend([patch::UNQUEUE, index(*at)]),
+            Patch::Load => ops.push(patch::LOAD),
+            Patch::CutParts { run, message, keep } => {
+                ops.push(patch::CUT_PARTS);
+                path(&mut ops, run);
+                ops.extend([index(*message), index(*keep)]);
+            }
         }
     }
     ops

@@ -20,6 +20,9 @@ import {
   type JsonPatch,
   type SessionReducerError,
   type SessionStorageLike,
+  type QueuedMessage,
+  type StepPart,
+  type UserPart,
 } from "chat-session-reducer";
 
 const asReactReducer: Reducer<SessionState, SessionAction> = sessionReducer;
@@ -46,6 +49,8 @@ export function partLabel(part: AgentPart): string {
     }
     case "data":
       return `[${part.name}]`;
+    case "step": // v3: a step boundary, not rendered
+      return "";
   }
 }
 
@@ -158,3 +163,36 @@ export function describeFailure(error: unknown): string {
 
 // @ts-expect-error "network" is a stream error's code, not one of the package's own errors
 export const notAnErrorCode: SessionReducerError["code"] = "network";
+
+// v3: the queue, send with parts and metadata, load, steps.
+const attachment: UserPart = { type: "data", name: "file", data: { mediaType: "image/png", url: "data:," } };
+export const withAttachment: SessionState = sessionReducer(empty, {
+  type: "send",
+  id: "u-2",
+  text: "What is this?",
+  parts: [attachment, { type: "text", text: "(a photo)" }],
+  metadata: { via: "drop" },
+});
+export const queuedIds: string[] = (withAttachment.queue ?? []).map((queued: QueuedMessage) => queued.id);
+export const firstQueuedParts: UserPart[] | undefined = withAttachment.queue?.[0]?.parts;
+export const unqueued: SessionState = sessionReducer(withAttachment, { type: "unqueue", id: "u-2" });
+export const loaded: SessionState = asReactReducer(empty, { type: "load", state: withAttachment });
+export const stepParts: AgentStreamPart[] = [{ type: "step-start" }, { type: "step-reset", messageId: "a-1" }];
+export const stepPart: StepPart = { type: "step" };
+export const aStep: AgentPart = stepPart;
+
+export function isStep(part: AgentPart): boolean {
+  return part.type === "step";
+}
+
+// @ts-expect-error only text and data parts go with a send
+sessionReducer(empty, { type: "send", id: "u-3", text: "hi", parts: [{ type: "tool", id: "c", name: "n", input: {}, state: "running" }] });
+
+// @ts-expect-error unqueue names the queued message by id
+sessionReducer(empty, { type: "unqueue" });
+
+// @ts-expect-error load takes a whole state
+sessionReducer(empty, { type: "load", state: { messages: [] } });
+
+// @ts-expect-error a queued message has a text
+export const queuedWithoutText: QueuedMessage = { id: "q-1" };
