@@ -3,7 +3,7 @@
 
 use std::rc::Rc;
 
-use super::edit::{text_part, CallUpdate, Editor};
+use super::edit::{forks_before, text_part, CallUpdate, Editor};
 use super::find::newest_named;
 use super::model::{
     AgentMessage, AgentStreamPart, OpenToolState, Role, SessionAction, SessionState, SessionStatus,
@@ -19,13 +19,7 @@ pub fn send(editor: &mut Editor, id: &str, text: &Text) -> Option<()> {
     if editor.state().status != SessionStatus::Streaming {
         editor.cancel_open(&[])?;
     }
-    let message = AgentMessage {
-        id: id.to_owned(),
-        role: Role::User,
-        parts: vec![Rc::new(text_part(text, None))],
-        metadata: None,
-    };
-    editor.push_message(&[], message)?;
+    editor.push_message(&[], user_message(id, text))?;
     editor.set_status(&[], SessionStatus::Streaming, None)?;
     Some(())
 }
@@ -102,13 +96,22 @@ pub fn stop(editor: &mut Editor) -> Option<()> {
     Some(())
 }
 
-/// SPEC "Actions": retry.
+/// SPEC "Actions": retry (and v3: the forks whose `after` it cuts go too).
 pub fn retry(editor: &mut Editor) -> Option<()> {
-    let Some(cut) = resumable_cut(&editor.state().messages) else {
+    let state = editor.state();
+    let Some(cut) = resumable_cut(&state.messages) else {
         return Some(());
     };
+    let forks = forks_before(
+        &state.forks,
+        state.messages.get(cut.messages..).unwrap_or_default(),
+    );
+    let all = state.forks.len();
     if cut.changes(&editor.state().messages) {
         editor.truncate(cut);
+    }
+    if forks < all {
+        editor.keep_forks((0..forks).collect())?;
     }
     editor.set_status(&[], SessionStatus::Streaming, None)?;
     Some(())
@@ -120,13 +123,14 @@ pub fn continue_run(editor: &mut Editor) -> Option<()> {
     Some(())
 }
 
-/// SPEC "Actions": reset.
+/// SPEC "Actions": reset (and v3: `forks` goes too).
 pub fn reset(editor: &mut Editor) -> Option<()> {
     let state = editor.state();
     let empty = state.messages.is_empty()
         && state.status == SessionStatus::Idle
         && state.error.is_none()
-        && state.agent_state.is_none();
+        && state.agent_state.is_none()
+        && state.forks.is_empty();
     if !empty {
         editor.reset();
     }
@@ -147,4 +151,80 @@ pub fn batch(editor: &mut Editor, actions: &[SessionAction]) -> Option<()> {
         }
     }
     Some(())
+}
+
+/// A user message with this id and text.
+fn user_message(id: &str, text: &Text) -> AgentMessage {
+    AgentMessage {
+        id: id.to_owned(),
+        role: Role::User,
+        parts: vec![Rc::new(text_part(text, None))],
+        metadata: None,
+    }
+}
+
+/// SPEC v3 "Actions": edit.
+pub fn edit(editor: &mut Editor, message_id: &str, id: &str, text: &Text) -> Option<()> {
+    let messages = &editor.state().messages;
+    let Some(at) = messages
+        .iter()
+        .rposition(|message| message.id == message_id && message.role == Role::User)
+    else {
+        return Some(());
+    };
+    editor.cancel_open_from(at)?;
+    editor.set_aside(at)?;
+    editor.push_message(&[], user_message(id, text))?;
+    editor.set_status(&[], SessionStatus::Streaming, None)
+}
+
+/// SPEC v3 "Actions": regenerate.
+pub fn regenerate(editor: &mut Editor, message_id: &Option<String>) -> Option<()> {
+    let messages = &editor.state().messages;
+    let end = match message_id {
+        None => messages.len(),
+        Some(id) => match messages
+            .iter()
+            .rposition(|message| message.id == *id && message.role == Role::Assistant)
+        {
+            Some(at) => at,
+            None => return Some(()),
+        },
+    };
+    let Some(user) = messages
+        .get(..end)
+        .unwrap_or_default()
+        .iter()
+        .rposition(|message| message.role == Role::User)
+    else {
+        return Some(());
+    };
+    // An empty tail is not set aside: the regenerate is a retry without a cut.
+    if user + 1 < messages.len() {
+        editor.cancel_open_from(user + 1)?;
+        editor.set_aside(user + 1)?;
+    }
+    editor.set_status(&[], SessionStatus::Streaming, None)
+}
+
+/// SPEC v3 "Actions": switchBranch.
+pub fn switch_branch(editor: &mut Editor, after: &Option<String>, to: usize) -> Option<()> {
+    let state = editor.state();
+    if state.status == SessionStatus::Streaming {
+        return Some(());
+    }
+    let Some(fork) = state.forks.iter().position(|fork| fork.after == *after) else {
+        return Some(());
+    };
+    let node = state.forks.get(fork)?;
+    if to >= node.alternatives.len() || to == node.active {
+        return Some(());
+    }
+    let kept = match after {
+        None => 0,
+        Some(id) => 1 + state.messages.iter().rposition(|message| message.id == *id)?,
+    };
+    editor.cancel_open_from(kept)?;
+    editor.switch_branch(fork, to)?;
+    editor.set_status(&[], SessionStatus::Idle, None)
 }

@@ -6,14 +6,16 @@ use std::rc::Rc;
 
 use super::json::{self, Update};
 use super::model::{
-    AgentMessage, AgentPart, Approval, DataPart, Json, ReasoningPart, Role, SessionError,
-    SessionState, SessionStatus, Text, TextPart, ToolError, ToolPart, ToolState,
+    AgentMessage, AgentPart, Approval, Branch, DataPart, Fork, Json, ReasoningPart, Role,
+    SessionError, SessionState, SessionStatus, Text, TextPart, ToolError, ToolPart, ToolState,
 };
 use super::patch::{CallChange, NewMessage, NewPart, Patch, Slot};
 use super::path::{call_at, call_at_mut, run_at, run_at_mut, CallPath, CallPos, RunPath};
-use super::protocol::{DENIED, DENIED_CODE, INVALID_INPUT, INVALID_INPUT_CODE};
+use super::protocol::{
+    DENIED, DENIED_CODE, INVALID_INPUT, INVALID_INPUT_CODE, MAX_BRANCH_NESTING,
+};
 use super::resumable::Cut;
-use super::session::{OpenCall, Session};
+use super::session::{message_positions, OpenCall, Session};
 
 /// Parses a call's streamed input at `tool-input-end` as JavaScript's `JSON.parse` does, blank
 /// text as `{}`: the input, or `None` when the text is not JSON. It gets the call, its text as
@@ -486,6 +488,7 @@ impl<'a> Editor<'a> {
             status: SessionStatus::Streaming,
             error: None,
             agent_state: None,
+            forks: Vec::new(),
         }));
         self.log(Patch::StartAgent { call: path.clone() });
         Some(())
@@ -675,6 +678,145 @@ impl<'a> Editor<'a> {
         *self.session = Session::new(Rc::new(SessionState::empty()));
         self.log(Patch::Reset);
     }
+}
+
+/// v3: the edits of branches (SPEC v3 "Actions": edit, regenerate, switchBranch, retry).
+impl Editor<'_> {
+    /// Cancels every open call of the root's messages from `message` on (nested ones included),
+    /// as `stop` cancels them: a tail is set aside only without open calls.
+    pub fn cancel_open_from(&mut self, message: usize) -> Option<()> {
+        let in_tail = |call: &&OpenCall| call.path.first().is_some_and(|pos| pos.message >= message);
+        while let Some(open) = self.session.open.iter().find(in_tail) {
+            let path = open.path.clone();
+            self.set_call(&path, ToolState::Cancelled, CallUpdate::Cancel)?;
+        }
+        Some(())
+    }
+
+    /// Sets the root's messages after the first `kept` aside, with the forks in them, as the
+    /// branch in the live slot of the fork after message `kept - 1` (made when absent), which
+    /// gets a new live alternative (see `Patch::SetAside`). Their open calls must be cancelled.
+    pub fn set_aside(&mut self, kept: usize) -> Option<()> {
+        let state = self.root_mut();
+        let after = match kept {
+            0 => None,
+            _ => Some(state.messages.get(kept - 1)?.id.clone()),
+        };
+        let tail = split_tail(&mut state.messages, kept)?;
+        let forks = forks_before(&state.forks, &tail);
+        let (moved, dropped) = shallow_enough(split_tail(&mut state.forks, forks)?);
+        let created = !state.forks.last().is_some_and(|fork| fork.after == after);
+        self.session.forget_messages(&tail);
+        self.open_mut()
+            .retain(|call| call.path.first().is_some_and(|pos| pos.message < kept));
+        let branch = Rc::new(Branch {
+            messages: tail,
+            forks: moved,
+        });
+        let forks_list = &mut self.root_mut().forks;
+        if created {
+            forks_list.push(Rc::new(Fork::new(after, 1, vec![Some(branch), None])));
+        } else {
+            let fork = Rc::make_mut(forks_list.last_mut()?);
+            fork.height = fork.height.max(1 + branch.height());
+            *fork.alternatives.get_mut(fork.active)? = Some(branch);
+            fork.active = fork.alternatives.len();
+            fork.alternatives.push(None);
+        }
+        self.log(Patch::SetAside {
+            messages: kept,
+            forks,
+            created,
+            dropped,
+        });
+        Some(())
+    }
+
+    /// Makes alternative `to` of the root's fork `fork` the live tail, and the live tail (with
+    /// its forks) the branch at the fork's `active` (see `Patch::SwitchBranch`). Its open calls
+    /// must be cancelled. The indexes are made again: one walk over the path's calls.
+    pub fn switch_branch(&mut self, fork: usize, to: usize) -> Option<()> {
+        let state = self.root_mut();
+        let kept = match &state.forks.get(fork)?.after {
+            None => 0,
+            Some(id) => 1 + state.messages.iter().rposition(|message| message.id == *id)?,
+        };
+        let tail = split_tail(&mut state.messages, kept)?;
+        let (moved, dropped) = shallow_enough(split_tail(&mut state.forks, fork + 1)?);
+        let left = Rc::new(Branch {
+            messages: tail,
+            forks: moved,
+        });
+        let node = Rc::make_mut(state.forks.get_mut(fork)?);
+        let target = node.alternatives.get_mut(to)?.take()?;
+        let deepest = target.height() + 1 >= node.height;
+        node.height = node.height.max(1 + left.height());
+        *node.alternatives.get_mut(node.active)? = Some(left);
+        node.active = to;
+        // Only when the branch that comes out was the deepest can the height go down.
+        if deepest {
+            node.measure();
+        }
+        state.messages.extend(target.messages.iter().cloned());
+        state.forks.extend(target.forks.iter().cloned());
+        let state = self.session.state.clone();
+        *self.session = Session::new(state);
+        self.log(Patch::SwitchBranch {
+            fork,
+            messages: kept,
+            to,
+            dropped,
+        });
+        Some(())
+    }
+
+    /// The root's forks become these of them, in this order (see `Patch::KeepForks`).
+    pub fn keep_forks(&mut self, kept: Vec<usize>) -> Option<()> {
+        let state = self.root_mut();
+        let mut forks = Vec::with_capacity(kept.len());
+        for &index in &kept {
+            forks.push(state.forks.get(index)?.clone());
+        }
+        state.forks = forks;
+        self.log(Patch::KeepForks { forks: kept });
+        Some(())
+    }
+}
+
+/// Takes the items of `list` from `at` on (`Vec::split_off` without its panic, whose message
+/// formatting the wasm would carry).
+fn split_tail<T: Clone>(list: &mut Vec<T>, at: usize) -> Option<Vec<T>> {
+    let tail = list.get(at..)?.to_vec();
+    list.truncate(at);
+    Some(tail)
+}
+
+/// How many of `forks` (in path order) come before the first whose `after` is in `tail`.
+pub fn forks_before(forks: &[Rc<Fork>], tail: &[Rc<AgentMessage>]) -> usize {
+    if forks.is_empty() {
+        return 0;
+    }
+    let ids = message_positions(tail);
+    forks
+        .iter()
+        .position(|fork| fork.after.as_ref().is_some_and(|id| ids.contains_key(id)))
+        .unwrap_or(forks.len())
+}
+
+/// Forks going one level down into a branch, without those whose branches would then nest
+/// deeper than `MAX_BRANCH_NESTING`, and the indexes of those dropped (SPEC v3, the nesting
+/// limit: such a fork goes whole, as its height says, without a walk of its branches).
+fn shallow_enough(forks: Vec<Rc<Fork>>) -> (Vec<Rc<Fork>>, Vec<usize>) {
+    let mut dropped = Vec::new();
+    let mut kept = Vec::with_capacity(forks.len());
+    for (index, fork) in forks.into_iter().enumerate() {
+        if fork.height >= MAX_BRANCH_NESTING {
+            dropped.push(index);
+        } else {
+            kept.push(fork);
+        }
+    }
+    (kept, dropped)
 }
 
 /// The text of a part a delta appends to (text or reasoning); `None` for another part.

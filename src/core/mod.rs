@@ -16,6 +16,7 @@ mod resumable;
 mod session;
 mod target;
 
+pub use model::{branch_at, BranchAt};
 pub use edit::{parse_owned_input, ParseInput, PatchSetsState};
 pub use reducer::{plain_append_target, reduce, reduce_with, session_reducer, Outcome};
 pub use resumable::{resumable, resumable_cut, Cut};

@@ -87,7 +87,7 @@ pub(crate) struct Seen {
 }
 
 impl Seen {
-    fn at(path: &[CallPos]) -> Self {
+    pub(crate) fn at(path: &[CallPos]) -> Self {
         let mut seen = Seen::default();
         seen.point_at(path);
         seen
@@ -136,6 +136,21 @@ impl Hasher for IdHasher {
     fn finish(&self) -> u64 {
         u64::from(self.0) * 0x1_0000_0001
     }
+}
+
+/// Where each message of `messages` is, by id (the last with an id), in a map of the indexes'
+/// type (`position_in` reads it): one copy of the map's code in the wasm.
+pub(crate) fn message_positions(messages: &[Rc<AgentMessage>]) -> Located {
+    let mut located = Located::default();
+    for (index, message) in messages.iter().enumerate() {
+        located.insert(message.id.clone(), Seen::at(&at(&[], index)));
+    }
+    located
+}
+
+/// The position of the message `id` in `message_positions`' map.
+pub(crate) fn position_in(located: &Located, id: &str) -> Option<usize> {
+    located.get(id).map(|seen| seen.last.message)
 }
 
 /// Notes one more `id` at `path`.
