@@ -222,7 +222,12 @@ pub fn switch_branch(editor: &mut Editor, after: &Option<String>, to: usize) -> 
     }
     let kept = match after {
         None => 0,
-        Some(id) => 1 + state.messages.iter().rposition(|message| message.id == *id)?,
+        Some(id) => {
+            1 + state
+                .messages
+                .iter()
+                .rposition(|message| message.id == *id)?
+        }
     };
     editor.cancel_open_from(kept)?;
     editor.switch_branch(fork, to)?;

@@ -11,9 +11,7 @@ use super::model::{
 };
 use super::patch::{CallChange, NewMessage, NewPart, Patch, Slot};
 use super::path::{call_at, call_at_mut, run_at, run_at_mut, CallPath, CallPos, RunPath};
-use super::protocol::{
-    DENIED, DENIED_CODE, INVALID_INPUT, INVALID_INPUT_CODE, MAX_BRANCH_NESTING,
-};
+use super::protocol::{DENIED, DENIED_CODE, INVALID_INPUT, INVALID_INPUT_CODE, MAX_BRANCH_NESTING};
 use super::resumable::Cut;
 use super::session::{message_positions, OpenCall, Session};
 
@@ -685,7 +683,8 @@ impl Editor<'_> {
     /// Cancels every open call of the root's messages from `message` on (nested ones included),
     /// as `stop` cancels them: a tail is set aside only without open calls.
     pub fn cancel_open_from(&mut self, message: usize) -> Option<()> {
-        let in_tail = |call: &&OpenCall| call.path.first().is_some_and(|pos| pos.message >= message);
+        let in_tail =
+            |call: &&OpenCall| call.path.first().is_some_and(|pos| pos.message >= message);
         while let Some(open) = self.session.open.iter().find(in_tail) {
             let path = open.path.clone();
             self.set_call(&path, ToolState::Cancelled, CallUpdate::Cancel)?;
@@ -739,7 +738,12 @@ impl Editor<'_> {
         let state = self.root_mut();
         let kept = match &state.forks.get(fork)?.after {
             None => 0,
-            Some(id) => 1 + state.messages.iter().rposition(|message| message.id == *id)?,
+            Some(id) => {
+                1 + state
+                    .messages
+                    .iter()
+                    .rposition(|message| message.id == *id)?
+            }
         };
         let tail = split_tail(&mut state.messages, kept)?;
         let (moved, dropped) = shallow_enough(split_tail(&mut state.forks, fork + 1)?);

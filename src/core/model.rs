@@ -199,7 +199,11 @@ impl From<ForkFields> for Fork {
 }
 
 impl Fork {
-    pub fn new(after: Option<String>, active: usize, alternatives: Vec<Option<Rc<Branch>>>) -> Self {
+    pub fn new(
+        after: Option<String>,
+        active: usize,
+        alternatives: Vec<Option<Rc<Branch>>>,
+    ) -> Self {
         let mut fork = Fork {
             after,
             active,
@@ -261,7 +265,10 @@ pub fn branch_at(state: &SessionState, index: usize) -> Option<BranchAt> {
         0 => None,
         _ => Some(state.messages.get(index - 1)?.id.as_str()),
     };
-    let fork = state.forks.iter().find(|fork| fork.after.as_deref() == after)?;
+    let fork = state
+        .forks
+        .iter()
+        .find(|fork| fork.after.as_deref() == after)?;
     Some(BranchAt {
         after: fork.after.clone(),
         active: fork.active,
@@ -778,7 +785,11 @@ pub enum AgentStreamPart {
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "js-binding", derive(Tsify))]
-#[serde(tag = "type", rename_all = "camelCase", rename_all_fields = "camelCase")]
+#[serde(
+    tag = "type",
+    rename_all = "camelCase",
+    rename_all_fields = "camelCase"
+)]
 pub enum SessionAction {
     Send {
         id: String,

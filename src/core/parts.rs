@@ -358,7 +358,13 @@ fn keep_forks_on_path(editor: &mut Editor) -> Option<()> {
         match &fork.after {
             None => kept.push(index),
             Some(id) => {
-                by_after.insert(id.clone(), Seen::at(&[CallPos { message: index, part: 0 }]));
+                by_after.insert(
+                    id.clone(),
+                    Seen::at(&[CallPos {
+                        message: index,
+                        part: 0,
+                    }]),
+                );
             }
         }
     }

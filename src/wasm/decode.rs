@@ -25,9 +25,9 @@
 use std::rc::Rc;
 
 use crate::core::model::{
-    AgentMessage, AgentPart, AgentStreamPart, Approval, Branch, DataPart, Fork, Json, OpenToolState,
-    ReasoningPart, Role, SessionAction, SessionError, SessionState, SessionStatus, Text, TextPart,
-    ToolError, ToolPart, ToolState,
+    AgentMessage, AgentPart, AgentStreamPart, Approval, Branch, DataPart, Fork, Json,
+    OpenToolState, ReasoningPart, Role, SessionAction, SessionError, SessionState, SessionStatus,
+    Text, TextPart, ToolError, ToolPart, ToolState,
 };
 use crate::core::protocol::{
     action_type, error_code, finish_reason, message_part_type, open_tool_state, part_type, role,
