@@ -579,3 +579,27 @@ fn forks_round_trip_through_json_absent_when_empty() {
         "a branch without forks has no field"
     );
 }
+
+#[test]
+fn a_fork_after_a_repeated_message_id_names_the_first_and_an_edit_after_a_later_one_is_ignored() {
+    // Path ids are unique by the SPEC; where a state repeats one, a fork's `after` names the
+    // first message with it, so an edit whose fork would follow a later one changes nothing.
+    let repeated = json!({
+        "messages": [user("u-1", "Hi"), reply("a-1", "Hello"), user("u-1", "Again"), reply("a-2", "Hi again")],
+        "status": "idle"
+    });
+    assert_unchanged(repeated.clone(), json!({ "type": "regenerate" }));
+    let edited = apply(&state(repeated), edit("a-2", "x", "x"));
+    assert!(edited.forks.is_empty(), "a-2 is not a user message");
+    let regenerated = apply(
+        &state(two_turns()),
+        json!({ "type": "regenerate", "messageId": "a-1" }),
+    );
+    let resent = chain(
+        &regenerated,
+        &[finish(), json!({ "type": "send", "id": "u-1", "text": "same id" })],
+    );
+    // The fork after u-1 still names the first u-1: a switch keeps one message before it.
+    let back = apply(&chain(&resent, &[finish()]), switch(Some("u-1"), 0));
+    assert_eq!(ids(&back), ["u-1", "a-1", "u-2", "a-2"]);
+}

@@ -3,7 +3,7 @@
 
 use std::rc::Rc;
 
-use super::edit::{forks_before, text_part, CallUpdate, Editor};
+use super::edit::{forks_before, repeats_an_id, text_part, CallUpdate, Editor};
 use super::find::newest_named;
 use super::model::{
     AgentMessage, AgentStreamPart, OpenToolState, Role, SessionAction, SessionState, SessionStatus,
@@ -102,10 +102,7 @@ pub fn retry(editor: &mut Editor) -> Option<()> {
     let Some(cut) = resumable_cut(&state.messages) else {
         return Some(());
     };
-    let forks = forks_before(
-        &state.forks,
-        state.messages.get(cut.messages..).unwrap_or_default(),
-    );
+    let forks = forks_before(&state.forks, &state.messages, cut.messages);
     let all = state.forks.len();
     if cut.changes(&editor.state().messages) {
         editor.truncate(cut);
@@ -172,6 +169,9 @@ pub fn edit(editor: &mut Editor, message_id: &str, id: &str, text: &Text) -> Opt
     else {
         return Some(());
     };
+    if repeats_an_id(messages, at) {
+        return Some(());
+    }
     editor.cancel_open_from(at)?;
     editor.set_aside(at)?;
     editor.push_message(&[], user_message(id, text))?;
@@ -199,6 +199,9 @@ pub fn regenerate(editor: &mut Editor, message_id: &Option<String>) -> Option<()
     else {
         return Some(());
     };
+    if repeats_an_id(messages, user + 1) {
+        return Some(());
+    }
     // An empty tail is not set aside: the regenerate is a retry without a cut.
     if user + 1 < messages.len() {
         editor.cancel_open_from(user + 1)?;
@@ -226,7 +229,7 @@ pub fn switch_branch(editor: &mut Editor, after: &Option<String>, to: usize) -> 
             1 + state
                 .messages
                 .iter()
-                .rposition(|message| message.id == *id)?
+                .position(|message| message.id == *id)?
         }
     };
     editor.cancel_open_from(kept)?;

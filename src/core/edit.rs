@@ -13,7 +13,7 @@ use super::patch::{CallChange, NewMessage, NewPart, Patch, Slot};
 use super::path::{call_at, call_at_mut, run_at, run_at_mut, CallPath, CallPos, RunPath};
 use super::protocol::{DENIED, DENIED_CODE, INVALID_INPUT, INVALID_INPUT_CODE, MAX_BRANCH_NESTING};
 use super::resumable::Cut;
-use super::session::{message_positions, OpenCall, Session};
+use super::session::{message_positions, position_in, OpenCall, Session};
 
 /// Parses a call's streamed input at `tool-input-end` as JavaScript's `JSON.parse` does, blank
 /// text as `{}`: the input, or `None` when the text is not JSON. It gets the call, its text as
@@ -701,8 +701,8 @@ impl Editor<'_> {
             0 => None,
             _ => Some(state.messages.get(kept - 1)?.id.clone()),
         };
+        let forks = forks_before(&state.forks, &state.messages, kept);
         let tail = split_tail(&mut state.messages, kept)?;
-        let forks = forks_before(&state.forks, &tail);
         let (moved, dropped) = shallow_enough(split_tail(&mut state.forks, forks)?);
         let created = !state.forks.last().is_some_and(|fork| fork.after == after);
         self.session.forget_messages(&tail);
@@ -742,7 +742,7 @@ impl Editor<'_> {
                 1 + state
                     .messages
                     .iter()
-                    .rposition(|message| message.id == *id)?
+                    .position(|message| message.id == *id)?
             }
         };
         let tail = split_tail(&mut state.messages, kept)?;
@@ -795,16 +795,36 @@ fn split_tail<T: Clone>(list: &mut Vec<T>, at: usize) -> Option<Vec<T>> {
     Some(tail)
 }
 
-/// How many of `forks` (in path order) come before the first whose `after` is in `tail`.
-pub fn forks_before(forks: &[Rc<Fork>], tail: &[Rc<AgentMessage>]) -> usize {
+/// How many of `forks` (in path order) come before the first whose `after` is in `messages`
+/// from `kept` on (an `after` names the first message with its id).
+pub fn forks_before(forks: &[Rc<Fork>], messages: &[Rc<AgentMessage>], kept: usize) -> usize {
     if forks.is_empty() {
         return 0;
     }
-    let ids = message_positions(tail);
+    let positions = message_positions(messages);
     forks
         .iter()
-        .position(|fork| fork.after.as_ref().is_some_and(|id| ids.contains_key(id)))
+        .position(|fork| {
+            fork.after
+                .as_ref()
+                .and_then(|id| position_in(&positions, id))
+                .is_some_and(|at| at >= kept)
+        })
         .unwrap_or(forks.len())
+}
+
+/// Whether the message before `kept` repeats the id of an earlier one: a fork after it would
+/// name that earlier one (path ids are unique by the SPEC; a state that breaks it keeps its
+/// forks unambiguous this way).
+pub fn repeats_an_id(messages: &[Rc<AgentMessage>], kept: usize) -> bool {
+    let Some(last) = kept.checked_sub(1).and_then(|last| messages.get(last)) else {
+        return false;
+    };
+    messages
+        .get(..kept - 1)
+        .unwrap_or_default()
+        .iter()
+        .any(|message| message.id == last.id)
 }
 
 /// Forks going one level down into a branch, without those whose branches would then nest

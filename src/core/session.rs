@@ -138,12 +138,14 @@ impl Hasher for IdHasher {
     }
 }
 
-/// Where each message of `messages` is, by id (the last with an id), in a map of the indexes'
-/// type (`position_in` reads it): one copy of the map's code in the wasm.
+/// Where each message of `messages` is, by id (the first with an id, which a fork's `after`
+/// names), in a map of the indexes' type (`position_in` reads it): one copy of its code.
 pub(crate) fn message_positions(messages: &[Rc<AgentMessage>]) -> Located {
     let mut located = Located::default();
     for (index, message) in messages.iter().enumerate() {
-        located.insert(message.id.clone(), Seen::at(&at(&[], index)));
+        located
+            .entry(message.id.clone())
+            .or_insert_with(|| Seen::at(&at(&[], index)));
     }
     located
 }

@@ -555,11 +555,12 @@ function forkList(value, path, key, messages, depth) {
   if (count === 0) throw new InputError(path, "expected a non-empty array or no field", key);
 }
 
-// Where each message of a list already read is, by id (the last with an id).
+// Where each message of a list already read is, by id (the first with an id, which a fork's
+// `after` names).
 function positions(messages, path) {
   const ids = new Map();
   try {
-    for (let index = 0; index < messages.length; index++) ids.set(messages[index].id, index);
+    for (let index = messages.length - 1; index >= 0; index--) ids.set(messages[index].id, index);
   } catch {
     throw new InputError(path, THREW, "messages");
   }
