@@ -597,7 +597,10 @@ fn a_fork_after_a_repeated_message_id_names_the_first_and_an_edit_after_a_later_
     );
     let resent = chain(
         &regenerated,
-        &[finish(), json!({ "type": "send", "id": "u-1", "text": "same id" })],
+        &[
+            finish(),
+            json!({ "type": "send", "id": "u-1", "text": "same id" }),
+        ],
     );
     // The fork after u-1 still names the first u-1: a switch keeps one message before it.
     let back = apply(&chain(&resent, &[finish()]), switch(Some("u-1"), 0));

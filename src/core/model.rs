@@ -166,7 +166,7 @@ impl SessionState {
 /// v3: a place on a path that has alternatives.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "js-binding", derive(Tsify))]
-#[cfg_attr(not(feature = "js-binding"), serde(from = "ForkFields"))]
+#[serde(from = "ForkFields")]
 pub struct Fork {
     /// The id of the path's message the alternatives follow; null: they begin the conversation.
     #[cfg_attr(feature = "js-binding", tsify(type = "string | null"))]
@@ -183,7 +183,6 @@ pub struct Fork {
 }
 
 /// What a `Fork` deserializes from: its height is computed, never read.
-#[cfg(not(feature = "js-binding"))]
 #[derive(Deserialize)]
 struct ForkFields {
     after: Option<String>,
@@ -191,7 +190,6 @@ struct ForkFields {
     alternatives: Vec<Option<Rc<Branch>>>,
 }
 
-#[cfg(not(feature = "js-binding"))]
 impl From<ForkFields> for Fork {
     fn from(fields: ForkFields) -> Self {
         Fork::new(fields.after, fields.active, fields.alternatives)
