@@ -233,6 +233,6 @@ pub fn switch_branch(editor: &mut Editor, after: &Option<String>, to: usize) -> 
         }
     };
     editor.cancel_open_from(kept)?;
-    editor.switch_branch(fork, to)?;
+    editor.switch_branch(fork, kept, to)?;
     editor.set_status(&[], SessionStatus::Idle, None)
 }

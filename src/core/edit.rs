@@ -702,16 +702,10 @@ impl Editor<'_> {
             _ => Some(state.messages.get(kept - 1)?.id.clone()),
         };
         let forks = forks_before(&state.forks, &state.messages, kept);
-        let tail = split_tail(&mut state.messages, kept)?;
-        let (moved, dropped) = shallow_enough(split_tail(&mut state.forks, forks)?);
-        let created = !state.forks.last().is_some_and(|fork| fork.after == after);
-        self.session.forget_messages(&tail);
-        self.open_mut()
-            .retain(|call| call.path.first().is_some_and(|pos| pos.message < kept));
-        let branch = Rc::new(Branch {
-            messages: tail,
-            forks: moved,
-        });
+        let (branch, dropped) = tail_branch(state, kept, forks)?;
+        let created = state.forks.last().is_none_or(|fork| fork.after != after);
+        // The tail's open calls were cancelled: `open` holds none of it.
+        self.session.forget_messages(&branch.messages);
         let forks_list = &mut self.root_mut().forks;
         if created {
             forks_list.push(Rc::new(Fork::new(after, 1, vec![Some(branch), None])));
@@ -731,26 +725,13 @@ impl Editor<'_> {
         Some(())
     }
 
-    /// Makes alternative `to` of the root's fork `fork` the live tail, and the live tail (with
-    /// its forks) the branch at the fork's `active` (see `Patch::SwitchBranch`). Its open calls
-    /// must be cancelled. The indexes are made again: one walk over the path's calls.
-    pub fn switch_branch(&mut self, fork: usize, to: usize) -> Option<()> {
+    /// Makes alternative `to` of the root's fork `fork` the live tail, and the live tail (the
+    /// messages from `kept` on, which follow the fork's `after`, with its forks) the branch at
+    /// the fork's `active` (see `Patch::SwitchBranch`). Its open calls must be cancelled. The
+    /// indexes are made again: one walk over the path's calls.
+    pub fn switch_branch(&mut self, fork: usize, kept: usize, to: usize) -> Option<()> {
         let state = self.root_mut();
-        let kept = match &state.forks.get(fork)?.after {
-            None => 0,
-            Some(id) => {
-                1 + state
-                    .messages
-                    .iter()
-                    .position(|message| message.id == *id)?
-            }
-        };
-        let tail = split_tail(&mut state.messages, kept)?;
-        let (moved, dropped) = shallow_enough(split_tail(&mut state.forks, fork + 1)?);
-        let left = Rc::new(Branch {
-            messages: tail,
-            forks: moved,
-        });
+        let (left, dropped) = tail_branch(state, kept, fork + 1)?;
         let node = Rc::make_mut(state.forks.get_mut(fork)?);
         let target = node.alternatives.get_mut(to)?.take()?;
         let deepest = target.height() + 1 >= node.height;
@@ -787,12 +768,22 @@ impl Editor<'_> {
     }
 }
 
-/// Takes the items of `list` from `at` on (`Vec::split_off` without its panic, whose message
-/// formatting the wasm would carry).
-fn split_tail<T: Clone>(list: &mut Vec<T>, at: usize) -> Option<Vec<T>> {
-    let tail = list.get(at..)?.to_vec();
-    list.truncate(at);
-    Some(tail)
+/// The root's messages from `kept` on and its forks from `forks` on, taken out as a branch but
+/// for the forks too deep to go one level down, whose indexes among them come with it.
+fn tail_branch(
+    state: &mut SessionState,
+    kept: usize,
+    forks: usize,
+) -> Option<(Rc<Branch>, Vec<usize>)> {
+    let messages = split_tail(&mut state.messages, kept)?;
+    let (forks, dropped) = shallow_enough(split_tail(&mut state.forks, forks)?);
+    Some((Rc::new(Branch { messages, forks }), dropped))
+}
+
+/// Takes the items of `list` from `at` on (checked first, so `split_off`'s panic, whose message
+/// formatting the wasm would carry, is left out).
+fn split_tail<T>(list: &mut Vec<T>, at: usize) -> Option<Vec<T>> {
+    (at <= list.len()).then(|| list.split_off(at))
 }
 
 /// How many of `forks` (in path order) come before the first whose `after` is in `messages`

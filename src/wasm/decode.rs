@@ -311,25 +311,22 @@ impl<'a> Decoder<'a> {
     /// v3: a list of forks: each its `after` (an optional string), `active`, then its
     /// alternatives, each -1 (the live one) or 0 then a branch's messages and forks.
     fn forks(&mut self) -> Vec<Rc<Fork>> {
-        let count = self.count();
-        (0..count)
-            .map(|_| {
-                let after = self.optional_string();
-                let active = self.count();
-                let alternatives = self.count();
-                let alternatives = (0..alternatives)
-                    .map(|_| {
-                        self.present().then(|| {
-                            Rc::new(Branch {
-                                messages: self.messages(),
-                                forks: self.forks(),
-                            })
-                        })
+        let mut forks = Vec::new();
+        for _ in 0..self.count() {
+            let after = self.optional_string();
+            let active = self.count();
+            let mut alternatives = Vec::new();
+            for _ in 0..self.count() {
+                alternatives.push(self.present().then(|| {
+                    Rc::new(Branch {
+                        messages: self.messages(),
+                        forks: self.forks(),
                     })
-                    .collect();
-                Rc::new(Fork::new(after, active, alternatives))
-            })
-            .collect()
+                }));
+            }
+            forks.push(Rc::new(Fork::new(after, active, alternatives)));
+        }
+        forks
     }
 
     pub fn messages(&mut self) -> Vec<Rc<AgentMessage>> {
