@@ -728,24 +728,25 @@ impl Editor<'_> {
     /// Makes alternative `to` of the root's fork `fork` the live tail, and the live tail (the
     /// messages from `kept` on, which follow the fork's `after`, with its forks) the branch at
     /// the fork's `active` (see `Patch::SwitchBranch`). Its open calls must be cancelled. The
-    /// indexes are made again: one walk over the path's calls.
+    /// indexes forget the tail and learn what joined: the path's cost, never the branches'.
     pub fn switch_branch(&mut self, fork: usize, kept: usize, to: usize) -> Option<()> {
         let state = self.root_mut();
         let (left, dropped) = tail_branch(state, kept, fork + 1)?;
         let node = Rc::make_mut(state.forks.get_mut(fork)?);
         let target = node.alternatives.get_mut(to)?.take()?;
-        let deepest = target.height() + 1 >= node.height;
+        // Only when the branch that comes out was the deepest can the height go down (never
+        // below 1: with no forks in any branch, none is read).
+        let deepest = node.height > 1 && target.height() + 1 >= node.height;
         node.height = node.height.max(1 + left.height());
-        *node.alternatives.get_mut(node.active)? = Some(left);
+        *node.alternatives.get_mut(node.active)? = Some(Rc::clone(&left));
         node.active = to;
-        // Only when the branch that comes out was the deepest can the height go down.
         if deepest {
             node.measure();
         }
         state.messages.extend(target.messages.iter().cloned());
         state.forks.extend(target.forks.iter().cloned());
-        let state = self.session.state.clone();
-        *self.session = Session::new(state);
+        self.session.forget_messages(&left.messages);
+        self.session.learn_messages(kept);
         self.log(Patch::SwitchBranch {
             fork,
             messages: kept,

@@ -62,6 +62,34 @@ impl Session {
         }
     }
 
+    /// Notes, in the indexes, the root's messages from `from` on (their calls and nested runs
+    /// included): a branch that joined the path, whose calls are none of them open.
+    pub fn learn_messages(&mut self, from: usize) {
+        let state = Rc::clone(&self.state);
+        let (calls, messages) = (&self.calls, &mut self.messages);
+        for (index, message) in state.messages.iter().enumerate().skip(from) {
+            messages.record(&state, &[], &message.id, index);
+            for (part, held) in message.parts.iter().enumerate() {
+                let AgentPart::Tool(call) = held.as_ref() else {
+                    continue;
+                };
+                let mut path = vec![CallPos {
+                    message: index,
+                    part,
+                }];
+                calls.record(&call.id, &path);
+                if let Some(agent) = &call.agent {
+                    visit_calls(agent, &mut path, &mut |at, call| calls.record(&call.id, at));
+                    visit_runs(agent, &mut path, &mut |run, nested| {
+                        for (at, message) in nested.messages.iter().enumerate() {
+                            messages.record(&state, run, &message.id, at);
+                        }
+                    });
+                }
+            }
+        }
+    }
+
     /// Forgets, in the indexes, the parts a message no longer holds.
     pub fn forget_parts(&mut self, parts: &[Rc<AgentPart>]) {
         for part in parts {
