@@ -272,3 +272,26 @@ test("branchAt agrees with the forks: undefined off the path, for a non-integer,
   assert.equal(branchAt(edited, 1.5), undefined);
   assert.deepEqual(branchAt(edited, 2), { after: "a-1", active: 1, count: 2 });
 });
+
+test("React's double call and a reused action: the same switch again is the same object, a changed one applies afresh", () => {
+  const start = twoTurns();
+  const edited = play([{ type: "edit", messageId: "u-2", id: "u-2b", text: "B" }, ...reply("a-2b", "b")], start);
+  const action = { type: "switchBranch", after: "a-1", to: 0 };
+  const once = sessionReducer(edited, action);
+  assert.equal(sessionReducer(edited, action), once);
+  action.to = 1;
+  assert.equal(sessionReducer(edited, action), edited, "to === active now");
+});
+
+test("a getter that throws inside forks is an error naming its path; the module keeps working", () => {
+  const branch = {
+    get messages() {
+      throw new Error("boom");
+    },
+  };
+  const state = { messages: [message("u-1")], status: "idle", forks: [{ after: "u-1", active: 1, alternatives: [branch, null] }] };
+  assertInvalid(() => sessionReducer(state, stop), "state.forks[0].alternatives[0].messages", "getter threw");
+  const trap = new Proxy({}, { get: () => { throw new Error("trap"); } });
+  assertInvalid(() => sessionReducer({ messages: [], status: "idle", forks: [trap] }, stop), "state.forks[0].after", "getter threw");
+  assert.deepEqual(ids(twoTurns()), ["u-1", "a-1", "u-2", "a-2"]);
+});
