@@ -479,23 +479,69 @@ fn a_forks_height_is_how_deep_its_deepest_branch_is() {
     assert_eq!(fork.height(), 4);
 }
 
+/// The first fork's first branch, level by level down from `fork`: how many levels, and the
+/// ids of the deepest branch's messages and whether it holds forks.
+fn bottom_of(fork: &Fork) -> (usize, Vec<String>, bool) {
+    let mut levels = 1;
+    let mut branch = fork.alternatives[0].as_ref().unwrap();
+    while let Some(inner) = branch.forks.first() {
+        levels += 1;
+        branch = inner.alternatives[0].as_ref().unwrap();
+    }
+    let ids = branch
+        .messages
+        .iter()
+        .map(|message| message.id.clone())
+        .collect();
+    (levels, ids, !branch.forks.is_empty())
+}
+
 #[test]
-fn an_edit_that_would_nest_branches_65_deep_drops_the_fork_that_would_hold_them() {
+fn an_edit_that_would_nest_branches_65_deep_drops_only_the_forks_that_would_hold_them() {
     let deepest = with_fork_of_height(MAX_BRANCH_NESTING);
+    assert_eq!(
+        bottom_of(&deepest.forks[0]),
+        (64, vec!["m-0".to_owned()], false)
+    );
     let edited = apply(&deepest, edit("u-1", "v-1", "v"));
+    assert_eq!(edited.forks[0].height(), MAX_BRANCH_NESTING);
     let branch = edited.forks[0].alternatives[0].as_ref().unwrap();
     assert_eq!(ids_of(branch), ["u-1", "a-1", "u-2"], "the messages stay");
-    assert!(branch.forks.is_empty(), "the fork of height 64 is dropped");
-    assert_eq!(edited.forks[0].height(), 1);
+    let moved = &branch.forks[0];
+    assert_eq!(moved.height(), MAX_BRANCH_NESTING - 1);
+    // The fork inside the deepest branch (after m-1) is gone with its alternative m-0; m-1 stays.
+    assert_eq!(bottom_of(moved), (63, vec!["m-1".to_owned()], false));
     let shallower = with_fork_of_height(MAX_BRANCH_NESTING - 1);
     let edited = apply(&shallower, edit("u-1", "v-1", "v"));
     let branch = edited.forks[0].alternatives[0].as_ref().unwrap();
-    assert!(Rc::ptr_eq(&branch.forks[0], &shallower.forks[0]));
+    assert!(
+        Rc::ptr_eq(&branch.forks[0], &shallower.forks[0]),
+        "nothing to trim: the very fork"
+    );
     assert_eq!(edited.forks[0].height(), MAX_BRANCH_NESTING);
 }
 
 #[test]
-fn a_switch_that_would_nest_branches_65_deep_drops_the_fork_that_would_hold_them() {
+fn a_trim_keeps_the_branches_that_are_not_too_deep() {
+    // The fork after u-2 holds a chain 64 deep and, beside it, a branch without forks.
+    let mut value = to_json(&with_fork_of_height(MAX_BRANCH_NESTING));
+    value["forks"][0]["alternatives"]
+        .as_array_mut()
+        .unwrap()
+        .insert(0, json!({ "messages": [reply("a-side", "side")] }));
+    value["forks"][0]["active"] = json!(2);
+    let before = state(value);
+    let edited = apply(&before, edit("u-1", "v-1", "v"));
+    let moved = &edited.forks[0].alternatives[0].as_ref().unwrap().forks[0];
+    assert!(Rc::ptr_eq(
+        moved.alternatives[0].as_ref().unwrap(),
+        before.forks[0].alternatives[0].as_ref().unwrap()
+    ));
+    assert_eq!(moved.alternatives.len(), 3);
+}
+
+#[test]
+fn a_switch_that_would_nest_branches_65_deep_drops_only_the_forks_that_would_hold_them() {
     let mut deepest = to_json(&with_fork_of_height(MAX_BRANCH_NESTING));
     deepest["forks"]
         .as_array_mut()
@@ -506,11 +552,15 @@ fn a_switch_that_would_nest_branches_65_deep_drops_the_fork_that_would_hold_them
     assert_eq!(ids(&switched), ["u-1", "a-0"]);
     let set_aside = switched.forks[0].alternatives[1].as_ref().unwrap();
     assert_eq!(ids_of(set_aside), ["a-1", "u-2"]);
-    assert!(set_aside.forks.is_empty());
-    assert_eq!(switched.forks[0].height(), 1);
+    assert_eq!(
+        bottom_of(&set_aside.forks[0]),
+        (63, vec!["m-1".to_owned()], false)
+    );
+    assert_eq!(switched.forks[0].height(), MAX_BRANCH_NESTING);
     // Back again: what comes out was the deepest, and the height goes down with it.
     let back = apply(&switched, switch(Some("u-1"), 1));
     assert_eq!(back.forks[0].height(), 1);
+    assert_eq!(back.forks[1].height(), MAX_BRANCH_NESTING - 1);
 }
 
 #[test]

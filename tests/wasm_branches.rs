@@ -199,3 +199,64 @@ fn branch_at_in_javascript_agrees_with_the_core_on_random_conversations() {
         "the conversations had forks to find: {forks_seen}"
     );
 }
+
+/// `JSON.stringify` with every object's keys sorted, as serde_json's `Value` writes them.
+fn sorted_text(value: &JsValue) -> String {
+    let sorted = js_sys::Function::new_with_args(
+        "key, value",
+        "return value && typeof value === 'object' && !Array.isArray(value) \
+         ? Object.fromEntries(Object.entries(value).sort(([a], [b]) => (a < b ? -1 : 1))) : value",
+    );
+    js_sys::JSON::stringify_with_replacer(value, &sorted)
+        .unwrap()
+        .into()
+}
+
+/// A chain of branches `levels` deep below a fork after u-2, with a small fork beside the chain
+/// every third level and a second alternative every fifth.
+fn deep_state(levels: usize) -> Value {
+    let text =
+        |id: &str| json!({ "id": id, "role": "user", "parts": [{ "type": "text", "text": id }] });
+    let mut branch = json!({ "messages": [text("m-0")] });
+    for level in 1..levels {
+        let (chain, side) = (format!("m-{level}"), format!("x-{level}"));
+        let mut alternatives = vec![branch, Value::Null];
+        if level % 5 == 0 {
+            alternatives.push(json!({ "messages": [text(&format!("z-{level}"))] }));
+        }
+        let mut forks = vec![json!({ "after": chain, "active": 1, "alternatives": alternatives })];
+        if level % 3 == 0 {
+            forks.push(json!({ "after": side, "active": 0, "alternatives": [null, { "messages": [text(&format!("y-{level}"))] }] }));
+        }
+        branch = json!({ "messages": [text(&chain), text(&side)], "forks": forks });
+    }
+    json!({
+        "messages": [text("u-1"), { "id": "a-1", "role": "assistant", "parts": [] }, text("u-2")],
+        "status": "idle",
+        "forks": [{ "after": "u-2", "active": 1, "alternatives": [branch, null] }]
+    })
+}
+
+#[wasm_bindgen_test]
+fn a_trim_of_branches_too_deep_gives_what_the_core_gives() {
+    for levels in [63, 64] {
+        let value = deep_state(levels);
+        let native: Rc<SessionState> = Rc::new(serde_json::from_value(value.clone()).unwrap());
+        for action in [
+            json!({ "type": "edit", "messageId": "u-1", "id": "v-1", "text": "v" }),
+            json!({ "type": "regenerate", "messageId": "a-1" }),
+        ] {
+            let next = reduce(&js(&value.to_string()), &js(&action.to_string())).unwrap();
+            let parsed: SessionAction = serde_json::from_value(action.clone()).unwrap();
+            // As text with sorted keys (serde_json parses at most 128 levels).
+            let expected = serde_json::to_value(&*session_reducer(&native, &parsed)).unwrap();
+            assert_eq!(
+                sorted_text(&next),
+                expected.to_string(),
+                "{levels} levels, {action}"
+            );
+            // What it made reads back: within the limit.
+            reduce(&js(&text_of(&next)), &js(r#"{ "type": "stop" }"#)).unwrap();
+        }
+    }
+}

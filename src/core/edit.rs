@@ -702,7 +702,7 @@ impl Editor<'_> {
             _ => Some(state.messages.get(kept - 1)?.id.clone()),
         };
         let forks = forks_before(&state.forks, &state.messages, kept);
-        let (branch, dropped) = tail_branch(state, kept, forks)?;
+        let (branch, trims) = tail_branch(state, kept, forks)?;
         let created = state.forks.last().is_none_or(|fork| fork.after != after);
         // The tail's open calls were cancelled: `open` holds none of it.
         self.session.forget_messages(&branch.messages);
@@ -720,7 +720,7 @@ impl Editor<'_> {
             messages: kept,
             forks,
             created,
-            dropped,
+            trims,
         });
         Some(())
     }
@@ -731,7 +731,7 @@ impl Editor<'_> {
     /// indexes forget the tail and learn what joined: the path's cost, never the branches'.
     pub fn switch_branch(&mut self, fork: usize, kept: usize, to: usize) -> Option<()> {
         let state = self.root_mut();
-        let (left, dropped) = tail_branch(state, kept, fork + 1)?;
+        let (left, trims) = tail_branch(state, kept, fork + 1)?;
         let node = Rc::make_mut(state.forks.get_mut(fork)?);
         let target = node.alternatives.get_mut(to)?.take()?;
         // Only when the branch that comes out was the deepest can the height go down (never
@@ -751,7 +751,7 @@ impl Editor<'_> {
             fork,
             messages: kept,
             to,
-            dropped,
+            trims,
         });
         Some(())
     }
@@ -769,16 +769,64 @@ impl Editor<'_> {
     }
 }
 
-/// The root's messages from `kept` on and its forks from `forks` on, taken out as a branch but
-/// for the forks too deep to go one level down, whose indexes among them come with it.
+/// The root's messages from `kept` on and its forks from `forks` on, taken out as a branch, the
+/// forks trimmed to go one level down (`trim_to`), and what was trimmed (`Patch::SetAside`).
 fn tail_branch(
     state: &mut SessionState,
     kept: usize,
     forks: usize,
 ) -> Option<(Rc<Branch>, Vec<usize>)> {
     let messages = split_tail(&mut state.messages, kept)?;
-    let (forks, dropped) = shallow_enough(split_tail(&mut state.forks, forks)?);
-    Some((Rc::new(Branch { messages, forks }), dropped))
+    let mut forks = split_tail(&mut state.forks, forks)?;
+    let mut trims = vec![0];
+    for (index, fork) in forks.iter_mut().enumerate() {
+        // At depth 1 its branches went down to its height; one level down, one deeper.
+        if fork.height >= MAX_BRANCH_NESTING {
+            trims[0] += 1;
+            trims.push(index);
+            trim_to(fork, MAX_BRANCH_NESTING - 1, &mut trims);
+        }
+    }
+    Some((Rc::new(Branch { messages, forks }), trims))
+}
+
+/// SPEC v3, the nesting limit: lowers a fork's height to `budget` (at least 1) by dropping,
+/// in the branches below it, the forks whose branches would nest deeper, and only those (their
+/// other alternatives are lost). Only the branches as deep as the limit are visited (the
+/// cached heights say which), at most `MAX_BRANCH_NESTING` levels. Logs what it changed, for
+/// the host: the number of branches changed, then for each its index, the number of its forks
+/// changed, and for each its index then 0 (dropped) or 1 and the same for it.
+fn trim_to(fork: &mut Rc<Fork>, budget: usize, log: &mut Vec<usize>) {
+    let node = Rc::make_mut(fork);
+    let changed = log.len();
+    log.push(0);
+    for (at, alternative) in node.alternatives.iter_mut().enumerate() {
+        let Some(branch) = alternative
+            .as_mut()
+            .filter(|branch| branch.height() >= budget)
+        else {
+            continue;
+        };
+        log[changed] += 1;
+        log.push(at);
+        let count = log.len();
+        log.push(0);
+        let branch = Rc::make_mut(branch);
+        for (index, inner) in branch.forks.iter_mut().enumerate() {
+            if inner.height >= budget {
+                log[count] += 1;
+                log.push(index);
+                log.push(usize::from(budget > 1));
+                if budget > 1 {
+                    trim_to(inner, budget - 1, log);
+                }
+            }
+        }
+        if budget == 1 {
+            branch.forks.clear();
+        }
+    }
+    node.measure();
 }
 
 /// Takes the items of `list` from `at` on (checked first, so `split_off`'s panic, whose message
@@ -817,22 +865,6 @@ pub fn repeats_an_id(messages: &[Rc<AgentMessage>], kept: usize) -> bool {
         .unwrap_or_default()
         .iter()
         .any(|message| message.id == last.id)
-}
-
-/// Forks going one level down into a branch, without those whose branches would then nest
-/// deeper than `MAX_BRANCH_NESTING`, and the indexes of those dropped (SPEC v3, the nesting
-/// limit: such a fork goes whole, as its height says, without a walk of its branches).
-fn shallow_enough(forks: Vec<Rc<Fork>>) -> (Vec<Rc<Fork>>, Vec<usize>) {
-    let mut dropped = Vec::new();
-    let mut kept = Vec::with_capacity(forks.len());
-    for (index, fork) in forks.into_iter().enumerate() {
-        if fork.height >= MAX_BRANCH_NESTING {
-            dropped.push(index);
-        } else {
-            kept.push(fork);
-        }
-    }
-    (kept, dropped)
 }
 
 /// The text of a part a delta appends to (text or reasoning); `None` for another part.

@@ -556,7 +556,7 @@ function takeSource(application) {
 }
 
 // Patch::SetAside (SPEC v3 "Actions": edit, regenerate): the root's messages after the first
-// `kept`, with its forks after the first `forksKept` (but for those dropped), become a branch in
+// `kept`, with its forks after the first `forksKept` (trimmed: branchOf), become a branch in
 // the live slot of the fork after the last message kept (made when `created`), which gets a new
 // live alternative, appended and made active.
 function setAside(step, root) {
@@ -578,7 +578,7 @@ function setAside(step, root) {
 }
 
 // Patch::SwitchBranch (SPEC v3 "Actions": switchBranch): the root's messages after the first
-// `kept`, with its forks after fork `index` (but for those dropped), become the branch at the
+// `kept`, with its forks after fork `index` (trimmed: branchOf), become the branch at the
 // fork's active slot, and its alternative `to` the live tail: its very objects, so a UI switching
 // back re-renders nothing.
 function switchBranch(step, root) {
@@ -595,11 +595,35 @@ function switchBranch(step, root) {
   root.forks = held.slice(0, index).concat({ ...fork, active: to, alternatives }, target.forks ?? []);
 }
 
-// A branch of `messages` and the `forks` set aside with them, but for those the core dropped (their
-// branches would nest too deep): their count, then their indexes among `forks`, ascending.
+// A branch of `messages` and the `forks` set aside with them, trimmed where the core trimmed
+// them (src/core/edit.rs trim_to: one level down, their branches would nest too deep): the number
+// trimmed, then each one's index and its trim.
 function branchOf(step, messages, forks) {
-  for (let count = step.next(), removed = 0; count > 0; count--, removed++) forks.splice(step.next() - removed, 1);
+  for (let count = step.next(); count > 0; count--) {
+    const index = step.next();
+    forks[index] = trimmed(step, forks[index]);
+  }
   return forks.length > 0 ? { messages, forks } : { messages };
+}
+
+// A fork with the forks dropped that trim_to dropped below it: the number of its branches
+// changed, then for each its index, the number of its forks changed, and for each its index then
+// 0 (dropped) or 1 and its own trim. At most MAX_BRANCH_NESTING levels, as the core encodes them.
+function trimmed(step, fork) {
+  const alternatives = fork.alternatives.slice();
+  for (let branches = step.next(); branches > 0; branches--) {
+    const at = step.next();
+    const { forks, ...branch } = alternatives[at];
+    const inner = forks.slice();
+    for (let changed = step.next(); changed > 0; changed--) {
+      const index = step.next();
+      inner[index] = step.next() === 0 ? null : trimmed(step, inner[index]);
+    }
+    const kept = inner.filter((each) => each !== null);
+    if (kept.length > 0) branch.forks = kept;
+    alternatives[at] = branch;
+  }
+  return { ...fork, alternatives };
 }
 
 // Patch::KeepForks (SPEC v3 "Actions": retry, snapshot): the root's forks become these of them,

@@ -19,8 +19,8 @@
 //! | AgentState | run |
 //! | Snapshot | run, number of slots, then per slot 1 + held index, 1 + given index (0: none) |
 //! | Source | the index of the batch's action the next patches take their values from |
-//! | SetAside | messages kept, forks kept, 1 when created (else 0), number dropped, each index dropped |
-//! | SwitchBranch | fork, messages kept, to, number dropped, each index dropped |
+//! | SetAside | messages kept, forks kept, 1 when created (else 0), the trims (`Patch::SetAside`) |
+//! | SwitchBranch | fork, messages kept, to, the trims |
 //! | KeepForks | number kept, each fork's index |
 //!
 //! A run or a call is its depth followed by (message, part) for each call on the way down.
@@ -292,21 +292,21 @@ fn encode(patches: &[Patch]) -> Vec<u32> {
                 messages,
                 forks,
                 created,
-                dropped,
+                trims,
             } => {
                 ops.extend([patch::SET_ASIDE, index(*messages), index(*forks)]);
                 ops.push(u32::from(*created));
-                indexes(&mut ops, dropped);
+                ops.extend(trims.iter().map(|&at| index(at)));
             }
             Patch::SwitchBranch {
                 fork,
                 messages,
                 to,
-                dropped,
+                trims,
             } => {
                 ops.extend([patch::SWITCH_BRANCH, index(*fork), index(*messages)]);
                 ops.push(index(*to));
-                indexes(&mut ops, dropped);
+                ops.extend(trims.iter().map(|&at| index(at)));
             }
             Patch::KeepForks { forks } => {
                 ops.push(patch::KEEP_FORKS);

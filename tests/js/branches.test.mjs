@@ -206,9 +206,19 @@ test("a branch nested 10,000 deep is a clear error naming the path, not a stack 
   assert.equal(stopped, allowed);
 });
 
-test("an edit that would nest branches 65 deep drops the fork that would hold them", () => {
-  // A fork of height 64 on the path (after u-2), whose branches nest 64 deep: editing u-1 would put
-  // it one level down.
+// The first branch of each level below `fork`: how many levels, and the deepest branch.
+function bottomOf(fork) {
+  let levels = 1;
+  let branch = fork.alternatives[0];
+  while (branch.forks !== undefined) {
+    levels++;
+    branch = branch.forks[0].alternatives[0];
+  }
+  return { levels, branch };
+}
+
+test("an edit that would nest branches 65 deep drops only the forks whose branches would be at depth 65", () => {
+  // A fork on the path (after u-2) whose branches nest 64 deep: editing u-1 puts it one level down.
   let deepest = { messages: [message("m-0")] };
   for (let depth = 1; depth < 64; depth++) {
     deepest = { messages: [message(`m-${depth}`)], forks: [{ after: `m-${depth}`, active: 1, alternatives: [deepest, null] }] };
@@ -218,16 +228,31 @@ test("an edit that would nest branches 65 deep drops the fork that would hold th
     status: "idle",
     forks: [{ after: "u-2", active: 1, alternatives: [deepest, null] }],
   });
+  assert.equal(bottomOf(state.forks[0]).levels, 64);
   const edited = sessionReducer(state, { type: "edit", messageId: "u-1", id: "v-1", text: "v" });
   assert.deepEqual(ids(edited), ["v-1"]);
-  assert.equal(edited.forks.length, 1);
-  assert.deepEqual(edited.forks[0].alternatives[0], { messages: state.messages }, "the too-deep fork is dropped, the messages kept");
-  // One level less deep is kept.
+  const branch = edited.forks[0].alternatives[0];
+  assert.deepEqual(branch.messages, state.messages, "the messages stay");
+  const bottom = bottomOf(branch.forks[0]);
+  assert.equal(bottom.levels, 63, "the fork after m-1 is gone, with its alternative m-0");
+  assert.deepEqual(bottom.branch, { messages: [message("m-1")] });
+  assert.equal(bottom.branch.messages[0], findMessage(deepest, "m-1"), "the very message object");
+  // The result is a state the reducer reads back: 64 levels at most.
+  const read = JSON.parse(JSON.stringify(edited));
+  assert.equal(sessionReducer(read, { type: "stop" }).status, "idle");
+  // One level less deep is kept whole.
   const shallower = deepFreeze({ ...state, forks: [{ after: "u-2", active: 1, alternatives: [deepest.forks[0].alternatives[0], null] }] });
   const kept = sessionReducer(shallower, { type: "edit", messageId: "u-1", id: "v-1", text: "v" });
   assert.equal(kept.forks[0].alternatives[0].forks[0], shallower.forks[0]);
-  sessionReducer(kept, stop);
 });
+
+// The message `id` of the chain of first branches below `branch`.
+function findMessage(branch, id) {
+  for (let at = branch; at !== undefined; at = at.forks?.[0].alternatives[0]) {
+    if (at.messages[0].id === id) return at.messages[0];
+  }
+  return undefined;
+}
 
 test("a switch in a conversation holding 1,000 alternatives touches none of the set-aside branches", () => {
   let state = play([{ type: "send", id: "u-1", text: "Hi" }, ...reply("a-1", "first")]);
