@@ -1,12 +1,11 @@
-// `npm run bench:branches`: what a branch switch costs (SPEC v3: `switchBranch` copies the active
-// path's changed spine and the forks list, never the set-aside branches). Conversations of the same
-// active path but holding 2 or 1,000 alternatives, small or large, are built through the package's
-// own reducer (untimed), then switched back and forth. It prints figures; it asserts nothing.
+// `node bench/branches.mjs` (after `npm run build`): what a switchBranch costs in a conversation
+// holding 1,000 alternatives at its fork against one holding 2, for paths of several lengths. A
+// switch should cost what the path costs (its messages are copied into a new list, its calls
+// indexed once), never the alternatives set aside. It prints figures; it asserts nothing.
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
 import { median } from "./median.mjs";
-import { conversation } from "./workloads.mjs";
 
 const PKG_ENTRY = fileURLToPath(new URL("../pkg/index.js", import.meta.url));
 if (!existsSync(PKG_ENTRY)) {
@@ -15,66 +14,54 @@ if (!existsSync(PKG_ENTRY)) {
 }
 const { sessionReducer } = await import(PKG_ENTRY);
 const RUNS = Number(process.env.BENCH_RUNS ?? 11);
-const SWITCHES = 2_000;
+const SWITCHES = 200;
 
-const part = (part) => ({ type: "part", part });
+const reply = (id, text) => [
+  { type: "part", part: { type: "message-start", messageId: id } },
+  { type: "part", part: { type: "text-delta", text } },
+  { type: "part", part: { type: "finish" } },
+];
 
-// A streamed reply of one text part, as one batch.
-function answer(state, id) {
-  return sessionReducer(state, {
-    type: "batch",
-    actions: [
-      part({ type: "message-start", messageId: id }),
-      part({ type: "text-delta", text: `Reply ${id}.` }),
-      part({ type: "finish", reason: "stop" }),
-    ],
-  });
-}
-
-// `turns` finished turns, then the last question edited `alternatives - 1` times; after each
-// edit the alternative goes on for `extraTurns` more turns, so every set-aside branch holds
-// 2 + 2 * extraTurns messages.
-function withAlternatives({ turns, alternatives, extraTurns }) {
-  const edited = `u-${turns - 1}`;
-  let state = conversation(turns);
-  for (let alternative = 1; alternative < alternatives; alternative++) {
-    const id = alternative === 1 ? edited : `${edited}-edit-${alternative - 1}`;
-    state = sessionReducer(state, { type: "edit", messageId: id, id: `${edited}-edit-${alternative}`, text: `Edit ${alternative}` });
-    state = answer(state, `a-edit-${alternative}`);
-    for (let extra = 0; extra < extraTurns; extra++) {
-      state = sessionReducer(state, { type: "send", id: `u-${alternative}-${extra}`, text: "And then?" });
-      state = answer(state, `a-${alternative}-${extra}`);
+// A path of `turns` turns, then `alternatives` replies to its last user message (regenerated).
+function conversation(turns, alternatives) {
+  let state = { messages: [], status: "idle" };
+  for (let turn = 0; turn < turns; turn++) {
+    for (const action of [{ type: "send", id: `u-${turn}`, text: `question ${turn}` }, ...reply(`a-${turn}`, `answer ${turn}`)]) {
+      state = sessionReducer(state, action);
     }
   }
-  return { state, after: `a-${turns - 2}` };
+  for (let index = 1; index < alternatives; index++) {
+    for (const action of [{ type: "regenerate" }, ...reply(`a-${turns - 1}-${index}`, `take ${index}`)]) {
+      state = sessionReducer(state, action);
+    }
+  }
+  return state;
 }
 
-// Median microseconds of one switch, over RUNS runs of SWITCHES switches each.
-function timeSwitches({ state, after }, alternatives) {
+// Median milliseconds of SWITCHES switches, back and forth between two alternatives.
+function switches(state) {
+  const after = `u-${state.messages.length / 2 - 1}`;
   const times = [];
   for (let run = 0; run < RUNS; run++) {
+    globalThis.gc?.();
     let current = state;
     const start = performance.now();
     for (let index = 0; index < SWITCHES; index++) {
-      current = sessionReducer(current, { type: "switchBranch", after, to: (index * 7 + run) % alternatives });
+      current = sessionReducer(current, { type: "switchBranch", after, to: index % 2 });
     }
-    times.push(((performance.now() - start) * 1000) / SWITCHES);
+    times.push(performance.now() - start);
   }
   return median(times);
 }
 
-const setAside = (state) => state.forks.reduce((sum, fork) => sum + fork.alternatives.reduce((count, branch) => count + (branch?.messages.length ?? 0), 0), 0);
-
-console.log(`switchBranch, median of ${RUNS} runs of ${SWITCHES} switches (µs per switch):`);
-for (const shape of [
-  { turns: 200, alternatives: 2, extraTurns: 0 },
-  { turns: 200, alternatives: 1_000, extraTurns: 0 },
-  { turns: 200, alternatives: 1_000, extraTurns: 10 },
-  { turns: 2_000, alternatives: 2, extraTurns: 0 },
-  { turns: 2_000, alternatives: 1_000, extraTurns: 0 },
-]) {
-  const built = withAlternatives(shape);
-  const micros = timeSwitches(built, shape.alternatives);
-  console.log(`  path ${String(built.state.messages.length).padStart(5)} messages, ${String(shape.alternatives).padStart(5)} alternatives,` +
-    ` ${String(setAside(built.state)).padStart(6)} messages set aside: ${micros.toFixed(2)} µs`);
+// Warm up: the first figures would carry the compilation of the paths a switch runs.
+switches(conversation(10, 2));
+console.log(`switchBranch: median of ${RUNS} runs of ${SWITCHES} switches, per switch`);
+for (const turns of [10, 100, 1000]) {
+  const few = switches(conversation(turns, 2));
+  const many = switches(conversation(turns, 1000));
+  const perSwitch = (ms) => `${((ms / SWITCHES) * 1000).toFixed(1)} µs`;
+  console.log(
+    `  path of ${String(turns * 2).padStart(4)} messages: 2 alternatives ${perSwitch(few)}, 1,000 alternatives ${perSwitch(many)} (${(many / few).toFixed(2)}x)`,
+  );
 }

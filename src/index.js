@@ -55,3 +55,4 @@ export function persistSession(...args) {
 }
 
 export { checkAction, isCancelled, resumable } from "./glue.js";
+export { branchAt } from "./branch_at.js";

@@ -13,9 +13,11 @@ use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 
 use chat_session_reducer::core::model::{
-    AgentPart, AgentStreamPart, SessionAction, SessionState, SessionStatus, ToolPart, ToolState,
+    AgentMessage, AgentPart, AgentStreamPart, Fork, SessionAction, SessionState, SessionStatus,
+    ToolPart, ToolState,
 };
 use chat_session_reducer::core::patch::{CallChange, Patch};
+use chat_session_reducer::core::protocol::MAX_BRANCH_NESTING;
 use chat_session_reducer::core::{reduce, resumable, session_reducer, Outcome, Session};
 use common::to_json;
 use proptest::prelude::*;
@@ -305,6 +307,14 @@ fn single_action() -> impl Strategy<Value = SessionAction> {
         1 => Just(SessionAction::Retry),
         1 => Just(SessionAction::Reset),
         1 => Just(SessionAction::Continue),
+        // v3: branches, on the ids the other actions use.
+        1 => (select(&["u1", "u2"][..]), select(&["u1", "u2", "u3"][..])).prop_map(|(message_id, id)| {
+            SessionAction::Edit { message_id: message_id.into(), id: id.into(), text: "again".into() }
+        }),
+        1 => proptest::option::of(select(&MESSAGE_IDS[..]))
+            .prop_map(|message_id| SessionAction::Regenerate { message_id: message_id.map(str::to_owned) }),
+        2 => (proptest::option::of(select(&["u1", "u2", "u3", "m1", "m2"][..])), 0..4usize)
+            .prop_map(|(after, to)| SessionAction::SwitchBranch { after: after.map(str::to_owned), to }),
         1 => (select(&["u1", "u2"][..]), any::<bool>()).prop_map(|(id, metadata)| {
             let mut send = json!({ "type": "send", "id": id, "text": "look",
                 "parts": [{ "type": "data", "name": "file", "data": { "url": "x" } }] });
@@ -379,6 +389,67 @@ fn check_tree(
     Ok(())
 }
 
+/// SPEC v3's invariants of `forks` against `messages` (the path's, or a branch's at `depth`):
+/// in path order, each `after` once and on `messages` (null only on the path), at least two
+/// alternatives, `None` exactly at `active`, no open call in a branch, the cached height right
+/// and at most `MAX_BRANCH_NESTING`. Returns the highest fork's height.
+fn check_forks(
+    forks: &[Rc<Fork>],
+    messages: &[Rc<AgentMessage>],
+    depth: usize,
+) -> Result<usize, TestCaseError> {
+    let mut last = None;
+    let mut highest = 0;
+    for fork in forks {
+        let at = match &fork.after {
+            None => {
+                prop_assert_eq!(depth, 1, "a fork after null inside a branch");
+                None
+            }
+            Some(id) => {
+                let at = messages.iter().position(|message| message.id == *id);
+                prop_assert!(at.is_some(), "fork after {} is not on its path", id);
+                at.map(|at| at + 1)
+            }
+        }
+        .unwrap_or(0);
+        prop_assert!(last.is_none_or(|last| at > last), "forks out of path order");
+        last = Some(at);
+        prop_assert!(fork.alternatives.len() >= 2, "a fork with one alternative");
+        prop_assert!(fork.active < fork.alternatives.len());
+        let mut height = 1;
+        for (index, alternative) in fork.alternatives.iter().enumerate() {
+            prop_assert_eq!(
+                alternative.is_none(),
+                index == fork.active,
+                "null exactly at active"
+            );
+            if let Some(branch) = alternative {
+                let mut calls = HashMap::new();
+                calls_by_id(
+                    &SessionState {
+                        messages: branch.messages.clone(),
+                        ..SessionState::empty()
+                    },
+                    &mut calls,
+                );
+                prop_assert!(
+                    calls.values().all(|call| !call.state.is_open()),
+                    "an open call in a branch"
+                );
+                height = height.max(1 + check_forks(&branch.forks, &branch.messages, depth + 1)?);
+            }
+        }
+        prop_assert_eq!(fork.height(), height, "a fork's cached height");
+        prop_assert!(
+            depth + height - 1 <= MAX_BRANCH_NESTING,
+            "branches nest too deep"
+        );
+        highest = highest.max(height);
+    }
+    Ok(highest)
+}
+
 /// A call that left the open states keeps its state and what came with it.
 fn check_closed_calls_kept(old: &SessionState, new: &SessionState) -> Result<(), TestCaseError> {
     let (mut before, mut after) = (HashMap::new(), HashMap::new());
@@ -437,6 +508,10 @@ fn may_replace_calls(action: &SessionAction) -> bool {
                     }
             ) || may_replace_calls(action)
         }),
+        // v3: a switch brings back a branch's calls in place of the tail's.
+        SessionAction::Edit { .. }
+        | SessionAction::Regenerate { .. }
+        | SessionAction::SwitchBranch { .. } => true,
         _ => false,
     }
 }
@@ -629,6 +704,26 @@ fn step(
     prop_assert_eq!(&*carried.state, &*next);
     check_open_index(&carried, "carried")?;
     check_tree(&next, None, &mut HashSet::new())?;
+    check_forks(&next.forks, &next.messages, 1)?;
+    if !matches!(
+        action,
+        SessionAction::Edit { .. }
+            | SessionAction::Regenerate { .. }
+            | SessionAction::SwitchBranch { .. }
+            | SessionAction::Retry
+            | SessionAction::Reset
+            | SessionAction::Load { .. }
+            | SessionAction::Batch { .. }
+            | SessionAction::Part {
+                part: AgentStreamPart::Snapshot { .. },
+                ..
+            }
+    ) {
+        prop_assert_eq!(&next.forks, &old.forks, "{:?} changed the forks", action);
+        for (new, was) in next.forks.iter().zip(&old.forks) {
+            prop_assert!(Rc::ptr_eq(new, was), "{:?} copied a fork", action);
+        }
+    }
     if !may_replace_calls(action) {
         check_closed_calls_kept(old, &next)?;
     }

@@ -201,7 +201,7 @@ impl Cases {
         if self.below(3) == 0 && carries.contains(&part["type"].as_str().unwrap_or_default()) {
             part["metadata"] = self.value();
         }
-        match self.below(18) {
+        match self.below(21) {
             14 if depth < 2 => {
                 let actions: Vec<Value> = (0..self.below(4))
                     .map(|_| self.action_nested(depth + 1))
@@ -225,6 +225,21 @@ impl Cases {
             16 => json!({ "type": "unqueue", "id": self.pick(&messages) }),
             17 => json!({ "type": "load", "state": self.loaded_state() }),
             4..=7 => json!({ "type": "part", "part": part, "within": self.pick(&ids) }),
+            // v3: branches.
+            18 => {
+                json!({ "type": "edit", "messageId": self.pick(&messages), "id": self.pick(&messages), "text": "edited" })
+            }
+            19 => match self.below(2) {
+                0 => json!({ "type": "regenerate" }),
+                _ => json!({ "type": "regenerate", "messageId": self.pick(&messages) }),
+            },
+            20 => {
+                let after = match self.below(4) {
+                    0 => Value::Null,
+                    _ => json!(self.pick(&messages)),
+                };
+                json!({ "type": "switchBranch", "after": after, "to": self.below(3) })
+            }
             _ => json!({ "type": "part", "part": part }),
         }
     }
@@ -306,6 +321,7 @@ fn without_payloads(mut value: Value) -> Value {
 #[wasm_bindgen_test]
 fn valid_action_sequences_and_branches_give_what_the_native_core_gives() {
     let mut cases = Cases(0x9e37_79b9_7f4a_7c15);
+    let mut with_forks = 0;
     for _ in 0..60 {
         let mut native = Rc::new(SessionState::empty());
         let mut state = js(EMPTY);
@@ -342,9 +358,14 @@ fn valid_action_sequences_and_branches_give_what_the_native_core_gives() {
                 native_json,
                 "after {action}"
             );
+            with_forks += usize::from(!native_next.forks.is_empty());
             (state, native) = (next, native_next);
         }
     }
+    assert!(
+        with_forks > 100,
+        "v3: the sequences made branches: {with_forks} steps"
+    );
 }
 
 #[wasm_bindgen_test]

@@ -3,11 +3,11 @@
 
 use std::rc::Rc;
 
-use super::edit::{user_message, CallUpdate, Editor};
+use super::edit::{forks_before, repeats_an_id, user_message, CallUpdate, Editor};
 use super::find::newest_named;
 use super::model::{
-    AgentPart, AgentStreamPart, Json, OpenToolState, QueuedMessage, SessionAction, SessionState,
-    SessionStatus, Text, ToolState, MAX_NESTING,
+    AgentPart, AgentStreamPart, Json, OpenToolState, QueuedMessage, Role, SessionAction,
+    SessionState, SessionStatus, Text, ToolState, MAX_NESTING,
 };
 use super::path::CallPath;
 use super::reducer::{apply_action, apply_part};
@@ -190,13 +190,19 @@ pub fn stop(editor: &mut Editor) -> Option<()> {
     Some(())
 }
 
-/// SPEC "Actions": retry.
+/// SPEC "Actions": retry (and v3: the forks whose `after` it cuts go too).
 pub fn retry(editor: &mut Editor) -> Option<()> {
-    let Some(cut) = resumable_cut(&editor.state().messages) else {
+    let state = editor.state();
+    let Some(cut) = resumable_cut(&state.messages) else {
         return Some(());
     };
+    let forks = forks_before(&state.forks, &state.messages, cut.messages);
+    let all = state.forks.len();
     if cut.changes(&editor.state().messages) {
         editor.truncate(cut);
+    }
+    if forks < all {
+        editor.keep_forks((0..forks).collect())?;
     }
     editor.set_status(&[], SessionStatus::Streaming, None)?;
     Some(())
@@ -208,13 +214,14 @@ pub fn continue_run(editor: &mut Editor) -> Option<()> {
     Some(())
 }
 
-/// SPEC "Actions": reset (and v3: the queue goes too).
+/// SPEC "Actions": reset (and v3: `forks` and the queue go too).
 pub fn reset(editor: &mut Editor) -> Option<()> {
     let state = editor.state();
     let empty = state.messages.is_empty()
         && state.status == SessionStatus::Idle
         && state.error.is_none()
         && state.agent_state.is_none()
+        && state.forks.is_empty()
         && state.queue.is_empty();
     if !empty {
         editor.reset();
@@ -236,4 +243,82 @@ pub fn batch(editor: &mut Editor, actions: &[SessionAction]) -> Option<()> {
         }
     }
     Some(())
+}
+
+/// A user message with this id and text.
+/// SPEC v3 "Actions": edit.
+pub fn edit(editor: &mut Editor, message_id: &str, id: &str, text: &Text) -> Option<()> {
+    let messages = &editor.state().messages;
+    let Some(at) = messages
+        .iter()
+        .rposition(|message| message.id == message_id && message.role == Role::User)
+    else {
+        return Some(());
+    };
+    if repeats_an_id(messages, at) {
+        return Some(());
+    }
+    editor.cancel_open_from(at)?;
+    editor.set_aside(at)?;
+    editor.push_message(&[], user_message(id.to_owned(), text, &[], None))?;
+    editor.set_status(&[], SessionStatus::Streaming, None)
+}
+
+/// SPEC v3 "Actions": regenerate.
+pub fn regenerate(editor: &mut Editor, message_id: &Option<String>) -> Option<()> {
+    let messages = &editor.state().messages;
+    let end = match message_id {
+        None => messages.len(),
+        Some(id) => match messages
+            .iter()
+            .rposition(|message| message.id == *id && message.role == Role::Assistant)
+        {
+            Some(at) => at,
+            None => return Some(()),
+        },
+    };
+    let Some(user) = messages
+        .get(..end)
+        .unwrap_or_default()
+        .iter()
+        .rposition(|message| message.role == Role::User)
+    else {
+        return Some(());
+    };
+    if repeats_an_id(messages, user + 1) {
+        return Some(());
+    }
+    // An empty tail is not set aside: the regenerate is a retry without a cut.
+    if user + 1 < messages.len() {
+        editor.cancel_open_from(user + 1)?;
+        editor.set_aside(user + 1)?;
+    }
+    editor.set_status(&[], SessionStatus::Streaming, None)
+}
+
+/// SPEC v3 "Actions": switchBranch.
+pub fn switch_branch(editor: &mut Editor, after: &Option<String>, to: usize) -> Option<()> {
+    let state = editor.state();
+    if state.status == SessionStatus::Streaming {
+        return Some(());
+    }
+    let Some(fork) = state.forks.iter().position(|fork| fork.after == *after) else {
+        return Some(());
+    };
+    let node = state.forks.get(fork)?;
+    if to >= node.alternatives.len() || to == node.active {
+        return Some(());
+    }
+    let kept = match after {
+        None => 0,
+        Some(id) => {
+            1 + state
+                .messages
+                .iter()
+                .position(|message| message.id == *id)?
+        }
+    };
+    editor.cancel_open_from(kept)?;
+    editor.switch_branch(fork, kept, to)?;
+    editor.set_status(&[], SessionStatus::Idle, None)
 }

@@ -6,14 +6,15 @@ use std::rc::Rc;
 
 use super::json::{self, Update};
 use super::model::{
-    AgentMessage, AgentPart, Approval, DataPart, Json, QueuedMessage, ReasoningPart, Role,
-    SessionError, SessionState, SessionStatus, Text, TextPart, ToolError, ToolPart, ToolState,
+    AgentMessage, AgentPart, Approval, Branch, DataPart, Fork, Json, QueuedMessage, ReasoningPart,
+    Role, SessionError, SessionState, SessionStatus, Text, TextPart, ToolError, ToolPart,
+    ToolState,
 };
 use super::patch::{CallChange, NewMessage, NewPart, Patch, Slot};
 use super::path::{call_at, call_at_mut, run_at, run_at_mut, CallPath, CallPos, RunPath};
-use super::protocol::{DENIED, DENIED_CODE, INVALID_INPUT, INVALID_INPUT_CODE};
+use super::protocol::{DENIED, DENIED_CODE, INVALID_INPUT, INVALID_INPUT_CODE, MAX_BRANCH_NESTING};
 use super::resumable::Cut;
-use super::session::{OpenCall, Session};
+use super::session::{message_positions, position_in, OpenCall, Session};
 
 /// Parses a call's streamed input at `tool-input-end` as JavaScript's `JSON.parse` does, blank
 /// text as `{}`: the input, or `None` when the text is not JSON. It gets the call, its text as
@@ -761,6 +762,195 @@ pub fn user_message(
         parts: all,
         metadata,
     }
+}
+
+/// v3: the edits of branches (SPEC v3 "Actions": edit, regenerate, switchBranch, retry).
+impl Editor<'_> {
+    /// Cancels every open call of the root's messages from `message` on (nested ones included),
+    /// as `stop` cancels them: a tail is set aside only without open calls.
+    pub fn cancel_open_from(&mut self, message: usize) -> Option<()> {
+        let in_tail =
+            |call: &&OpenCall| call.path.first().is_some_and(|pos| pos.message >= message);
+        while let Some(open) = self.session.open.iter().find(in_tail) {
+            let path = open.path.clone();
+            self.set_call(&path, ToolState::Cancelled, CallUpdate::Cancel)?;
+        }
+        Some(())
+    }
+
+    /// Sets the root's messages after the first `kept` aside, with the forks in them, as the
+    /// branch in the live slot of the fork after message `kept - 1` (made when absent), which
+    /// gets a new live alternative (see `Patch::SetAside`). Their open calls must be cancelled.
+    pub fn set_aside(&mut self, kept: usize) -> Option<()> {
+        let state = self.root_mut();
+        let after = match kept {
+            0 => None,
+            _ => Some(state.messages.get(kept - 1)?.id.clone()),
+        };
+        let forks = forks_before(&state.forks, &state.messages, kept);
+        let (branch, trims) = tail_branch(state, kept, forks)?;
+        let created = state.forks.last().is_none_or(|fork| fork.after != after);
+        // The tail's open calls were cancelled: `open` holds none of it.
+        self.session.forget_messages(&branch.messages);
+        let forks_list = &mut self.root_mut().forks;
+        if created {
+            forks_list.push(Rc::new(Fork::new(after, 1, vec![Some(branch), None])));
+        } else {
+            let fork = Rc::make_mut(forks_list.last_mut()?);
+            fork.height = fork.height.max(1 + branch.height());
+            *fork.alternatives.get_mut(fork.active)? = Some(branch);
+            fork.active = fork.alternatives.len();
+            fork.alternatives.push(None);
+        }
+        self.log(Patch::SetAside {
+            messages: kept,
+            forks,
+            created,
+            trims,
+        });
+        Some(())
+    }
+
+    /// Makes alternative `to` of the root's fork `fork` the live tail, and the live tail (the
+    /// messages from `kept` on, which follow the fork's `after`, with its forks) the branch at
+    /// the fork's `active` (see `Patch::SwitchBranch`). Its open calls must be cancelled. The
+    /// indexes forget the tail and learn what joined: the path's cost, never the branches'.
+    pub fn switch_branch(&mut self, fork: usize, kept: usize, to: usize) -> Option<()> {
+        let state = self.root_mut();
+        let (left, trims) = tail_branch(state, kept, fork + 1)?;
+        let node = Rc::make_mut(state.forks.get_mut(fork)?);
+        let target = node.alternatives.get_mut(to)?.take()?;
+        // Only when the branch that comes out was the deepest can the height go down (never
+        // below 1: with no forks in any branch, none is read).
+        let deepest = node.height > 1 && target.height() + 1 >= node.height;
+        node.height = node.height.max(1 + left.height());
+        *node.alternatives.get_mut(node.active)? = Some(Rc::clone(&left));
+        node.active = to;
+        if deepest {
+            node.measure();
+        }
+        state.messages.extend(target.messages.iter().cloned());
+        state.forks.extend(target.forks.iter().cloned());
+        self.session.forget_messages(&left.messages);
+        self.session.learn_messages(kept);
+        self.log(Patch::SwitchBranch {
+            fork,
+            messages: kept,
+            to,
+            trims,
+        });
+        Some(())
+    }
+
+    /// The root's forks become these of them, in this order (see `Patch::KeepForks`).
+    pub fn keep_forks(&mut self, kept: Vec<usize>) -> Option<()> {
+        let state = self.root_mut();
+        let mut forks = Vec::with_capacity(kept.len());
+        for &index in &kept {
+            forks.push(state.forks.get(index)?.clone());
+        }
+        state.forks = forks;
+        self.log(Patch::KeepForks { forks: kept });
+        Some(())
+    }
+}
+
+/// The root's messages from `kept` on and its forks from `forks` on, taken out as a branch, the
+/// forks trimmed to go one level down (`trim_to`), and what was trimmed (`Patch::SetAside`).
+fn tail_branch(
+    state: &mut SessionState,
+    kept: usize,
+    forks: usize,
+) -> Option<(Rc<Branch>, Vec<usize>)> {
+    let messages = split_tail(&mut state.messages, kept)?;
+    let mut forks = split_tail(&mut state.forks, forks)?;
+    let mut trims = vec![0];
+    for (index, fork) in forks.iter_mut().enumerate() {
+        // At depth 1 its branches went down to its height; one level down, one deeper.
+        if fork.height >= MAX_BRANCH_NESTING {
+            trims[0] += 1;
+            trims.push(index);
+            trim_to(fork, MAX_BRANCH_NESTING - 1, &mut trims);
+        }
+    }
+    Some((Rc::new(Branch { messages, forks }), trims))
+}
+
+/// SPEC v3, the nesting limit: lowers a fork's height to `budget` (at least 1) by dropping,
+/// in the branches below it, the forks whose branches would nest deeper, and only those (their
+/// other alternatives are lost). Only the branches as deep as the limit are visited (the
+/// cached heights say which), at most `MAX_BRANCH_NESTING` levels. Logs what it changed, for
+/// the host: the number of branches changed, then for each its index, the number of its forks
+/// changed, and for each its index then 0 (dropped) or 1 and the same for it.
+fn trim_to(fork: &mut Rc<Fork>, budget: usize, log: &mut Vec<usize>) {
+    let node = Rc::make_mut(fork);
+    let changed = log.len();
+    log.push(0);
+    for (at, alternative) in node.alternatives.iter_mut().enumerate() {
+        let Some(branch) = alternative
+            .as_mut()
+            .filter(|branch| branch.height() >= budget)
+        else {
+            continue;
+        };
+        log[changed] += 1;
+        log.push(at);
+        let count = log.len();
+        log.push(0);
+        let branch = Rc::make_mut(branch);
+        for (index, inner) in branch.forks.iter_mut().enumerate() {
+            if inner.height >= budget {
+                log[count] += 1;
+                log.push(index);
+                log.push(usize::from(budget > 1));
+                if budget > 1 {
+                    trim_to(inner, budget - 1, log);
+                }
+            }
+        }
+        if budget == 1 {
+            branch.forks.clear();
+        }
+    }
+    node.measure();
+}
+
+/// Takes the items of `list` from `at` on (checked first, so `split_off`'s panic, whose message
+/// formatting the wasm would carry, is left out).
+fn split_tail<T>(list: &mut Vec<T>, at: usize) -> Option<Vec<T>> {
+    (at <= list.len()).then(|| list.split_off(at))
+}
+
+/// How many of `forks` (in path order) come before the first whose `after` is in `messages`
+/// from `kept` on (an `after` names the first message with its id).
+pub fn forks_before(forks: &[Rc<Fork>], messages: &[Rc<AgentMessage>], kept: usize) -> usize {
+    if forks.is_empty() {
+        return 0;
+    }
+    let positions = message_positions(messages);
+    forks
+        .iter()
+        .position(|fork| {
+            fork.after
+                .as_ref()
+                .and_then(|id| position_in(&positions, id))
+                .is_some_and(|at| at >= kept)
+        })
+        .unwrap_or(forks.len())
+}
+
+/// Whether the message before `kept` repeats the id of an earlier one: a fork after it would
+/// name that earlier one (path ids are unique by the SPEC; a state that breaks it keeps its
+/// forks unambiguous this way).
+pub fn repeats_an_id(messages: &[Rc<AgentMessage>], kept: usize) -> bool {
+    let Some(last) = kept.checked_sub(1).and_then(|last| messages.get(last)) else {
+        return false;
+    };
+    messages
+        .get(..kept - 1)
+        .unwrap_or_default()
+        .iter()
+        .any(|message| message.id == last.id)
 }
 
 /// The text of a part a delta appends to (text or reasoning); `None` for another part.

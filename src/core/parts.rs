@@ -12,8 +12,8 @@ use super::model::{
     SessionErrorCode, SessionState, SessionStatus, Text, ToolError, ToolPart, ToolState,
 };
 use super::patch::Slot;
-use super::path::{visit_calls, CallPath, RunPath};
-use super::session::{Located, Seen};
+use super::path::{visit_calls, CallPath, CallPos, RunPath};
+use super::session::{position_in, Located, Seen};
 use super::target::{create_target, find_message, resolve_target, target_message, Target};
 
 /// SPEC "Stream parts": message-start.
@@ -339,7 +339,45 @@ pub fn snapshot(
                 .all(|(at, slot)| *slot == (Some(at), None));
         if !unchanged {
             editor.snapshot(run, slots, messages)?;
+            if exact == &Some(true) && run.is_empty() {
+                keep_forks_on_path(editor)?;
+            }
         }
+    }
+    Some(())
+}
+
+/// SPEC v3 "Actions": snapshot: after an exact one, the forks whose `after` is no longer in
+/// `messages` go, and the others follow their `after` in path order.
+fn keep_forks_on_path(editor: &mut Editor) -> Option<()> {
+    let state = editor.state();
+    if state.forks.is_empty() {
+        return Some(());
+    }
+    // Each fork by its `after`, then in the order of the messages: no sort.
+    let mut by_after = Located::default();
+    let mut kept = Vec::with_capacity(state.forks.len());
+    for (index, fork) in state.forks.iter().enumerate() {
+        match &fork.after {
+            None => kept.push(index),
+            Some(id) => {
+                by_after.insert(
+                    id.clone(),
+                    Seen::at(&[CallPos {
+                        message: index,
+                        part: 0,
+                    }]),
+                );
+            }
+        }
+    }
+    for message in &state.messages {
+        if let Some(index) = position_in(&by_after, &message.id) {
+            kept.push(index);
+        }
+    }
+    if kept.len() < state.forks.len() || kept.iter().enumerate().any(|(at, index)| at != *index) {
+        editor.keep_forks(kept)?;
     }
     Some(())
 }

@@ -70,6 +70,13 @@ pub fn apply_action(editor: &mut Editor, action: &SessionAction) -> Option<()> {
         SessionAction::Continue => actions::continue_run(editor),
         SessionAction::Reset => actions::reset(editor),
         SessionAction::Batch { actions: batch } => actions::batch(editor, batch),
+        SessionAction::Edit {
+            message_id,
+            id,
+            text,
+        } => actions::edit(editor, message_id, id, text),
+        SessionAction::Regenerate { message_id } => actions::regenerate(editor, message_id),
+        SessionAction::SwitchBranch { after, to } => actions::switch_branch(editor, after, *to),
         SessionAction::Unqueue { id } => actions::unqueue(editor, id),
         SessionAction::Load { state } => actions::load(editor, state),
     }

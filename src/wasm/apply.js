@@ -16,8 +16,8 @@ import {
   NEW_PART_REASONING, NEW_PART_STEP, NEW_PART_STREAMING_TOOL, NEW_PART_TEXT, NEW_PART_TOOL, PATCH_AGENT_STATE,
   PATCH_APPEND_INPUT, PATCH_APPEND_TEXT, PATCH_CUT_PARTS, PATCH_ENQUEUE, PATCH_LOAD, PATCH_MERGE_METADATA,
   PATCH_PUSH_MESSAGE, PATCH_PUSH_PART, PATCH_RESET, PATCH_SEND_QUEUE, PATCH_SET_CALL, PATCH_SET_STATUS,
-  PATCH_SNAPSHOT, PATCH_SOURCE, PATCH_START_AGENT, PATCH_TRUNCATE, PATCH_UNQUEUE, PATCH_UPDATE_DATA, STATUSES,
-  TOOL_STATES,
+  PATCH_SNAPSHOT, PATCH_SOURCE, PATCH_START_AGENT, PATCH_TRUNCATE, PATCH_UNQUEUE, PATCH_UPDATE_DATA,
+  PATCH_SET_ASIDE, PATCH_SWITCH_BRANCH, PATCH_KEEP_FORKS, STATUSES, TOOL_STATES,
 } from "./protocol.js";
 
 // Objects a step makes before it looks them up in a Set: a step of one patch makes a few, and a
@@ -363,6 +363,15 @@ function apply(application) {
         takeSource(application);
         changed = false;
         break;
+      case PATCH_SET_ASIDE:
+        setAside(step, root);
+        break;
+      case PATCH_SWITCH_BRANCH:
+        switchBranch(step, root);
+        break;
+      case PATCH_KEEP_FORKS:
+        keepForks(step, root);
+        break;
       case PATCH_ENQUEUE:
         enqueue(step, root, application.action);
         break;
@@ -576,6 +585,87 @@ function reconcileSnapshot(step, root, part) {
 function takeSource(application) {
   application.action = application.leaves[application.step.next()];
   application.part = application.action.part;
+}
+
+// Patch::SetAside (SPEC v3 "Actions": edit, regenerate): the root's messages after the first
+// `kept`, with its forks after the first `forksKept` (trimmed: branchOf), become a branch in
+// the live slot of the fork after the last message kept (made when `created`), which gets a new
+// live alternative, appended and made active.
+function setAside(step, root) {
+  const kept = step.next();
+  const forksKept = step.next();
+  const created = step.next() === 1;
+  const messages = step.messages(root);
+  const held = root.forks ?? [];
+  const branch = branchOf(step, messages.splice(kept), held.slice(forksKept));
+  const forks = held.slice(0, forksKept);
+  if (created) forks.push({ after: kept === 0 ? null : messages[kept - 1].id, active: 1, alternatives: [branch, null] });
+  else {
+    const fork = forks[forksKept - 1];
+    const alternatives = fork.alternatives.slice();
+    alternatives[fork.active] = branch;
+    forks[forksKept - 1] = { ...fork, active: alternatives.push(null) - 1, alternatives };
+  }
+  root.forks = forks;
+}
+
+// Patch::SwitchBranch (SPEC v3 "Actions": switchBranch): the root's messages after the first
+// `kept`, with its forks after fork `index` (trimmed: branchOf), become the branch at the
+// fork's active slot, and its alternative `to` the live tail: its very objects, so a UI switching
+// back re-renders nothing.
+function switchBranch(step, root) {
+  const index = step.next();
+  const kept = step.next();
+  const to = step.next();
+  const held = root.forks;
+  const fork = held[index];
+  const target = fork.alternatives[to];
+  const alternatives = fork.alternatives.slice();
+  alternatives[fork.active] = branchOf(step, root.messages.slice(kept), held.slice(index + 1));
+  alternatives[to] = null;
+  root.messages = step.made(root.messages.slice(0, kept).concat(target.messages));
+  root.forks = held.slice(0, index).concat({ ...fork, active: to, alternatives }, target.forks ?? []);
+}
+
+// A branch of `messages` and the `forks` set aside with them, trimmed where the core trimmed
+// them (src/core/edit.rs trim_to: one level down, their branches would nest too deep): the number
+// trimmed, then each one's index and its trim.
+function branchOf(step, messages, forks) {
+  for (let count = step.next(); count > 0; count--) {
+    const index = step.next();
+    forks[index] = trimmed(step, forks[index]);
+  }
+  return forks.length > 0 ? { messages, forks } : { messages };
+}
+
+// A fork with the forks dropped that trim_to dropped below it: the number of its branches
+// changed, then for each its index, the number of its forks changed, and for each its index then
+// 0 (dropped) or 1 and its own trim. At most MAX_BRANCH_NESTING levels, as the core encodes them.
+function trimmed(step, fork) {
+  const alternatives = fork.alternatives.slice();
+  for (let branches = step.next(); branches > 0; branches--) {
+    const at = step.next();
+    const { forks, ...branch } = alternatives[at];
+    const inner = forks.slice();
+    for (let changed = step.next(); changed > 0; changed--) {
+      const index = step.next();
+      inner[index] = step.next() === 0 ? null : trimmed(step, inner[index]);
+    }
+    const kept = inner.filter((each) => each !== null);
+    if (kept.length > 0) branch.forks = kept;
+    alternatives[at] = branch;
+  }
+  return { ...fork, alternatives };
+}
+
+// Patch::KeepForks (SPEC v3 "Actions": retry, snapshot): the root's forks become these of them,
+// in this order (none: the field goes).
+function keepForks(step, root) {
+  const held = root.forks;
+  const forks = [];
+  for (let count = step.next(); count > 0; count--) forks.push(held[step.next()]);
+  if (forks.length > 0) root.forks = forks;
+  else delete root.forks;
 }
 
 // Patch::Enqueue (SPEC v3 "Actions": send while streaming): the action's message queued, its

@@ -15,7 +15,8 @@
 //!   are generated); an optional one: -1 or that;
 //! - a list: its length, then its items; an optional object: -1, or 0 then its fields;
 //! - an action: its type's code, then its fields; a batch's actions flattened;
-//! - a stream part: its type's code (-1: unknown), then its fields.
+//! - a stream part: its type's code (-1: unknown), then its fields;
+//! - a state: its messages, status, error and agentState, then its forks (none in a sub-agent run).
 //!
 //! Texts and JSON payloads are not copied: the core gets `Text::Held` and `Json::Null`, and the
 //! values stay in the JavaScript objects (see `write`). The encoding is the module's own, made
@@ -24,9 +25,9 @@
 use std::rc::Rc;
 
 use crate::core::model::{
-    AgentMessage, AgentPart, AgentStreamPart, Approval, DataPart, Json, OpenToolState,
-    QueuedMessage, ReasoningPart, Role, SessionAction, SessionError, SessionState, SessionStatus,
-    Text, TextPart, ToolError, ToolPart, ToolState,
+    AgentMessage, AgentPart, AgentStreamPart, Approval, Branch, DataPart, Fork, Json,
+    OpenToolState, QueuedMessage, ReasoningPart, Role, SessionAction, SessionError, SessionState,
+    SessionStatus, Text, TextPart, ToolError, ToolPart, ToolState,
 };
 use crate::core::protocol::{
     action_type, error_code, finish_reason, message_part_type, open_tool_state, part_type, role,
@@ -173,6 +174,18 @@ impl<'a> Decoder<'a> {
             action_type::RETRY => SessionAction::Retry,
             action_type::RESET => SessionAction::Reset,
             action_type::CONTINUE => SessionAction::Continue,
+            action_type::EDIT => SessionAction::Edit {
+                message_id: self.string(),
+                id: self.string(),
+                text: self.text(),
+            },
+            action_type::REGENERATE => SessionAction::Regenerate {
+                message_id: self.optional_string(),
+            },
+            action_type::SWITCH_BRANCH => SessionAction::SwitchBranch {
+                after: self.optional_string(),
+                to: self.count(),
+            },
             // `action_type::BATCH`, the one type left.
             _ => {
                 let count = self.count();
@@ -303,6 +316,7 @@ impl<'a> Decoder<'a> {
                 code: self.literal(error_code::ALL),
             }),
             agent_state: self.json(),
+            forks: self.forks(),
             queue: {
                 let count = self.count();
                 (0..count).map(|_| self.queued_message()).collect()
@@ -322,6 +336,27 @@ impl<'a> Decoder<'a> {
     fn parts(&mut self) -> Vec<Rc<AgentPart>> {
         let count = self.count();
         (0..count).map(|_| self.agent_part()).collect()
+    }
+
+    /// v3: a list of forks: each its `after` (an optional string), `active`, then its
+    /// alternatives, each -1 (the live one) or 0 then a branch's messages and forks.
+    fn forks(&mut self) -> Vec<Rc<Fork>> {
+        let mut forks = Vec::new();
+        for _ in 0..self.count() {
+            let after = self.optional_string();
+            let active = self.count();
+            let mut alternatives = Vec::new();
+            for _ in 0..self.count() {
+                alternatives.push(self.present().then(|| {
+                    Rc::new(Branch {
+                        messages: self.messages(),
+                        forks: self.forks(),
+                    })
+                }));
+            }
+            forks.push(Rc::new(Fork::new(after, active, alternatives)));
+        }
+        forks
     }
 
     pub fn messages(&mut self) -> Vec<Rc<AgentMessage>> {

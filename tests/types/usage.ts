@@ -10,7 +10,11 @@ import {
   loadSession,
   checkAction,
   saveSession,
+  branchAt,
   type AgentMessage,
+  type BranchAt,
+  type Branch,
+  type Fork,
   type AgentPart,
   type AgentStreamPart,
   type Approval,
@@ -164,6 +168,18 @@ export function describeFailure(error: unknown): string {
 // @ts-expect-error "network" is a stream error's code, not one of the package's own errors
 export const notAnErrorCode: SessionReducerError["code"] = "network";
 
+// v3 branches: the actions, forks and the "< i/n >" control.
+const edited: SessionState = sessionReducer(empty, { type: "edit", messageId: "u-1", id: "u-2", text: "Again" });
+export const regenerated: SessionState = sessionReducer(edited, { type: "regenerate" });
+export const switched: SessionState = sessionReducer(edited, { type: "switchBranch", after: null, to: 0 });
+export const firstFork: Fork | undefined = edited.forks?.[0];
+export const setAside: Branch | null | undefined = firstFork?.alternatives[0];
+export const control: BranchAt | undefined = branchAt(edited, 1);
+export const label: string = control === undefined ? "" : `< ${control.active + 1} / ${control.count} >`;
+// @ts-expect-error switchBranch's `to` is a number
+export const badSwitch: SessionAction = { type: "switchBranch", after: null, to: "1" };
+// @ts-expect-error a fork's `after` is a string or null, never absent
+export const badFork: Fork = { active: 0, alternatives: [null, { messages: [] }] };
 // v3: the queue, send with parts and metadata, load, steps.
 const attachment: UserPart = { type: "data", name: "file", data: { mediaType: "image/png", url: "data:," } };
 export const withAttachment: SessionState = sessionReducer(empty, {
