@@ -500,32 +500,28 @@ const closesLane = new Set([
   "REASONING_MESSAGE_START", "REASONING_MESSAGE_CONTENT", "REASONING_MESSAGE_END", "REASONING_END",
 ]);
 
-// The streamed entity an event is about ([kind, its id field]), and the events that open one.
-const entityOf = {
-  TEXT_MESSAGE_START: ["message", "messageId"], TEXT_MESSAGE_CONTENT: ["message", "messageId"], TEXT_MESSAGE_END: ["message", "messageId"],
-  TOOL_CALL_START: ["tool", "toolCallId"], TOOL_CALL_ARGS: ["tool", "toolCallId"], TOOL_CALL_END: ["tool", "toolCallId"],
-  REASONING_MESSAGE_START: ["reasoning", "messageId"], REASONING_MESSAGE_CONTENT: ["reasoning", "messageId"],
-  REASONING_MESSAGE_END: ["reasoning", "messageId"], ACTIVITY_SNAPSHOT: ["activity", "messageId"], ACTIVITY_DELTA: ["activity", "messageId"],
-};
-const openers = new Set(["TEXT_MESSAGE_START", "TOOL_CALL_START", "REASONING_MESSAGE_START", "ACTIVITY_SNAPSHOT"]);
+// The streamed entity an event is about: its kind, and whether the event opens it.
+const entityEvent = /^(TEXT_MESSAGE|TOOL_CALL|REASONING_MESSAGE|ACTIVITY)_(START|SNAPSHOT|CONTENT|ARGS|DELTA|END)$/;
+const kinds = { TEXT_MESSAGE: "message", TOOL_CALL: "tool", REASONING_MESSAGE: "reasoning", ACTIVITY: "activity" };
 const entityNames = { message: "message", tool: "tool call", reasoning: "reasoning message", activity: "activity" };
 
 // An event as attributed by its entity's opener: one without subagentRunId belongs to the
 // opener's sub-agent; one naming another sub-agent is a problem (a string saying so).
 function attributed(memory, event) {
-  const entity = entityOf[event.type];
-  const id = entity && event[entity[1]];
+  const match = entityEvent.exec(event.type);
+  const kind = match && kinds[match[1]];
+  const id = kind && event[kind === "tool" ? "toolCallId" : "messageId"];
   if (!isString(id)) return event;
-  const owners = memory.run.owners[entity[0]];
+  const owners = memory.run.owners[kind];
   const claimed = owner(event);
   if (!owners.has(id)) {
-    if (openers.has(event.type)) owners.set(id, claimed);
+    if (match[2] === "START" || match[2] === "SNAPSHOT") owners.set(id, claimed);
     return event;
   }
   const opener = owners.get(id);
   if (claimed === undefined) return opener === undefined ? event : { ...event, subagentRunId: opener };
   if (claimed === opener) return event;
-  return `Cannot send '${event.type}': subagentRunId '${claimed}' does not match the ${entityNames[entity[0]]} '${id}' opener's subagent '${opener ?? "(the parent agent)"}'`;
+  return `Cannot send '${event.type}': subagentRunId '${claimed}' does not match the ${entityNames[kind]} '${id}' opener's subagent '${opener ?? "(the parent agent)"}'`;
 }
 
 // An event, as given or made up from a chunk, through its handler.
