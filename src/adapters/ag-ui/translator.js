@@ -500,22 +500,28 @@ const closesLane = new Set([
   "REASONING_MESSAGE_START", "REASONING_MESSAGE_CONTENT", "REASONING_MESSAGE_END", "REASONING_END",
 ]);
 
-// The streamed entity an event is about: its kind, and whether the event opens it.
-const entityEvent = /^(TEXT_MESSAGE|TOOL_CALL|REASONING_MESSAGE|ACTIVITY)_(START|SNAPSHOT|CONTENT|ARGS|DELTA|END)$/;
+// Event type -> the kind of streamed entity it is about, and whether it opens one (read once
+// from the types' names).
 const kinds = { TEXT_MESSAGE: "message", TOOL_CALL: "tool", REASONING_MESSAGE: "reasoning", ACTIVITY: "activity" };
+const entityOf = new Map();
+for (const type of Object.keys(handlers)) {
+  const match = /^(TEXT_MESSAGE|TOOL_CALL|REASONING_MESSAGE|ACTIVITY)_(START|SNAPSHOT|CONTENT|ARGS|DELTA|END)$/.exec(type);
+  if (match) entityOf.set(type, { kind: kinds[match[1]], opens: match[2] === "START" || match[2] === "SNAPSHOT" });
+}
 const entityNames = { message: "message", tool: "tool call", reasoning: "reasoning message", activity: "activity" };
 
 // An event as attributed by its entity's opener: one without subagentRunId belongs to the
 // opener's sub-agent; one naming another sub-agent is a problem (a string saying so).
 function attributed(memory, event) {
-  const match = entityEvent.exec(event.type);
-  const kind = match && kinds[match[1]];
-  const id = kind && event[kind === "tool" ? "toolCallId" : "messageId"];
+  const entity = entityOf.get(event.type);
+  if (!entity) return event;
+  const { kind } = entity;
+  const id = event[kind === "tool" ? "toolCallId" : "messageId"];
   if (!isString(id)) return event;
   const owners = memory.run.owners[kind];
   const claimed = owner(event);
   if (!owners.has(id)) {
-    if (match[2] === "START" || match[2] === "SNAPSHOT") owners.set(id, claimed);
+    if (entity.opens) owners.set(id, claimed);
     return event;
   }
   const opener = owners.get(id);
