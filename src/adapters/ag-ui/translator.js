@@ -108,9 +108,9 @@ function chunk(memory, event, kind, idField, start, content) {
   return actions;
 }
 
-// RUN_STARTED: after a finished or failed run (RUN_ERROR), `continue` (the next run's parts apply). With the
-// messages the session held (createAgUiTranslator's option), `input.messages` it does not hold
-// are added first, in one snapshot.
+// RUN_STARTED: after a finished or failed run (RUN_FINISHED, RUN_ERROR), `continue`: the next
+// run's parts apply. Given the messages the session held (createAgUiTranslator's option), the
+// `input.messages` it does not hold are added first, in one snapshot.
 function runStarted(memory, event) {
   const actions = [];
   if (memory.run.state !== "running") {
