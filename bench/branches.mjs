@@ -1,7 +1,8 @@
-// `node bench/branches.mjs` (after `npm run build`): what a switchBranch costs in a conversation
-// holding 1,000 alternatives at its fork against one holding 2, for paths of several lengths. A
-// switch should cost what the path costs (its messages are copied into a new list, its calls
-// indexed once), never the alternatives set aside. It prints figures; it asserts nothing.
+// `npm run bench:branches` (after `npm run build`; `npm run bench` runs it too): what a
+// switchBranch costs in a conversation holding 1,000 alternatives at its fork against one holding
+// 2, for paths of several lengths. A switch should cost what the path costs (its messages are
+// copied into a new list, its calls indexed once), never the alternatives set aside. It prints
+// figures; it asserts nothing.
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 

@@ -156,6 +156,9 @@ for (const [peerName, makePeer, workloads, runs] of peerRaces) {
 }
 
 console.log();
+await import("./branches.mjs");
+
+console.log();
 await reportLoads(PKG_DIR, LOAD_RUNS);
 
 console.log();
