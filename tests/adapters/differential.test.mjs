@@ -79,7 +79,8 @@ test("AI SDK: the approval goes back in the request built by toAiSdkMessages; ai
     deleteFile,
   );
   const asked = await sessionAfterAiSdk(first);
-  const approvalId = asked.messages[1].parts[0].approval.id;
+  const callOf = (state) => state.messages[1].parts.find((part) => part.type === "tool"); // after the step part
+  const approvalId = callOf(asked).approval.id;
   let state = core.sessionReducer(asked, { type: "part", part: { type: "tool-approval-response", approvalId, approved: true } });
   state = core.sessionReducer(state, { type: "continue" });
   const request = aiSdk.toAiSdkMessages(state.messages);
@@ -93,7 +94,7 @@ test("AI SDK: the approval goes back in the request built by toAiSdkMessages; ai
   state = await sessionAfterAiSdk(second, state);
   assert.deepEqual(state.messages.map((m) => m.id), ["u1", "a1"]);
   assert.deepEqual(projectSessionMessage(state.messages[1]), projectUiMessage(message));
-  assert.deepEqual([state.messages[1].parts[0].state, state.messages[1].parts[0].output], ["done", "deleted /scratch"]);
+  assert.deepEqual([callOf(state).state, callOf(state).output], ["done", "deleted /scratch"]);
 });
 
 test("AI SDK: a recorded multi-step turn: sources, a streaming tool's preliminary outputs, its result, then text", needsV2, async () => {
