@@ -185,6 +185,8 @@ export function v3BadInputs() {
       "state.forks[0].alternatives[0].messages"],
     ["an empty forks array inside a branch", idle({ forks: [fork("a-1", { alternatives: [{ messages: [], forks: [] }, null] })] }), send,
       "state.forks[0].alternatives[0].forks"],
+    ["a fork after null inside a branch", idle({ forks: [fork("a-1", { alternatives: [{ messages: [question("b-1")], forks: [fork(null)] }, null] })] }), send,
+      "state.forks[0].alternatives[0].forks[0]"],
     ["branches nested 65 deep", idle({ forks: nestedForks(65) }), send, "state.forks[0].alternatives[0]"],
     ["branches nested 10,000 deep", idle({ forks: nestedForks(10_000) }), send, "state.forks[0].alternatives[0]"],
     ["forks in a sub-agent run", idle({ messages: [question("u-1"), { id: "a-1", role: "assistant", parts: [
