@@ -21,6 +21,7 @@ import { useClientLayoutEffect, useStoredSession } from "./storage.js";
 /** @typedef {import("chat-session-reducer/react").SendOptions} SendOptions */
 
 // What the hook returns as `queue` when nothing is queued: the same array on every render.
+/** @type {readonly import("chat-session-reducer").QueuedMessage[]} */
 const NOTHING_QUEUED = Object.freeze([]);
 
 function findCall(messages, callId) {
