@@ -40,7 +40,7 @@ function printChromium({ version, package: loads, empty, traced }) {
   const breakdown = medianBreakdown(traced.map((result) => result.breakdown));
   console.log(`    where it goes, medians of ${traced.length} traced loads (tracing slows them: evaluate ${ms(of(traced, "evaluateMs"))}` +
     `, first call ${ms(of(traced, "firstCallMs"))}):`);
-  console.log(`      evaluate, main thread: ${kinds(breakdown.evaluate)}; of JS run, decoding the hex ` +
+  console.log(`      evaluate, main thread: ${kinds(breakdown.evaluate)}; of JS run, decoding the wasm's text ` +
     `${ms(median(traced.map((result) => result.breakdown.decodeMs)))} (timed apart)`);
   console.log(`      first call, main thread: ${kinds(breakdown["first call"])}`);
   console.log(`      meanwhile on a worker, the module streamed in: ${kinds(breakdown.streaming)}`);

@@ -15,6 +15,7 @@ import { setTimeout } from "node:timers/promises";
 import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 
+import { WASM_AT, decodedLength } from "../scripts/wasm-text.mjs";
 import { TRACE_CATEGORIES, traceBreakdown } from "./trace-breakdown.mjs";
 
 // The measured code, the same in both runtimes: `specifier` is where the package's entry is. The
@@ -57,26 +58,36 @@ const page = (specifier) => `<!doctype html><meta charset="utf-8"><title>load</t
   }
 </script>`;
 
-// Decoding the package's hex as its entry does, timed in a page after the measured load (the
-// trace shows decoding only as part of the module's top-level code).
+// Decoding the package's wasm from its text as its entry does (src/index.js), timed in a page
+// after the measured load (the trace shows decoding only as part of the module's top-level code).
 async function decodeMs() {
-  const hex = await (await fetch("/wasm.hex")).text();
+  const { decoder, size, at, text } = await (await fetch("/wasm-text.json")).json();
   const start = performance.now();
-  Uint8Array.fromHex(hex);
+  const { m, d } = new WebAssembly.Instance(new WebAssembly.Module(new Uint8Array(decoder))).exports;
+  new TextEncoder().encodeInto(text, new Uint8Array(m.buffer, at + size));
+  d(size);
   return performance.now() - start;
+}
+
+// The wasm's text and its decoder's bytes as the package's index.js inlines them.
+function inlinedWasmText(code) {
+  const text = code.match(/"([^"\\\n]{10000,})"/)?.[1];
+  const decoder = code.match(/\[((?:\d+,){100,}\d+)\]/)?.[1];
+  if (!text || !decoder) return undefined;
+  return { decoder: JSON.parse(`[${decoder}]`), size: decodedLength(text), at: WASM_AT, text };
 }
 
 const CONTENT_TYPES = { ".js": "text/javascript", ".mjs": "text/javascript", ".wasm": "application/wasm" };
 const EMPTY_MODULE = "export function sessionReducer(state) { return state; }\n";
 
 // Serves the measuring pages (/package, /empty), an empty page at /blank, an empty module at
-// /empty.js, the package's wasm as hex at /wasm.hex and the package directory at /pkg/,
-// uncached, on a loopback port.
+// /empty.js, the package's wasm as text with its decoder at /wasm-text.json and the package
+// directory at /pkg/, uncached, on a loopback port.
 async function servePackage(pkgDir) {
-  const hex = (await readFile(join(pkgDir, "index.js"), "utf8")).match(/"((?:[0-9a-f]{2}){1000,})"/)?.[1];
-  if (!hex) throw new Error(`${pkgDir}index.js: no inlined wasm hex found`);
+  const wasmText = inlinedWasmText(await readFile(join(pkgDir, "index.js"), "utf8"));
+  if (!wasmText) throw new Error(`${pkgDir}index.js: no inlined wasm text and decoder found`);
   const pages = { "/package": page("/pkg/index.js"), "/empty": page("/empty.js"), "/blank": "" };
-  const texts = { "/empty.js": ["text/javascript", EMPTY_MODULE], "/wasm.hex": ["text/plain", hex] };
+  const texts = { "/empty.js": ["text/javascript", EMPTY_MODULE], "/wasm-text.json": ["application/json", JSON.stringify(wasmText)] };
   const server = createServer(async (request, response) => {
     const path = new URL(request.url, "http://localhost").pathname;
     const headers = { "cache-control": "no-store" };
@@ -120,7 +131,7 @@ async function traced(context, page, navigate) {
 const SETTLE_MS = 300;
 
 // One cold load of the page at `url` in a fresh browser: its logged result, with the trace's
-// breakdown and the hex's decoding time when `trace` is set.
+// breakdown and the wasm text's decoding time when `trace` is set.
 async function coldLoad(launchChromium, url, trace) {
   const { context, close } = await launchChromium();
   try {

@@ -156,10 +156,13 @@ for (const [peerName, makePeer, workloads, runs] of peerRaces) {
 }
 
 console.log();
+await import("./branches.mjs");
+
+console.log();
 await reportLoads(PKG_DIR, LOAD_RUNS);
 
 console.log();
-console.log("size (pkg/index.js inlines the wasm as hex), raw and gzip -9:");
+console.log("size (pkg/index.js inlines the wasm as text), raw and gzip -9:");
 // What an app downloads is the JavaScript (the wasm rides in it); a .wasm file, if any, is listed
 // on its own.
 const total = { raw: 0, gzip: 0 };

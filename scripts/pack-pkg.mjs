@@ -2,21 +2,23 @@
 // package's JavaScript sources: it copies, bundles and writes data; the code is in src/, and the
 // rewriting of the glue in scripts/glue.mjs.
 //
-//   node scripts/pack-pkg.mjs <wasm-bindgen out dir> <optimized .wasm> <renaming .json> <package dir>
+//   node scripts/pack-pkg.mjs <wasm-bindgen out dir> <optimized .wasm> <renaming .json> <text decoder .wasm> <package dir>
 //
 // <renaming .json> is what wasm-opt --minify-imports-and-exports-and-modules printed for the
-// optimized wasm: the short names it gave the wasm's imports and exports.
+// optimized wasm: the short names it gave the wasm's imports and exports. <text decoder .wasm>
+// is src/wasm-text.wat compiled.
 //
 // Layout of the package:
 //   index.js     one minified module: the entry (src/index.js) and what it imports, namely
 //                wasm-bindgen's glue, the crate's own JavaScript (src/wasm/*.js, which the glue
 //                imports), the `sessionReducer` wrapper (src/session_reducer.js), the storage
-//                helpers (src/storage/), and the optimized wasm inlined as hex, which the entry
-//                instantiates at import time (so users never call an init function).
+//                helpers (src/storage/), and the optimized wasm inlined as text
+//                (scripts/wasm-text.mjs), which the entry decodes and instantiates at import time
+//                (so users never call an init function).
 //   index.d.ts   wasm-bindgen's declarations without the init API, which is not public here,
 //                the entry's own (src/index.d.ts) and the storage helpers'
 //                (src/storage/exports.d.ts).
-//   index.js.map its source map (sources included, but for the wasm's hex).
+//   index.js.map its source map (sources included, but for the wasm's text).
 //   package.json pkg-template/package.json, versioned from Cargo.toml, with the repository's
 //                links (Cargo.toml's `repository`).
 //   README.md    pkg-template/README.md.
@@ -32,12 +34,13 @@ import { join, relative, resolve, dirname } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { glueFiles, importModuleOf, publicDeclarations, rewriteGlue } from "./glue.mjs";
 import { throwingSources, unsafeImports } from "./glue_audit.mjs";
+import { WASM_AT, checkWasmText, wasmText } from "./wasm-text.mjs";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
-const [bindgenDir, optimizedWasm, renamingPath, outDir] = process.argv.slice(2);
-if (!bindgenDir || !optimizedWasm || !renamingPath || !outDir) {
+const [bindgenDir, optimizedWasm, renamingPath, textDecoderWasm, outDir] = process.argv.slice(2);
+if (!bindgenDir || !optimizedWasm || !renamingPath || !textDecoderWasm || !outDir) {
   throw new Error(
-    "usage: node scripts/pack-pkg.mjs <wasm-bindgen out dir> <optimized .wasm> <renaming .json> <package dir>",
+    "usage: node scripts/pack-pkg.mjs <wasm-bindgen out dir> <optimized .wasm> <renaming .json> <text decoder .wasm> <package dir>",
   );
 }
 
@@ -49,7 +52,7 @@ const sourceDir = join(root, "src");
 // The storage helpers, written in JavaScript (src/storage/), exported beside the glue's.
 const storageDir = join(sourceDir, "storage");
 // The files the build writes for the entry (src/index.js), which imports them as siblings.
-const builtForEntry = { glue: join(sourceDir, "glue.js"), wasmHex: join(sourceDir, "wasm-hex.js") };
+const builtForEntry = { glue: join(sourceDir, "glue.js"), wasmText: join(sourceDir, "wasm-text.js") };
 
 // A string field of Cargo.toml's [package] section.
 function cargoField(name) {
@@ -185,7 +188,7 @@ function packageManifest() {
 }
 
 // The source map names each source after its place in the repository (the glue and its
-// snippets were bundled from a temporary directory), and leaves out the wasm's hex, which is no
+// snippets were bundled from a temporary directory), and leaves out the wasm's text, which is no
 // source anyone reads.
 function tidySourceMap(mapPath, staging) {
   const map = JSON.parse(readFileSync(mapPath, "utf8"));
@@ -195,13 +198,13 @@ function tidySourceMap(mapPath, staging) {
     const snippet = path.match(/^snippets\/[^/]+\/(src\/.+)$/)?.[1];
     if (snippet) return `chat-session-reducer/${snippet}`;
     if (path === "glue.js") return "chat-session-reducer/wasm-bindgen-glue.js";
-    if (path === "wasm-hex.js") return "chat-session-reducer/wasm-hex.js";
+    if (path === "wasm-text.js") return "chat-session-reducer/wasm-text.js";
     const inSource = relative(root, absolute).replaceAll("\\", "/");
     if (inSource.startsWith("src/")) return `chat-session-reducer/${inSource}`;
     throw new Error(`${mapPath}: unexpected source ${source}`);
   });
   const sourcesContent = map.sourcesContent.map((content, index) =>
-    sources[index].endsWith("/wasm-hex.js") ? null : content);
+    sources[index].endsWith("/wasm-text.js") ? null : content);
   writeFileSync(mapPath, JSON.stringify({ ...map, sources, sourcesContent }));
 }
 
@@ -220,7 +223,7 @@ function entryImports(staging) {
       build.onResolve({ filter: /^\.\.?\// }, ({ path, importer }) => {
         const target = resolve(dirname(importer), path);
         if (target === builtForEntry.glue) return { path: join(staging, "glue.js") };
-        if (target === builtForEntry.wasmHex) return { path: join(staging, "wasm-hex.js") };
+        if (target === builtForEntry.wasmText) return { path: join(staging, "wasm-text.js") };
         const inSource = relative(sourceDir, target);
         // The glue's imports, and its snippets' of one another.
         if (inSource.startsWith("..")) return undefined;
@@ -235,11 +238,19 @@ function entryImports(staging) {
   };
 }
 
-// The wasm is inlined as hex rather than base64: hex keeps byte boundaries, so gzip compresses
-// it almost as well as the raw bytes (base64 compresses worse), and it decodes
-// natively. Unlike raw bytes in a string, no bundler or minifier re-escapes it.
-function writeWasmHex(path, wasmBytes) {
-  writeFileSync(path, `export default ${JSON.stringify(wasmBytes.toString("hex"))};\n`);
+// The wasm as text, its decoder (a few hundred bytes) as an array of bytes, its size and where the decoder
+// writes it, for the entry; the text is decoded here first, as the entry will, and must give
+// back the wasm.
+function writeWasmText(path, wasmBytes) {
+  const decoder = readFileSync(textDecoderWasm);
+  const text = wasmText(wasmBytes);
+  checkWasmText(decoder, text, wasmBytes);
+  writeFileSync(path, [
+    `export const decoder = ${JSON.stringify([...decoder])};`,
+    `export const size = ${wasmBytes.length};`,
+    `export const at = ${WASM_AT};`,
+    `export const text = ${JSON.stringify(text)};`,
+  ].join("\n") + "\n");
 }
 
 // No exception may unwind through the module's frames (scripts/glue_audit.mjs says why).
@@ -269,7 +280,7 @@ const wasmBytes = readFileSync(optimizedWasm);
 const renaming = JSON.parse(readFileSync(renamingPath, "utf8"));
 writeFileSync(join(staging, "glue.js"), rewriteGlue(readFileSync(gluePath, "utf8"), renaming, importModuleOf(wasmBytes)));
 cpSync(join(bindgenDir, "snippets"), join(staging, "snippets"), { recursive: true });
-writeWasmHex(join(staging, "wasm-hex.js"), wasmBytes);
+writeWasmText(join(staging, "wasm-text.js"), wasmBytes);
 
 rmSync(outDir, { recursive: true, force: true });
 mkdirSync(outDir, { recursive: true });

@@ -75,7 +75,7 @@ cargo test --target wasm32-unknown-unknown --features js-binding
 
 # The reducer's tests run again, the same bodies, in Chromium.
 suite "Rust binding (wasm) in headless Chromium: the same reducer tests"
-browser_tests wasm_reducer wasm_calls wasm_fuzz
+browser_tests wasm_reducer wasm_calls wasm_fuzz wasm_queue wasm_branches
 
 suite "README examples, v2 parts, JSON Patch, Redux, storage (Node and Chromium), the benchmark's baseline and load-trace breakdown, the fuzz's checks against pkg/: node --test"
 node --test tests/js/ tests/fuzz/ bench/baseline.test.mjs bench/copy-floor.test.mjs bench/trace-breakdown.test.mjs

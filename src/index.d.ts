@@ -10,3 +10,20 @@
  * changed then.
  */
 export function sessionReducer(state: SessionState | undefined, action: SessionAction): SessionState;
+
+/** Where a UI draws "< active+1 / count >": the fork that `messages[index]` begins an alternative of. */
+export interface BranchAt {
+  /** The id of `messages[index - 1]`; null for index 0. */
+  after: string | null;
+  /** The index of the alternative the path shows. */
+  active: number;
+  /** How many alternatives the fork has. */
+  count: number;
+}
+
+/**
+ * The fork that `state.messages[index]` begins an alternative of, or `undefined` when it begins
+ * none. `index` may be `messages.length`: the fork after the last message (a regenerate whose
+ * reply has not begun). It reads `state.forks` in JavaScript, without a call into the module.
+ */
+export function branchAt(state: SessionState, index: number): BranchAt | undefined;

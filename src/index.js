@@ -1,36 +1,28 @@
 // The package's entry, bundled with everything it imports into pkg/index.js by
 // scripts/pack-pkg.mjs. Importing it instantiates the WebAssembly module synchronously from the
-// bytes in wasm-hex.js, so no init call is needed. `./glue.js` is wasm-bindgen's glue, as the
+// text in wasm-text.js, so no init call is needed. `./glue.js` is wasm-bindgen's glue, as the
 // build writes it beside this file (src/glue.d.ts declares what is used of it here);
-// `./wasm-hex.js` is the optimized wasm, which the build writes as hex.
+// `./wasm-text.js` is the optimized wasm as text (scripts/wasm-text.mjs), the small module that
+// decodes it (src/wasm-text.wat) as bytes, the wasm's size and where it is decoded to.
 import { initSync, sessionReducer as reduceInWasm } from "./glue.js";
 import { bindSessionReducer, sessionReducer } from "./session_reducer.js";
 import { sessionStorageHelpers } from "./storage/session_storage.js";
-import wasmHex from "./wasm-hex.js";
+import { at, decoder, size, text } from "./wasm-text.js";
 
 /**
- * Hex to bytes, natively where the runtime can (Uint8Array.fromHex in current browsers, Buffer
- * in Node): a loop over the string costs several milliseconds when it runs once, cold.
- * @param {string} hex
+ * The wasm's bytes, decoded from its text. The decoder's memory holds its tables, the wasm from
+ * `at`, then the text's characters, which are ASCII, so encodeInto copies them one byte each
+ * (src/wasm-text.wat). Nothing keeps the decoder once the wasm is compiled.
  * @returns {Uint8Array<ArrayBuffer>}
  */
-function bytesOf(hex) {
-  /** @type {typeof Uint8Array & { fromHex?: (hex: string) => Uint8Array<ArrayBuffer> }} */
-  const natively = Uint8Array;
-  if (typeof natively.fromHex === "function") return natively.fromHex(hex);
-  if (typeof Buffer === "function") return Buffer.from(hex, "hex");
-  /**
-   * A hex digit's low four bits, plus 9 for the letters a-f.
-   * @param {number} code
-   */
-  const digit = (code) => (code & 15) + (code >> 6) * 9;
-  const bytes = new Uint8Array(hex.length >> 1);
-  for (let index = 0; index < bytes.length; index++) {
-    bytes[index] = (digit(hex.charCodeAt(2 * index)) << 4) | digit(hex.charCodeAt(2 * index + 1));
-  }
-  return bytes;
+function decodedWasm() {
+  const { m: memory, d: decode } = /** @type {{ m: WebAssembly.Memory, d: (size: number) => void }} */ (
+    new WebAssembly.Instance(new WebAssembly.Module(new Uint8Array(decoder))).exports);
+  new TextEncoder().encodeInto(text, new Uint8Array(memory.buffer, at + size));
+  decode(size);
+  return new Uint8Array(memory.buffer, at, size);
 }
-initSync({ module: bytesOf(wasmHex) });
+initSync({ module: decodedWasm() });
 bindSessionReducer(reduceInWasm);
 
 export { sessionReducer };
@@ -63,3 +55,4 @@ export function persistSession(...args) {
 }
 
 export { checkAction, isCancelled, resumable } from "./glue.js";
+export { branchAt } from "./branch_at.js";

@@ -177,17 +177,19 @@ fn send_when_not_streaming_cancels_nested_open_calls_too() {
 
 #[test]
 fn send_while_streaming_cancels_nothing() {
+    // v3: the message is queued (core_queue.rs); the run and its calls go on.
+    let messages = json!([
+        user("u-1", "Hi"),
+        assistant("a-1", json!([tool("c-1", "search", "running")]))
+    ]);
     assert_becomes(
-        streaming(json!([
-            user("u-1", "Hi"),
-            assistant("a-1", json!([tool("c-1", "search", "running")]))
-        ])),
+        streaming(messages.clone()),
         json!({ "type": "send", "id": "u-2", "text": "And also…" }),
-        streaming(json!([
-            user("u-1", "Hi"),
-            assistant("a-1", json!([tool("c-1", "search", "running")])),
-            user("u-2", "And also…")
-        ])),
+        json!({
+            "messages": messages,
+            "status": "streaming",
+            "queue": [{ "id": "u-2", "text": "And also…" }]
+        }),
     );
 }
 

@@ -23,6 +23,13 @@ fn step(session: &mut Session, action_json: Value) {
     );
 }
 
+/// A `send` that appends its message whatever the status: v3 queues a send made while
+/// streaming, so the run finishes first (these tests, from v2, rely on the message landing).
+fn send_appended(id: &str, text: &str) -> Value {
+    let send = json!({ "type": "send", "id": id, "text": text });
+    json!({ "type": "batch", "actions": [part(json!({ "type": "finish" })), send] })
+}
+
 /// A session after `send`, with the message index built (a `message-start` looks ids up).
 fn started() -> Session {
     let mut session = Session::new(Rc::new(SessionState::empty()));
@@ -181,10 +188,7 @@ fn reasoning_for(message_id: &str) -> Value {
 /// until they have scanned about as many messages as the indexed state holds, plus 64. (A
 /// `message-metadata` part for a user message changes nothing.)
 fn read_message_index(session: &mut Session) {
-    step(
-        session,
-        json!({ "type": "send", "id": "lookup", "text": "hi" }),
-    );
+    step(session, send_appended("lookup", "hi"));
     step(
         session,
         part(json!({ "type": "message-start", "messageId": "a-lookup" })),
@@ -213,10 +217,10 @@ fn the_newest_message_with_an_id_decides_when_the_index_is_read_from_a_state() {
             read_message_index(&mut session);
         }
         for action_json in [
-            json!({ "type": "send", "id": "u2", "text": "hi" }),
+            send_appended("u2", "hi"),
             reasoning_for("u1"),
-            json!({ "type": "send", "id": "u1", "text": "hi" }),
-            json!({ "type": "send", "id": "u2", "text": "hi" }),
+            send_appended("u1", "hi"),
+            send_appended("u2", "hi"),
         ] {
             step(&mut session, action_json);
         }
@@ -232,9 +236,9 @@ fn a_lookup_before_the_index_is_read_agrees_with_one_after() {
     let mut made = started();
     for action_json in [
         part(json!({ "type": "message-start", "messageId": "a-1" })),
-        json!({ "type": "send", "id": "a-1", "text": "the id again, a user's" }),
+        send_appended("a-1", "the id again, a user's"),
         part(json!({ "type": "message-start", "messageId": "a-2" })),
-        json!({ "type": "send", "id": "u-2", "text": "next" }),
+        send_appended("u-2", "next"),
     ] {
         step(&mut made, action_json);
     }
@@ -261,14 +265,8 @@ fn the_newest_message_with_an_id_decides_when_sessions_that_share_an_index_diver
     );
     let (mut first, mut second) = (common.clone(), common.clone());
     step(&mut first, reasoning_for("x"));
-    step(
-        &mut first,
-        json!({ "type": "send", "id": "x", "text": "hi" }),
-    );
-    step(
-        &mut first,
-        json!({ "type": "send", "id": "y", "text": "hi" }),
-    );
+    step(&mut first, send_appended("x", "hi"));
+    step(&mut first, send_appended("y", "hi"));
     step(&mut second, reasoning_for("x"));
     // In `first`, the newest x is the user's: ignored, whatever `second` recorded.
     assert_agrees_with_a_fresh_session(&mut first, reasoning_for("x"));

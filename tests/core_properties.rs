@@ -1,8 +1,8 @@
 //! Random action sequences from the empty session, drawn from a small alphabet of ids and
 //! names so that collisions (replayed ids, `within` an existing or a missing call, a tool
 //! name shared by several calls) happen often, v1 and v2 parts (data, metadata, snapshots,
-//! agent state) and batches mixed. No step may panic, and every step keeps the SPEC's
-//! invariants.
+//! agent state), v3's queue, `load` and steps, and batches mixed. No step may panic, and every
+//! step keeps the SPEC's invariants.
 
 #![cfg(not(feature = "js-binding"))]
 #[cfg(target_arch = "wasm32")]
@@ -13,9 +13,11 @@ use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 
 use chat_session_reducer::core::model::{
-    AgentPart, AgentStreamPart, SessionAction, SessionState, SessionStatus, ToolPart, ToolState,
+    AgentMessage, AgentPart, AgentStreamPart, Fork, SessionAction, SessionState, SessionStatus,
+    ToolPart, ToolState,
 };
 use chat_session_reducer::core::patch::{CallChange, Patch};
+use chat_session_reducer::core::protocol::MAX_BRANCH_NESTING;
 use chat_session_reducer::core::{reduce, resumable, session_reducer, Outcome, Session};
 use common::to_json;
 use proptest::prelude::*;
@@ -37,6 +39,10 @@ fn with_message_id(mut part: Value, message_id: Option<&str>) -> Value {
 
 fn from_json(part: Value) -> AgentStreamPart {
     serde_json::from_value(part).expect("a generated part is valid")
+}
+
+fn action_from_json(action: Value) -> SessionAction {
+    serde_json::from_value(action).expect("a generated action is valid")
 }
 
 fn with_metadata(mut part: Value, metadata: bool) -> Value {
@@ -165,7 +171,29 @@ fn stream_part() -> impl Strategy<Value = AgentStreamPart> {
         }),
         streamed_input_part(),
         approval_part(),
+        (any::<bool>(), message_id()).prop_map(|(start, message)| {
+            let kind = if start { "step-start" } else { "step-reset" };
+            from_json(with_message_id(json!({ "type": kind }), message))
+        }),
     ]
+}
+
+/// States a `load` brings: stored while streaming, waiting on the user with a queue, and one
+/// whose open call's sub-agent run still streams (the ids those of the generated actions).
+fn loaded_state() -> impl Strategy<Value = SessionAction> {
+    let call = |id: &str, state: &str| json!({ "type": "tool", "id": id, "name": "search", "input": {}, "state": state });
+    let reply = |parts: Value| json!({ "id": "m1", "role": "assistant", "parts": parts });
+    let asked = json!({ "id": "u1", "role": "user", "parts": [{ "type": "text", "text": "hi" }] });
+    let mut nested = call("c2", "running");
+    nested["agent"] =
+        json!({ "messages": [reply(json!([call("c3", "running")]))], "status": "streaming" });
+    select(vec![
+        json!({ "messages": [asked, reply(json!([call("c1", "running")]))], "status": "streaming" }),
+        json!({ "messages": [asked, reply(json!([call("c1", "awaiting-confirmation")]))], "status": "idle",
+                "queue": [{ "id": "u2", "text": "later" }] }),
+        json!({ "messages": [asked, reply(json!([call("c1", "running"), nested]))], "status": "idle" }),
+    ])
+    .prop_map(|state| action_from_json(json!({ "type": "load", "state": state })))
 }
 
 /// `tool-input-delta` (with and without a name) and `tool-input-end`; the pieces make valid
@@ -263,7 +291,7 @@ fn single_action() -> impl Strategy<Value = SessionAction> {
         1 => Just(Some("missing".to_owned())),
     ];
     prop_oneof![
-        2 => select(&["u1", "u2"][..]).prop_map(|id| SessionAction::Send { id: id.into(), text: "hi".into() }),
+        2 => select(&["u1", "u2"][..]).prop_map(|id| action_from_json(json!({ "type": "send", "id": id, "text": "hi" }))),
         12 => (stream_part(), within).prop_map(|(part, within)| SessionAction::Part { part, within }),
         3 => (select(&TOOL_NAMES[..]), any::<bool>(), proptest::option::of(select(&["OK?", "Sure?"][..]))).prop_map(
             |(name, confirm, prompt)| {
@@ -279,6 +307,24 @@ fn single_action() -> impl Strategy<Value = SessionAction> {
         1 => Just(SessionAction::Retry),
         1 => Just(SessionAction::Reset),
         1 => Just(SessionAction::Continue),
+        // v3: branches, on the ids the other actions use.
+        1 => (select(&["u1", "u2"][..]), select(&["u1", "u2", "u3"][..])).prop_map(|(message_id, id)| {
+            SessionAction::Edit { message_id: message_id.into(), id: id.into(), text: "again".into() }
+        }),
+        1 => proptest::option::of(select(&MESSAGE_IDS[..]))
+            .prop_map(|message_id| SessionAction::Regenerate { message_id: message_id.map(str::to_owned) }),
+        2 => (proptest::option::of(select(&["u1", "u2", "u3", "m1", "m2"][..])), 0..4usize)
+            .prop_map(|(after, to)| SessionAction::SwitchBranch { after: after.map(str::to_owned), to }),
+        1 => (select(&["u1", "u2"][..]), any::<bool>()).prop_map(|(id, metadata)| {
+            let mut send = json!({ "type": "send", "id": id, "text": "look",
+                "parts": [{ "type": "data", "name": "file", "data": { "url": "x" } }] });
+            if metadata {
+                send["metadata"] = json!({ "from": "composer" });
+            }
+            action_from_json(send)
+        }),
+        1 => select(&["u1", "u2", "x"][..]).prop_map(|id| action_from_json(json!({ "type": "unqueue", "id": id }))),
+        1 => loaded_state(),
     ]
 }
 
@@ -307,6 +353,10 @@ fn check_tree(
         run.error.is_some(),
         run.status == SessionStatus::Error,
         "error present exactly in status error"
+    );
+    prop_assert!(
+        holder_open.is_none() || run.queue.is_empty(),
+        "only the top-level state has a queue"
     );
     if holder_open == Some(false) {
         prop_assert_ne!(
@@ -337,6 +387,67 @@ fn check_tree(
         }
     }
     Ok(())
+}
+
+/// SPEC v3's invariants of `forks` against `messages` (the path's, or a branch's at `depth`):
+/// in path order, each `after` once and on `messages` (null only on the path), at least two
+/// alternatives, `None` exactly at `active`, no open call in a branch, the cached height right
+/// and at most `MAX_BRANCH_NESTING`. Returns the highest fork's height.
+fn check_forks(
+    forks: &[Rc<Fork>],
+    messages: &[Rc<AgentMessage>],
+    depth: usize,
+) -> Result<usize, TestCaseError> {
+    let mut last = None;
+    let mut highest = 0;
+    for fork in forks {
+        let at = match &fork.after {
+            None => {
+                prop_assert_eq!(depth, 1, "a fork after null inside a branch");
+                None
+            }
+            Some(id) => {
+                let at = messages.iter().position(|message| message.id == *id);
+                prop_assert!(at.is_some(), "fork after {} is not on its path", id);
+                at.map(|at| at + 1)
+            }
+        }
+        .unwrap_or(0);
+        prop_assert!(last.is_none_or(|last| at > last), "forks out of path order");
+        last = Some(at);
+        prop_assert!(fork.alternatives.len() >= 2, "a fork with one alternative");
+        prop_assert!(fork.active < fork.alternatives.len());
+        let mut height = 1;
+        for (index, alternative) in fork.alternatives.iter().enumerate() {
+            prop_assert_eq!(
+                alternative.is_none(),
+                index == fork.active,
+                "null exactly at active"
+            );
+            if let Some(branch) = alternative {
+                let mut calls = HashMap::new();
+                calls_by_id(
+                    &SessionState {
+                        messages: branch.messages.clone(),
+                        ..SessionState::empty()
+                    },
+                    &mut calls,
+                );
+                prop_assert!(
+                    calls.values().all(|call| !call.state.is_open()),
+                    "an open call in a branch"
+                );
+                height = height.max(1 + check_forks(&branch.forks, &branch.messages, depth + 1)?);
+            }
+        }
+        prop_assert_eq!(fork.height(), height, "a fork's cached height");
+        prop_assert!(
+            depth + height - 1 <= MAX_BRANCH_NESTING,
+            "branches nest too deep"
+        );
+        highest = highest.max(height);
+    }
+    Ok(highest)
 }
 
 /// A call that left the open states keeps its state and what came with it.
@@ -376,18 +487,31 @@ fn check_closed_calls_kept(old: &SessionState, new: &SessionState) -> Result<(),
 }
 
 /// Whether the action may put a new call where a closed one was: a snapshot replaces messages
-/// as the agent holds them, the states of their calls included (docs/decisions.md), and a batch
-/// holding `retry` or `reset` drops calls, whose ids later actions of the batch may use again.
+/// as the agent holds them, the states of their calls included (docs/decisions.md), a `load`
+/// replaces the whole state, and a batch holding `retry`, `reset` or `step-reset` drops calls,
+/// whose ids later actions of the batch may use again.
 fn may_replace_calls(action: &SessionAction) -> bool {
     match action {
         SessionAction::Part {
             part: AgentStreamPart::Snapshot { .. },
             ..
         } => true,
+        SessionAction::Load { .. } => true,
         SessionAction::Batch { actions } => actions.iter().any(|action| {
-            matches!(action, SessionAction::Retry | SessionAction::Reset)
-                || may_replace_calls(action)
+            matches!(
+                action,
+                SessionAction::Retry
+                    | SessionAction::Reset
+                    | SessionAction::Part {
+                        part: AgentStreamPart::StepReset { .. },
+                        ..
+                    }
+            ) || may_replace_calls(action)
         }),
+        // v3: a switch brings back a branch's calls in place of the tail's.
+        SessionAction::Edit { .. }
+        | SessionAction::Regenerate { .. }
+        | SessionAction::SwitchBranch { .. } => true,
         _ => false,
     }
 }
@@ -441,6 +565,76 @@ fn check_effect(
         }
         _ => {}
     }
+    check_queue_effect(old, action, new)
+}
+
+/// The ids of the queued messages.
+fn queued_ids(state: &SessionState) -> Vec<&str> {
+    state
+        .queue
+        .iter()
+        .map(|queued| queued.id.as_str())
+        .collect()
+}
+
+/// SPEC v3: a send while streaming is queued (nothing appended); a send when not streaming, and
+/// a top-level finish that leaves no open call, send the queue first, in order; `unqueue`
+/// removes one; `load` is the load rule.
+fn check_queue_effect(
+    old: &SessionState,
+    action: &SessionAction,
+    new: &SessionState,
+) -> Result<(), TestCaseError> {
+    let appended: Vec<&str> = new
+        .messages
+        .get(old.messages.len()..)
+        .unwrap_or_default()
+        .iter()
+        .map(|message| message.id.as_str())
+        .collect();
+    match action {
+        SessionAction::Send { id, .. } if old.status == SessionStatus::Streaming => {
+            prop_assert_eq!(
+                &new.messages,
+                &old.messages,
+                "a send while streaming appended"
+            );
+            let mut queued = queued_ids(old);
+            queued.push(id);
+            prop_assert_eq!(queued_ids(new), queued);
+        }
+        SessionAction::Send { id, .. } => {
+            let mut sent = queued_ids(old);
+            sent.push(id);
+            prop_assert_eq!(appended, sent, "the queue goes first, in order");
+            prop_assert!(new.queue.is_empty());
+        }
+        SessionAction::Part {
+            part: AgentStreamPart::Finish { reason },
+            within: None,
+        } if old.status == SessionStatus::Streaming
+            && *reason != Some(chat_session_reducer::core::model::FinishReason::Aborted)
+            && !old.queue.is_empty() =>
+        {
+            if new.status == SessionStatus::Streaming {
+                prop_assert_eq!(appended, queued_ids(old), "the queue is sent in order");
+                prop_assert!(new.queue.is_empty());
+            } else {
+                prop_assert_eq!(&new.queue, &old.queue, "the queue waits on an open call");
+            }
+        }
+        SessionAction::Unqueue { id } => {
+            let mut left = queued_ids(old);
+            if let Some(at) = left.iter().position(|queued| queued == id) {
+                left.remove(at);
+            }
+            prop_assert_eq!(queued_ids(new), left);
+        }
+        SessionAction::Load { state } => {
+            prop_assert_eq!(new, &*chat_session_reducer::core::load_rule(state));
+        }
+        _ => {}
+    }
     Ok(())
 }
 
@@ -476,12 +670,15 @@ fn step(
     // approved input or output) are never compared, so writing an equal one again is a change
     // (README decisions). And a batch whose actions undo one another changed something, so it
     // returns a new state.
-    let may_equal = matches!(action, SessionAction::Batch { .. })
-        || matches!(&outcome, Outcome::Changed(patches) if patches.iter().all(|patch| matches!(
-            patch,
-            Patch::UpdateData { .. } | Patch::AgentState { .. } | Patch::Source { .. }
-                | Patch::SetCall { change: CallChange::Progress | CallChange::ApprovalAsked | CallChange::Approved, .. }
-        )));
+    // A `load` may bring a state equal to the one it replaces.
+    let may_equal = matches!(
+        action,
+        SessionAction::Batch { .. } | SessionAction::Load { .. }
+    ) || matches!(&outcome, Outcome::Changed(patches) if patches.iter().all(|patch| matches!(
+        patch,
+        Patch::UpdateData { .. } | Patch::AgentState { .. } | Patch::Source { .. }
+            | Patch::SetCall { change: CallChange::Progress | CallChange::ApprovalAsked | CallChange::Approved, .. }
+    )));
     if unchanged {
         prop_assert_eq!(&*fresh.state, &**old);
     } else if may_equal {
@@ -507,6 +704,26 @@ fn step(
     prop_assert_eq!(&*carried.state, &*next);
     check_open_index(&carried, "carried")?;
     check_tree(&next, None, &mut HashSet::new())?;
+    check_forks(&next.forks, &next.messages, 1)?;
+    if !matches!(
+        action,
+        SessionAction::Edit { .. }
+            | SessionAction::Regenerate { .. }
+            | SessionAction::SwitchBranch { .. }
+            | SessionAction::Retry
+            | SessionAction::Reset
+            | SessionAction::Load { .. }
+            | SessionAction::Batch { .. }
+            | SessionAction::Part {
+                part: AgentStreamPart::Snapshot { .. },
+                ..
+            }
+    ) {
+        prop_assert_eq!(&next.forks, &old.forks, "{:?} changed the forks", action);
+        for (new, was) in next.forks.iter().zip(&old.forks) {
+            prop_assert!(Rc::ptr_eq(new, was), "{:?} copied a fork", action);
+        }
+    }
     if !may_replace_calls(action) {
         check_closed_calls_kept(old, &next)?;
     }
@@ -585,7 +802,11 @@ fn a_message_index_first_used_by_a_diverged_state_still_knows_every_message() {
     assert!(matches!(
         reduce(
             &mut session,
-            &action(json!({ "type": "send", "id": "u2", "text": "And?" }))
+            // v3 queues a send while streaming: the run finishes first, so `u2` lands.
+            &action(json!({ "type": "batch", "actions": [
+                common::part(json!({ "type": "finish" })),
+                { "type": "send", "id": "u2", "text": "And?" }
+            ] }))
         ),
         Outcome::Changed(_)
     ));

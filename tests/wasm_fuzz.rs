@@ -1,8 +1,8 @@
 //! Random and malformed input through the binding: it never traps, bad input is always a
 //! `TypeError` with `code: "invalid"`, and valid input gives exactly what the core gives on
-//! its own, v1 and v2 parts mixed, JSON payloads aside (the host's: see `without_payloads`;
-//! JSON Patch, which the core leaves to its host, is checked in tests/js/). Run in Node and in
-//! headless Chromium.
+//! its own, v1, v2 and v3 actions and parts mixed, JSON payloads aside (the host's: see
+//! `without_payloads`; JSON Patch, which the core leaves to its host, is checked in
+//! tests/js/). Run in Node and in headless Chromium.
 #![cfg(all(feature = "js-binding", target_arch = "wasm32"))]
 
 mod wasm_support;
@@ -62,6 +62,30 @@ impl Cases {
         )
     }
 
+    /// A state for `load`: stored while streaming, waiting on the user with a queue, or with an
+    /// open call whose sub-agent run still streams.
+    fn loaded_state(&mut self) -> Value {
+        let call = |id: &str, state: &str| json!({ "type": "tool", "id": id, "name": "confirm", "input": {}, "state": state });
+        let reply = |parts: Value| json!({ "id": "m1", "role": "assistant", "parts": parts });
+        let asked =
+            json!({ "id": "u1", "role": "user", "parts": [{ "type": "text", "text": "hi" }] });
+        let mut nested = call("c2", "running");
+        nested["agent"] =
+            json!({ "messages": [reply(json!([call("c3", "running")]))], "status": "streaming" });
+        match self.below(3) {
+            0 => {
+                json!({ "messages": [asked, reply(json!([call("c1", "running"), { "type": "step" }]))], "status": "streaming" })
+            }
+            1 => {
+                json!({ "messages": [asked, reply(json!([call("c1", "awaiting-confirmation")]))], "status": "idle",
+                         "queue": [{ "id": "m2", "text": "later", "metadata": { "a": 1 } }] })
+            }
+            _ => {
+                json!({ "messages": [asked, reply(json!([call("c1", "running"), nested]))], "status": "idle" })
+            }
+        }
+    }
+
     /// A valid action over a small alphabet, so that ids and names collide.
     fn action(&mut self) -> Value {
         self.action_nested(0)
@@ -71,7 +95,7 @@ impl Cases {
         let ids = ["c1", "c2", "c3", "c4"];
         let messages = ["m1", "m2", "u1"];
         let names = ["search", "delegate_to_a", "confirm"];
-        let mut part = match self.below(23) {
+        let mut part = match self.below(25) {
             0 => json!({ "type": "message-start", "messageId": self.pick(&messages) }),
             1 | 2 => json!({ "type": "text-delta", "text": self.pick(&["a", "bc", ""]) }),
             3 => json!({ "type": "reasoning", "text": "r", "metadata": { "k": [1, 2] } }),
@@ -145,6 +169,8 @@ impl Cases {
             21 => {
                 json!({ "type": "snapshot", "messages": self.snapshot_messages(), "exact": self.below(3) == 0 })
             }
+            23 => json!({ "type": "step-start" }),
+            24 => json!({ "type": "step-reset" }),
             _ => json!({ "type": "agent-state", "snapshot": self.value() }),
         };
         let targeted = [
@@ -155,6 +181,8 @@ impl Cases {
             "tool-input-delta",
             "data",
             "message-metadata",
+            "step-start",
+            "step-reset",
         ];
         if self.below(3) == 0 && targeted.contains(&part["type"].as_str().unwrap_or_default()) {
             part["messageId"] = json!(self.pick(&messages));
@@ -173,7 +201,7 @@ impl Cases {
         if self.below(3) == 0 && carries.contains(&part["type"].as_str().unwrap_or_default()) {
             part["metadata"] = self.value();
         }
-        match self.below(15) {
+        match self.below(21) {
             14 if depth < 2 => {
                 let actions: Vec<Value> = (0..self.below(4))
                     .map(|_| self.action_nested(depth + 1))
@@ -186,7 +214,32 @@ impl Cases {
             }
             2 => json!({ "type": "toolPhase", "name": self.pick(&names), "state": "running" }),
             3 => json!({ "type": self.pick(&["stop", "retry", "reset", "continue"]) }),
+            15 => {
+                let mut send = json!({ "type": "send", "id": self.pick(&messages), "text": "look",
+                    "parts": [{ "type": "data", "name": "file", "data": self.value() }, { "type": "text", "text": "t" }] });
+                if self.below(2) == 0 {
+                    send["metadata"] = self.value();
+                }
+                send
+            }
+            16 => json!({ "type": "unqueue", "id": self.pick(&messages) }),
+            17 => json!({ "type": "load", "state": self.loaded_state() }),
             4..=7 => json!({ "type": "part", "part": part, "within": self.pick(&ids) }),
+            // v3: branches.
+            18 => {
+                json!({ "type": "edit", "messageId": self.pick(&messages), "id": self.pick(&messages), "text": "edited" })
+            }
+            19 => match self.below(2) {
+                0 => json!({ "type": "regenerate" }),
+                _ => json!({ "type": "regenerate", "messageId": self.pick(&messages) }),
+            },
+            20 => {
+                let after = match self.below(4) {
+                    0 => Value::Null,
+                    _ => json!(self.pick(&messages)),
+                };
+                json!({ "type": "switchBranch", "after": after, "to": self.below(3) })
+            }
             _ => json!({ "type": "part", "part": part }),
         }
     }
@@ -268,6 +321,7 @@ fn without_payloads(mut value: Value) -> Value {
 #[wasm_bindgen_test]
 fn valid_action_sequences_and_branches_give_what_the_native_core_gives() {
     let mut cases = Cases(0x9e37_79b9_7f4a_7c15);
+    let mut with_forks = 0;
     for _ in 0..60 {
         let mut native = Rc::new(SessionState::empty());
         let mut state = js(EMPTY);
@@ -304,9 +358,14 @@ fn valid_action_sequences_and_branches_give_what_the_native_core_gives() {
                 native_json,
                 "after {action}"
             );
+            with_forks += usize::from(!native_next.forks.is_empty());
             (state, native) = (next, native_next);
         }
     }
+    assert!(
+        with_forks > 100,
+        "v3: the sequences made branches: {with_forks} steps"
+    );
 }
 
 #[wasm_bindgen_test]

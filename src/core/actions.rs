@@ -1,33 +1,121 @@
-//! The rows of SPEC "Actions" (v1 and v2), one function each: `reducer::apply_action`
+//! The rows of SPEC "Actions" (v1, v2 and v3), one function each: `reducer::apply_action`
 //! dispatches to them.
 
 use std::rc::Rc;
 
-use super::edit::{text_part, CallUpdate, Editor};
+use super::edit::{forks_before, repeats_an_id, user_message, CallUpdate, Editor};
 use super::find::newest_named;
 use super::model::{
-    AgentMessage, AgentStreamPart, OpenToolState, Role, SessionAction, SessionState, SessionStatus,
-    Text, ToolState, MAX_NESTING,
+    AgentPart, AgentStreamPart, Json, OpenToolState, QueuedMessage, Role, SessionAction,
+    SessionState, SessionStatus, Text, ToolState, MAX_NESTING,
 };
+use super::path::CallPath;
 use super::reducer::{apply_action, apply_part};
 use super::resumable::resumable_cut;
 
-/// SPEC "Actions": send (and v2: send when not streaming).
-pub fn send(editor: &mut Editor, id: &str, text: &Text) -> Option<()> {
-    // The user moved on: no call is left waiting for ever. (While streaming, the
-    // agent may take a queued message, and its calls go on.)
-    if editor.state().status != SessionStatus::Streaming {
-        editor.cancel_open(&[])?;
+/// SPEC "Actions": send (v2: send when not streaming; v3: send with parts / metadata).
+pub fn send(
+    editor: &mut Editor,
+    id: &str,
+    text: &Text,
+    parts: &[Rc<AgentPart>],
+    metadata: &Option<Json>,
+) -> Option<()> {
+    let sendable = |part: &Rc<AgentPart>| matches!(**part, AgentPart::Text(_) | AgentPart::Data(_));
+    // The binding refuses any other part as bad input; the core has no error to give.
+    if !parts.iter().all(sendable) {
+        return Some(());
     }
-    let message = AgentMessage {
-        id: id.to_owned(),
-        role: Role::User,
-        parts: vec![Rc::new(text_part(text, None))],
-        metadata: None,
-    };
+    if editor.state().status == SessionStatus::Streaming {
+        return queue_message(editor, id, text, parts, metadata);
+    }
+    // The user moved on: no call is left waiting for ever.
+    editor.cancel_open(&[])?;
+    send_queue(editor);
+    let message = user_message(id.to_owned(), text, parts, metadata.clone());
     editor.push_message(&[], message)?;
     editor.set_status(&[], SessionStatus::Streaming, None)?;
     Some(())
+}
+
+/// SPEC v3 "Actions": send while streaming (queued; replaces the v2 row).
+fn queue_message(
+    editor: &mut Editor,
+    id: &str,
+    text: &Text,
+    parts: &[Rc<AgentPart>],
+    metadata: &Option<Json>,
+) -> Option<()> {
+    editor.enqueue(QueuedMessage {
+        id: id.to_owned(),
+        text: text.clone(),
+        parts: parts.to_vec(),
+        metadata: metadata.clone(),
+    });
+    Some(())
+}
+
+/// SPEC v3 "Actions": send when not streaming: the queued messages go first, in order.
+fn send_queue(editor: &mut Editor) {
+    if !editor.state().queue.is_empty() {
+        editor.send_queue();
+    }
+}
+
+/// SPEC v3 "Actions": finish (top level, any reason but aborted) with a queue: sent as one
+/// turn when no call is left open, else it waits.
+pub fn send_queue_after_finish(editor: &mut Editor) -> Option<()> {
+    if editor.state().queue.is_empty() || !editor.session.open.is_empty() {
+        return Some(());
+    }
+    editor.send_queue();
+    editor.set_status(&[], SessionStatus::Streaming, None)
+}
+
+/// SPEC v3 "Actions": unqueue.
+pub fn unqueue(editor: &mut Editor, id: &str) -> Option<()> {
+    match editor
+        .state()
+        .queue
+        .iter()
+        .position(|queued| queued.id == id)
+    {
+        Some(index) => editor.unqueue(index),
+        None => Some(()),
+    }
+}
+
+/// SPEC v3 "Actions": load.
+pub fn load(editor: &mut Editor, state: &Rc<SessionState>) -> Option<()> {
+    editor.load(Rc::clone(state));
+    apply_load_rule(editor)
+}
+
+/// SPEC v3 "Storage": the load rule. Stored while streaming, the run is stopped; otherwise
+/// only the open calls whose sub-agent run still streams are cancelled (as `stop` cancels
+/// them): every other open call waits on the user, and stays answerable.
+pub fn apply_load_rule(editor: &mut Editor) -> Option<()> {
+    if editor.state().status == SessionStatus::Streaming {
+        return stop(editor);
+    }
+    while let Some(path) = open_call_with_streaming_run(editor) {
+        editor.set_call(&path, ToolState::Cancelled, CallUpdate::Cancel)?;
+    }
+    Some(())
+}
+
+/// The first open call, in document order, whose sub-agent run is streaming.
+fn open_call_with_streaming_run(editor: &Editor) -> Option<CallPath> {
+    let streams = |path: &CallPath| {
+        let run = editor.call(path).and_then(|call| call.agent.as_ref());
+        run.is_some_and(|run| run.status == SessionStatus::Streaming)
+    };
+    let open = editor
+        .session
+        .open
+        .iter()
+        .find(|call| streams(&call.path))?;
+    Some(open.path.clone())
 }
 
 /// SPEC "Actions": part (and v2: part carrying an answer).
@@ -102,13 +190,19 @@ pub fn stop(editor: &mut Editor) -> Option<()> {
     Some(())
 }
 
-/// SPEC "Actions": retry.
+/// SPEC "Actions": retry (and v3: the forks whose `after` it cuts go too).
 pub fn retry(editor: &mut Editor) -> Option<()> {
-    let Some(cut) = resumable_cut(&editor.state().messages) else {
+    let state = editor.state();
+    let Some(cut) = resumable_cut(&state.messages) else {
         return Some(());
     };
+    let forks = forks_before(&state.forks, &state.messages, cut.messages);
+    let all = state.forks.len();
     if cut.changes(&editor.state().messages) {
         editor.truncate(cut);
+    }
+    if forks < all {
+        editor.keep_forks((0..forks).collect())?;
     }
     editor.set_status(&[], SessionStatus::Streaming, None)?;
     Some(())
@@ -120,13 +214,15 @@ pub fn continue_run(editor: &mut Editor) -> Option<()> {
     Some(())
 }
 
-/// SPEC "Actions": reset.
+/// SPEC "Actions": reset (and v3: `forks` and the queue go too).
 pub fn reset(editor: &mut Editor) -> Option<()> {
     let state = editor.state();
     let empty = state.messages.is_empty()
         && state.status == SessionStatus::Idle
         && state.error.is_none()
-        && state.agent_state.is_none();
+        && state.agent_state.is_none()
+        && state.forks.is_empty()
+        && state.queue.is_empty();
     if !empty {
         editor.reset();
     }
@@ -147,4 +243,82 @@ pub fn batch(editor: &mut Editor, actions: &[SessionAction]) -> Option<()> {
         }
     }
     Some(())
+}
+
+/// A user message with this id and text.
+/// SPEC v3 "Actions": edit.
+pub fn edit(editor: &mut Editor, message_id: &str, id: &str, text: &Text) -> Option<()> {
+    let messages = &editor.state().messages;
+    let Some(at) = messages
+        .iter()
+        .rposition(|message| message.id == message_id && message.role == Role::User)
+    else {
+        return Some(());
+    };
+    if repeats_an_id(messages, at) {
+        return Some(());
+    }
+    editor.cancel_open_from(at)?;
+    editor.set_aside(at)?;
+    editor.push_message(&[], user_message(id.to_owned(), text, &[], None))?;
+    editor.set_status(&[], SessionStatus::Streaming, None)
+}
+
+/// SPEC v3 "Actions": regenerate.
+pub fn regenerate(editor: &mut Editor, message_id: &Option<String>) -> Option<()> {
+    let messages = &editor.state().messages;
+    let end = match message_id {
+        None => messages.len(),
+        Some(id) => match messages
+            .iter()
+            .rposition(|message| message.id == *id && message.role == Role::Assistant)
+        {
+            Some(at) => at,
+            None => return Some(()),
+        },
+    };
+    let Some(user) = messages
+        .get(..end)
+        .unwrap_or_default()
+        .iter()
+        .rposition(|message| message.role == Role::User)
+    else {
+        return Some(());
+    };
+    if repeats_an_id(messages, user + 1) {
+        return Some(());
+    }
+    // An empty tail is not set aside: the regenerate is a retry without a cut.
+    if user + 1 < messages.len() {
+        editor.cancel_open_from(user + 1)?;
+        editor.set_aside(user + 1)?;
+    }
+    editor.set_status(&[], SessionStatus::Streaming, None)
+}
+
+/// SPEC v3 "Actions": switchBranch.
+pub fn switch_branch(editor: &mut Editor, after: &Option<String>, to: usize) -> Option<()> {
+    let state = editor.state();
+    if state.status == SessionStatus::Streaming {
+        return Some(());
+    }
+    let Some(fork) = state.forks.iter().position(|fork| fork.after == *after) else {
+        return Some(());
+    };
+    let node = state.forks.get(fork)?;
+    if to >= node.alternatives.len() || to == node.active {
+        return Some(());
+    }
+    let kept = match after {
+        None => 0,
+        Some(id) => {
+            1 + state
+                .messages
+                .iter()
+                .position(|message| message.id == *id)?
+        }
+    };
+    editor.cancel_open_from(kept)?;
+    editor.switch_branch(fork, kept, to)?;
+    editor.set_status(&[], SessionStatus::Idle, None)
 }

@@ -6,14 +6,15 @@ use std::rc::Rc;
 
 use super::json::{self, Update};
 use super::model::{
-    AgentMessage, AgentPart, Approval, DataPart, Json, ReasoningPart, Role, SessionError,
-    SessionState, SessionStatus, Text, TextPart, ToolError, ToolPart, ToolState,
+    AgentMessage, AgentPart, Approval, Branch, DataPart, Fork, Json, QueuedMessage, ReasoningPart,
+    Role, SessionError, SessionState, SessionStatus, Text, TextPart, ToolError, ToolPart,
+    ToolState,
 };
 use super::patch::{CallChange, NewMessage, NewPart, Patch, Slot};
 use super::path::{call_at, call_at_mut, run_at, run_at_mut, CallPath, CallPos, RunPath};
-use super::protocol::{DENIED, DENIED_CODE, INVALID_INPUT, INVALID_INPUT_CODE};
+use super::protocol::{DENIED, DENIED_CODE, INVALID_INPUT, INVALID_INPUT_CODE, MAX_BRANCH_NESTING};
 use super::resumable::Cut;
-use super::session::{OpenCall, Session};
+use super::session::{message_positions, position_in, OpenCall, Session};
 
 /// Parses a call's streamed input at `tool-input-end` as JavaScript's `JSON.parse` does, blank
 /// text as `{}`: the input, or `None` when the text is not JSON. It gets the call, its text as
@@ -289,6 +290,7 @@ impl<'a> Editor<'a> {
             }
             AgentPart::Tool(_) => NewPart::Tool,
             AgentPart::Data(_) => NewPart::Data,
+            AgentPart::Step => NewPart::Step,
         };
         let opened = match &part {
             AgentPart::Tool(call) if call.state.is_open() => {
@@ -357,7 +359,7 @@ impl<'a> Editor<'a> {
             | AgentPart::Reasoning(ReasoningPart {
                 text: accumulated, ..
             }) => accumulated.push(text),
-            AgentPart::Tool(_) | AgentPart::Data(_) => return None,
+            AgentPart::Tool(_) | AgentPart::Data(_) | AgentPart::Step => return None,
         }
         self.log(Patch::AppendText {
             run: run.to_vec(),
@@ -454,8 +456,7 @@ impl<'a> Editor<'a> {
     /// A call left the open states: it leaves the open-call index, and a sub-agent run behind
     /// it that is still streaming ends as `stop` ends a run.
     fn close_call(&mut self, path: &CallPath) -> Option<()> {
-        let open = self.open_mut();
-        open.retain(|call| call.path != *path);
+        self.forget_open(&|call| call == path);
         let streaming = self
             .call(path)?
             .agent
@@ -466,6 +467,12 @@ impl<'a> Editor<'a> {
             self.cancel_open(path)?;
         }
         Some(())
+    }
+
+    /// Takes the calls whose paths are `gone` out of the open-call index. (One `retain` for
+    /// every caller: each closure type would be a copy of its code in the wasm.)
+    fn forget_open(&mut self, gone: &dyn Fn(&CallPath) -> bool) {
+        self.open_mut().retain(|call| !gone(&call.path));
     }
 
     /// Cancels every open call in `run` and the runs nested in it (never the call that holds
@@ -482,10 +489,8 @@ impl<'a> Editor<'a> {
     pub fn start_agent(&mut self, path: &CallPath) -> Option<()> {
         let call = call_at_mut(self.root_mut(), path)?;
         call.agent = Some(Rc::new(SessionState {
-            messages: Vec::new(),
             status: SessionStatus::Streaming,
-            error: None,
-            agent_state: None,
+            ..SessionState::empty()
         }));
         self.log(Patch::StartAgent { call: path.clone() });
         Some(())
@@ -662,8 +667,7 @@ impl<'a> Editor<'a> {
         // Let go of the state before changing it, or it would be copied.
         drop(state);
         cut.apply_to(&mut self.root_mut().messages);
-        self.open_mut()
-            .retain(|call| call.path.first().is_some_and(|&pos| cut.keeps(pos)));
+        self.forget_open(&|call| call.first().is_some_and(|&pos| !cut.keeps(pos)));
         self.log(Patch::Truncate {
             messages: cut.messages,
             parts: cut.parts,
@@ -675,6 +679,278 @@ impl<'a> Editor<'a> {
         *self.session = Session::new(Rc::new(SessionState::empty()));
         self.log(Patch::Reset);
     }
+
+    /// Appends a message to the root's queue.
+    pub fn enqueue(&mut self, message: QueuedMessage) {
+        self.root_mut().queue.push(message);
+        self.log(Patch::Enqueue);
+    }
+
+    /// Appends the root's queued messages as user messages, in order, and empties the queue.
+    pub fn send_queue(&mut self) {
+        let queue = std::mem::take(&mut self.root_mut().queue);
+        for queued in &queue {
+            let id = queued.id.clone();
+            let metadata = queued.metadata.clone();
+            let message = user_message(queued.id.clone(), &queued.text, &queued.parts, metadata);
+            let messages = &mut self.root_mut().messages;
+            messages.push(Rc::new(message));
+            let index = messages.len() - 1;
+            self.session
+                .messages
+                .record(&self.session.state, &[], &id, index);
+        }
+        self.log(Patch::SendQueue);
+    }
+
+    /// Removes `queue[index]` of the root.
+    pub fn unqueue(&mut self, index: usize) -> Option<()> {
+        let queue = &mut self.root_mut().queue;
+        if index >= queue.len() {
+            return None;
+        }
+        queue.remove(index);
+        self.log(Patch::Unqueue { index });
+        Some(())
+    }
+
+    /// The session becomes `state`, indexed afresh; the edits after this one apply to it.
+    pub fn load(&mut self, state: Rc<SessionState>) {
+        self.touched = true;
+        *self.session = Session::new(state);
+        self.log(Patch::Load);
+    }
+
+    /// Keeps the first `keep` parts of `messages[message]` of the run: the calls among the
+    /// others leave the indexes, open or not, with the runs behind them.
+    pub fn cut_parts(&mut self, run: &RunPath, message: usize, keep: usize) -> Option<()> {
+        let held = Rc::clone(self.run(run)?.messages.get(message)?);
+        self.session
+            .forget_parts(held.parts.get(keep..).unwrap_or_default());
+        // Let go of the message before changing it, or it would be copied twice.
+        drop(held);
+        self.forget_open(&|path| {
+            path.starts_with(run)
+                && path
+                    .get(run.len())
+                    .is_some_and(|pos| pos.message == message && pos.part >= keep)
+        });
+        Rc::make_mut(self.run_mut(run)?.messages.get_mut(message)?)
+            .parts
+            .truncate(keep);
+        self.log(Patch::CutParts {
+            run: run.to_vec(),
+            message,
+            keep,
+        });
+        Some(())
+    }
+}
+
+/// A user message: its text, then the parts sent with it.
+pub fn user_message(
+    id: String,
+    text: &Text,
+    parts: &[Rc<AgentPart>],
+    metadata: Option<Json>,
+) -> AgentMessage {
+    let mut all = vec![Rc::new(text_part(text, None))];
+    all.extend_from_slice(parts);
+    AgentMessage {
+        id,
+        role: Role::User,
+        parts: all,
+        metadata,
+    }
+}
+
+/// v3: the edits of branches (SPEC v3 "Actions": edit, regenerate, switchBranch, retry).
+impl Editor<'_> {
+    /// Cancels every open call of the root's messages from `message` on (nested ones included),
+    /// as `stop` cancels them: a tail is set aside only without open calls.
+    pub fn cancel_open_from(&mut self, message: usize) -> Option<()> {
+        let in_tail =
+            |call: &&OpenCall| call.path.first().is_some_and(|pos| pos.message >= message);
+        while let Some(open) = self.session.open.iter().find(in_tail) {
+            let path = open.path.clone();
+            self.set_call(&path, ToolState::Cancelled, CallUpdate::Cancel)?;
+        }
+        Some(())
+    }
+
+    /// Sets the root's messages after the first `kept` aside, with the forks in them, as the
+    /// branch in the live slot of the fork after message `kept - 1` (made when absent), which
+    /// gets a new live alternative (see `Patch::SetAside`). Their open calls must be cancelled.
+    pub fn set_aside(&mut self, kept: usize) -> Option<()> {
+        let state = self.root_mut();
+        let after = match kept {
+            0 => None,
+            _ => Some(state.messages.get(kept - 1)?.id.clone()),
+        };
+        let forks = forks_before(&state.forks, &state.messages, kept);
+        let (branch, trims) = tail_branch(state, kept, forks)?;
+        let created = state.forks.last().is_none_or(|fork| fork.after != after);
+        // The tail's open calls were cancelled: `open` holds none of it.
+        self.session.forget_messages(&branch.messages);
+        let forks_list = &mut self.root_mut().forks;
+        if created {
+            forks_list.push(Rc::new(Fork::new(after, 1, vec![Some(branch), None])));
+        } else {
+            let fork = Rc::make_mut(forks_list.last_mut()?);
+            fork.height = fork.height.max(1 + branch.height());
+            *fork.alternatives.get_mut(fork.active)? = Some(branch);
+            fork.active = fork.alternatives.len();
+            fork.alternatives.push(None);
+        }
+        self.log(Patch::SetAside {
+            messages: kept,
+            forks,
+            created,
+            trims,
+        });
+        Some(())
+    }
+
+    /// Makes alternative `to` of the root's fork `fork` the live tail, and the live tail (the
+    /// messages from `kept` on, which follow the fork's `after`, with its forks) the branch at
+    /// the fork's `active` (see `Patch::SwitchBranch`). Its open calls must be cancelled. The
+    /// indexes forget the tail and learn what joined: the path's cost, never the branches'.
+    pub fn switch_branch(&mut self, fork: usize, kept: usize, to: usize) -> Option<()> {
+        let state = self.root_mut();
+        let (left, trims) = tail_branch(state, kept, fork + 1)?;
+        let node = Rc::make_mut(state.forks.get_mut(fork)?);
+        let target = node.alternatives.get_mut(to)?.take()?;
+        // Only when the branch that comes out was the deepest can the height go down (never
+        // below 1: with no forks in any branch, none is read).
+        let deepest = node.height > 1 && target.height() + 1 >= node.height;
+        node.height = node.height.max(1 + left.height());
+        *node.alternatives.get_mut(node.active)? = Some(Rc::clone(&left));
+        node.active = to;
+        if deepest {
+            node.measure();
+        }
+        state.messages.extend(target.messages.iter().cloned());
+        state.forks.extend(target.forks.iter().cloned());
+        self.session.forget_messages(&left.messages);
+        self.session.learn_messages(kept);
+        self.log(Patch::SwitchBranch {
+            fork,
+            messages: kept,
+            to,
+            trims,
+        });
+        Some(())
+    }
+
+    /// The root's forks become these of them, in this order (see `Patch::KeepForks`).
+    pub fn keep_forks(&mut self, kept: Vec<usize>) -> Option<()> {
+        let state = self.root_mut();
+        let mut forks = Vec::with_capacity(kept.len());
+        for &index in &kept {
+            forks.push(state.forks.get(index)?.clone());
+        }
+        state.forks = forks;
+        self.log(Patch::KeepForks { forks: kept });
+        Some(())
+    }
+}
+
+/// The root's messages from `kept` on and its forks from `forks` on, taken out as a branch, the
+/// forks trimmed to go one level down (`trim_to`), and what was trimmed (`Patch::SetAside`).
+fn tail_branch(
+    state: &mut SessionState,
+    kept: usize,
+    forks: usize,
+) -> Option<(Rc<Branch>, Vec<usize>)> {
+    let messages = split_tail(&mut state.messages, kept)?;
+    let mut forks = split_tail(&mut state.forks, forks)?;
+    let mut trims = vec![0];
+    for (index, fork) in forks.iter_mut().enumerate() {
+        // At depth 1 its branches went down to its height; one level down, one deeper.
+        if fork.height >= MAX_BRANCH_NESTING {
+            trims[0] += 1;
+            trims.push(index);
+            trim_to(fork, MAX_BRANCH_NESTING - 1, &mut trims);
+        }
+    }
+    Some((Rc::new(Branch { messages, forks }), trims))
+}
+
+/// SPEC v3, the nesting limit: lowers a fork's height to `budget` (at least 1) by dropping,
+/// in the branches below it, the forks whose branches would nest deeper, and only those (their
+/// other alternatives are lost). Only the branches as deep as the limit are visited (the
+/// cached heights say which), at most `MAX_BRANCH_NESTING` levels. Logs what it changed, for
+/// the host: the number of branches changed, then for each its index, the number of its forks
+/// changed, and for each its index then 0 (dropped) or 1 and the same for it.
+fn trim_to(fork: &mut Rc<Fork>, budget: usize, log: &mut Vec<usize>) {
+    let node = Rc::make_mut(fork);
+    let changed = log.len();
+    log.push(0);
+    for (at, alternative) in node.alternatives.iter_mut().enumerate() {
+        let Some(branch) = alternative
+            .as_mut()
+            .filter(|branch| branch.height() >= budget)
+        else {
+            continue;
+        };
+        log[changed] += 1;
+        log.push(at);
+        let count = log.len();
+        log.push(0);
+        let branch = Rc::make_mut(branch);
+        for (index, inner) in branch.forks.iter_mut().enumerate() {
+            if inner.height >= budget {
+                log[count] += 1;
+                log.push(index);
+                log.push(usize::from(budget > 1));
+                if budget > 1 {
+                    trim_to(inner, budget - 1, log);
+                }
+            }
+        }
+        if budget == 1 {
+            branch.forks.clear();
+        }
+    }
+    node.measure();
+}
+
+/// Takes the items of `list` from `at` on (checked first, so `split_off`'s panic, whose message
+/// formatting the wasm would carry, is left out).
+fn split_tail<T>(list: &mut Vec<T>, at: usize) -> Option<Vec<T>> {
+    (at <= list.len()).then(|| list.split_off(at))
+}
+
+/// How many of `forks` (in path order) come before the first whose `after` is in `messages`
+/// from `kept` on (an `after` names the first message with its id).
+pub fn forks_before(forks: &[Rc<Fork>], messages: &[Rc<AgentMessage>], kept: usize) -> usize {
+    if forks.is_empty() {
+        return 0;
+    }
+    let positions = message_positions(messages);
+    forks
+        .iter()
+        .position(|fork| {
+            fork.after
+                .as_ref()
+                .and_then(|id| position_in(&positions, id))
+                .is_some_and(|at| at >= kept)
+        })
+        .unwrap_or(forks.len())
+}
+
+/// Whether the message before `kept` repeats the id of an earlier one: a fork after it would
+/// name that earlier one (path ids are unique by the SPEC; a state that breaks it keeps its
+/// forks unambiguous this way).
+pub fn repeats_an_id(messages: &[Rc<AgentMessage>], kept: usize) -> bool {
+    let Some(last) = kept.checked_sub(1).and_then(|last| messages.get(last)) else {
+        return false;
+    };
+    messages
+        .get(..kept - 1)
+        .unwrap_or_default()
+        .iter()
+        .any(|message| message.id == last.id)
 }
 
 /// The text of a part a delta appends to (text or reasoning); `None` for another part.
@@ -682,7 +958,7 @@ fn streamed_text(part: &AgentPart) -> Option<&Text> {
     match part {
         AgentPart::Text(TextPart { text, .. })
         | AgentPart::Reasoning(ReasoningPart { text, .. }) => Some(text),
-        AgentPart::Tool(_) | AgentPart::Data(_) => None,
+        AgentPart::Tool(_) | AgentPart::Data(_) | AgentPart::Step => None,
     }
 }
 
@@ -702,6 +978,7 @@ fn metadata_of(message: &AgentMessage, part: Option<usize>) -> Option<&Option<Js
             | AgentPart::Reasoning(ReasoningPart { metadata, .. })
             | AgentPart::Tool(ToolPart { metadata, .. })
             | AgentPart::Data(DataPart { metadata, .. }) => metadata,
+            AgentPart::Step => return None,
         },
     })
 }
@@ -714,6 +991,7 @@ fn metadata_of_mut(message: &mut AgentMessage, part: Option<usize>) -> Option<&m
             | AgentPart::Reasoning(ReasoningPart { metadata, .. })
             | AgentPart::Tool(ToolPart { metadata, .. })
             | AgentPart::Data(DataPart { metadata, .. }) => metadata,
+            AgentPart::Step => return None,
         },
     })
 }

@@ -17,6 +17,7 @@ mod session;
 mod target;
 
 pub use edit::{parse_owned_input, ParseInput, PatchSetsState};
-pub use reducer::{plain_append_target, reduce, reduce_with, session_reducer, Outcome};
+pub use model::{branch_at, BranchAt};
+pub use reducer::{load_rule, plain_append_target, reduce, reduce_with, session_reducer, Outcome};
 pub use resumable::{resumable, resumable_cut, Cut};
 pub use session::Session;

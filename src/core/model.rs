@@ -144,6 +144,15 @@ pub struct SessionState {
     )]
     #[cfg_attr(feature = "js-binding", tsify(type = "JsonValue"))]
     pub agent_state: Option<Json>,
+    /// v3: the places on the active path (`messages`) that have alternatives, in path order;
+    /// the top-level state's only.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(feature = "js-binding", tsify(optional))]
+    pub forks: Vec<Rc<Fork>>,
+    /// v3: messages sent while the run streamed, in order; absent, never empty. Only the
+    /// top-level state has one.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub queue: Vec<QueuedMessage>,
 }
 
 impl SessionState {
@@ -153,8 +162,141 @@ impl SessionState {
             status: SessionStatus::Idle,
             error: None,
             agent_state: None,
+            forks: Vec::new(),
+            queue: Vec::new(),
         }
     }
+}
+
+/// v3: a message `send` queued while a run streamed, sent when the run finishes.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "js-binding", derive(Tsify))]
+pub struct QueuedMessage {
+    pub id: String,
+    #[cfg_attr(feature = "js-binding", tsify(type = "string"))]
+    pub text: Text,
+    /// Text and data parts sent with the text (attachments, sources, app data).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(feature = "js-binding", tsify(type = "UserPart[]"))]
+    pub parts: Vec<Rc<AgentPart>>,
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "present_json"
+    )]
+    #[cfg_attr(feature = "js-binding", tsify(type = "JsonValue"))]
+    pub metadata: Option<Json>,
+}
+
+/// v3: a place on a path that has alternatives.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "js-binding", derive(Tsify))]
+#[serde(from = "ForkFields")]
+pub struct Fork {
+    /// The id of the path's message the alternatives follow; null: they begin the conversation.
+    #[cfg_attr(feature = "js-binding", tsify(type = "string | null"))]
+    pub after: Option<String>,
+    /// The index of the alternative the path shows after `after`.
+    pub active: usize,
+    /// In creation order; null exactly at `active` (that one is live).
+    #[cfg_attr(feature = "js-binding", tsify(type = "(Branch | null)[]"))]
+    pub alternatives: Vec<Option<Rc<Branch>>>,
+    /// How deep its deepest branch is, counted from it (1: its branches hold no forks), kept so
+    /// that the nesting limit is checked without walking the branches.
+    #[serde(skip)]
+    pub(crate) height: usize,
+}
+
+/// What a `Fork` deserializes from: its height is computed, never read.
+#[derive(Deserialize)]
+struct ForkFields {
+    after: Option<String>,
+    active: usize,
+    alternatives: Vec<Option<Rc<Branch>>>,
+}
+
+impl From<ForkFields> for Fork {
+    fn from(fields: ForkFields) -> Self {
+        Fork::new(fields.after, fields.active, fields.alternatives)
+    }
+}
+
+impl Fork {
+    pub fn new(
+        after: Option<String>,
+        active: usize,
+        alternatives: Vec<Option<Rc<Branch>>>,
+    ) -> Self {
+        let mut fork = Fork {
+            after,
+            active,
+            alternatives,
+            height: 0,
+        };
+        fork.measure();
+        fork
+    }
+
+    /// How deep its deepest branch is, counted from it: a fork of `forks` with height `h` holds
+    /// branches down to depth `h`.
+    pub fn height(&self) -> usize {
+        self.height
+    }
+
+    /// Computes the height again, from its branches' forks' (one level, never deeper).
+    pub(crate) fn measure(&mut self) {
+        self.height = 1 + self
+            .alternatives
+            .iter()
+            .flatten()
+            .map(|branch| branch.height())
+            .max()
+            .unwrap_or(0);
+    }
+}
+
+/// v3: an alternative set aside: everything that followed its fork's `after` in it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "js-binding", derive(Tsify))]
+pub struct Branch {
+    pub messages: Vec<Rc<AgentMessage>>,
+    /// The forks inside this alternative, as `forks` holds them for the path.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(feature = "js-binding", tsify(optional))]
+    pub forks: Vec<Rc<Fork>>,
+}
+
+impl Branch {
+    /// The height of its highest fork (0: none): how deep its branches nest below it.
+    pub fn height(&self) -> usize {
+        self.forks.iter().map(|fork| fork.height).max().unwrap_or(0)
+    }
+}
+
+/// What a UI needs to draw "< active+1 / count >" beside a message (`branch_at`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BranchAt {
+    pub after: Option<String>,
+    pub active: usize,
+    pub count: usize,
+}
+
+/// SPEC v3 "Actions": branchAt: the fork that `messages[index]` begins an alternative of
+/// (`index` may be `messages.len()`: the fork after the last message).
+pub fn branch_at(state: &SessionState, index: usize) -> Option<BranchAt> {
+    let after = match index {
+        0 => None,
+        _ => Some(state.messages.get(index - 1)?.id.as_str()),
+    };
+    let fork = state
+        .forks
+        .iter()
+        .find(|fork| fork.after.as_deref() == after)?;
+    Some(BranchAt {
+        after: fork.after.clone(),
+        active: fork.active,
+        count: fork.alternatives.len(),
+    })
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -191,6 +333,8 @@ pub enum AgentPart {
     Tool(ToolPart),
     /// Sources, files, citations, generative-UI data, activities.
     Data(DataPart),
+    /// v3: where a step began (AI SDK `step-start`); not rendered.
+    Step,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -659,6 +803,17 @@ pub enum AgentStreamPart {
         #[cfg_attr(feature = "js-binding", tsify(type = "JsonPatch"))]
         patch: Option<Json>,
     },
+    /// v3: a step begins in the target message.
+    StepStart {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        message_id: Option<String>,
+    },
+    /// v3: the provider restarted the current step: the target's parts after its last step
+    /// part go.
+    StepReset {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        message_id: Option<String>,
+    },
     /// A part type this version does not know (a newer adapter): ignored.
     #[serde(skip)]
     Unknown,
@@ -666,12 +821,28 @@ pub enum AgentStreamPart {
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "js-binding", derive(Tsify))]
-#[serde(tag = "type", rename_all = "camelCase")]
+#[serde(
+    tag = "type",
+    rename_all = "camelCase",
+    rename_all_fields = "camelCase"
+)]
 pub enum SessionAction {
     Send {
         id: String,
         #[cfg_attr(feature = "js-binding", tsify(type = "string"))]
         text: Text,
+        /// v3: text and data parts sent after the text (the core ignores a send with any other).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        #[cfg_attr(feature = "js-binding", tsify(type = "UserPart[]"))]
+        parts: Vec<Rc<AgentPart>>,
+        /// v3: the user message's metadata.
+        #[serde(
+            default,
+            skip_serializing_if = "Option::is_none",
+            deserialize_with = "present_json"
+        )]
+        #[cfg_attr(feature = "js-binding", tsify(type = "JsonValue"))]
+        metadata: Option<Json>,
     },
     Part {
         part: AgentStreamPart,
@@ -693,5 +864,31 @@ pub enum SessionAction {
     /// Its actions applied in order, as one action.
     Batch {
         actions: Vec<SessionAction>,
+    },
+    /// v3: the user message `message_id` (and what follows it) set aside for a new one.
+    Edit {
+        message_id: String,
+        id: String,
+        #[cfg_attr(feature = "js-binding", tsify(type = "string"))]
+        text: Text,
+    },
+    /// v3: the reply after the last user message (before `message_id`) set aside for a new one.
+    Regenerate {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        message_id: Option<String>,
+    },
+    /// v3: the alternative `to` of the fork after `after` becomes the path.
+    SwitchBranch {
+        #[cfg_attr(feature = "js-binding", tsify(type = "string | null"))]
+        after: Option<String>,
+        to: usize,
+    },
+    /// v3: removes the first queued message with this id.
+    Unqueue {
+        id: String,
+    },
+    /// v3: the state becomes `state`, with the load rule applied (`core::load_rule`).
+    Load {
+        state: Rc<SessionState>,
     },
 }

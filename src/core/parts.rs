@@ -1,8 +1,9 @@
-//! The rows of SPEC "Stream parts" (v1 and v2), one function each: `reducer::apply_part`
+//! The rows of SPEC "Stream parts" (v1, v2 and v3), one function each: `reducer::apply_part`
 //! dispatches to them.
 
 use std::rc::Rc;
 
+use super::actions;
 use super::approval::{self, Answer, Question};
 use super::edit::{reasoning_part, text_part, CallUpdate, Editor};
 use super::find::{input_streaming_below, open_call_below};
@@ -11,8 +12,8 @@ use super::model::{
     SessionErrorCode, SessionState, SessionStatus, Text, ToolError, ToolPart, ToolState,
 };
 use super::patch::Slot;
-use super::path::{visit_calls, CallPath, RunPath};
-use super::session::{Located, Seen};
+use super::path::{visit_calls, CallPath, CallPos, RunPath};
+use super::session::{position_in, Located, Seen};
 use super::target::{create_target, find_message, resolve_target, target_message, Target};
 
 /// SPEC "Stream parts": message-start.
@@ -238,11 +239,13 @@ pub fn tool_error(
     Some(())
 }
 
-/// SPEC "Stream parts": finish.
+/// SPEC "Stream parts": finish (and v3: a top-level one sends the queue).
 pub fn finish(editor: &mut Editor, run: &RunPath, reason: &Option<FinishReason>) -> Option<()> {
     editor.set_status(run, SessionStatus::Idle, None)?;
     if *reason == Some(FinishReason::Aborted) {
         editor.cancel_open(run)?;
+    } else if run.is_empty() {
+        actions::send_queue_after_finish(editor)?;
     }
     Some(())
 }
@@ -336,7 +339,45 @@ pub fn snapshot(
                 .all(|(at, slot)| *slot == (Some(at), None));
         if !unchanged {
             editor.snapshot(run, slots, messages)?;
+            if exact == &Some(true) && run.is_empty() {
+                keep_forks_on_path(editor)?;
+            }
         }
+    }
+    Some(())
+}
+
+/// SPEC v3 "Actions": snapshot: after an exact one, the forks whose `after` is no longer in
+/// `messages` go, and the others follow their `after` in path order.
+fn keep_forks_on_path(editor: &mut Editor) -> Option<()> {
+    let state = editor.state();
+    if state.forks.is_empty() {
+        return Some(());
+    }
+    // Each fork by its `after`, then in the order of the messages: no sort.
+    let mut by_after = Located::default();
+    let mut kept = Vec::with_capacity(state.forks.len());
+    for (index, fork) in state.forks.iter().enumerate() {
+        match &fork.after {
+            None => kept.push(index),
+            Some(id) => {
+                by_after.insert(
+                    id.clone(),
+                    Seen::at(&[CallPos {
+                        message: index,
+                        part: 0,
+                    }]),
+                );
+            }
+        }
+    }
+    for message in &state.messages {
+        if let Some(index) = position_in(&by_after, &message.id) {
+            kept.push(index);
+        }
+    }
+    if kept.len() < state.forks.len() || kept.iter().enumerate().any(|(at, index)| at != *index) {
+        editor.keep_forks(kept)?;
     }
     Some(())
 }
@@ -354,6 +395,34 @@ pub fn agent_state(
         (None, None) => {}
     }
     Some(())
+}
+
+/// SPEC v3 "Stream parts": step-start.
+pub fn step_start(editor: &mut Editor, run: &RunPath, message_id: &Option<String>) -> Option<()> {
+    let Some(message) = target_message(editor, run, message_id.as_deref())? else {
+        return Some(());
+    };
+    let last = editor.run(run)?.messages.get(message)?.parts.last();
+    if last.is_some_and(|part| matches!(**part, AgentPart::Step)) {
+        return Some(());
+    }
+    editor.push_part(run, message, AgentPart::Step)
+}
+
+/// SPEC v3 "Stream parts": step-reset. It never creates a message.
+pub fn step_reset(editor: &mut Editor, run: &RunPath, message_id: &Option<String>) -> Option<()> {
+    let Target::Existing(message) = resolve_target(editor, run, message_id.as_deref())? else {
+        return Some(());
+    };
+    let parts = &editor.run(run)?.messages.get(message)?.parts;
+    let step = parts
+        .iter()
+        .rposition(|part| matches!(**part, AgentPart::Step));
+    let keep = step.map_or(0, |step| step + 1);
+    if keep == parts.len() {
+        return Some(());
+    }
+    editor.cut_parts(run, message, keep)
 }
 
 /// Appends a delta's text to the target's last part when it is of the kind of `part`, and

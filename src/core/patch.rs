@@ -81,6 +81,47 @@ pub enum Patch {
     /// The patches that follow take their values from this action of the batch (its leaves,
     /// nested batches flattened, in order). Until the first, from the first.
     Source { action: usize },
+    /// v3 (`edit`, `regenerate`): the root's messages after the first `messages`, with its forks
+    /// after the first `forks` (those whose `after` is in that tail), trimmed as `trims` says
+    /// (too deep one level down: `edit::trim_to`), become a `Branch`. It takes the live slot of
+    /// the fork after the last message kept (made, the branch at 0, when `created`, and inserted
+    /// after the forks kept), which gets a new live alternative, appended and made `active`.
+    /// `trims`: the number of forks trimmed, then for each its index among those set aside and
+    /// what `trim_to` logged for it.
+    SetAside {
+        messages: usize,
+        forks: usize,
+        created: bool,
+        trims: Vec<usize>,
+    },
+    /// v3 (`switchBranch`): the root's messages after the first `messages`, with its forks after
+    /// `fork`, trimmed as `trims` says (as for `SetAside`), become the branch at the `active`
+    /// slot of fork `fork`; its alternative `to` becomes the live tail (its messages appended,
+    /// its forks after the fork) and `active`.
+    SwitchBranch {
+        fork: usize,
+        messages: usize,
+        to: usize,
+        trims: Vec<usize>,
+    },
+    /// v3 (`retry`, an exact `snapshot`): the root's forks become these of its forks, in this
+    /// order (none: `forks` goes).
+    KeepForks { forks: Vec<usize> },
+    /// v3: append the `send` action's message (`{ id, text, parts, metadata }`, absent fields
+    /// left out) to the root's `queue`, created when absent.
+    Enqueue,
+    /// v3: append each queued message of the root, in order, as a user message; `queue` goes.
+    SendQueue,
+    /// v3: remove `queue[index]` of the root; `queue` goes with its last message.
+    Unqueue { index: usize },
+    /// v3: the state becomes the `load` action's `state`; the patches after it apply to that.
+    Load,
+    /// v3: keep only the first `keep` parts of `messages[message]` of the run (`step-reset`).
+    CutParts {
+        run: Vec<CallPos>,
+        message: usize,
+        keep: usize,
+    },
 }
 
 /// A message of a snapshot's result: the held message at this index, replaced by the
@@ -89,7 +130,7 @@ pub type Slot = (Option<usize>, Option<usize>);
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum NewMessage {
-    /// The `send` action's message: its id and text.
+    /// The `send` action's message: its id, text, and (v3) parts and metadata.
     User,
     /// An empty assistant message with this id, carrying the part's `metadata` when
     /// `metadata` is set (`message-start`).
@@ -106,6 +147,8 @@ pub enum NewPart {
     /// An `input-streaming` call (`tool-input-delta`): `input` null, `inputText` the text.
     StreamingTool,
     Data,
+    /// v3: `{ type: "step" }` (`step-start`).
+    Step,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -63,6 +63,9 @@ constants! {
     /// and in one built by `within` (a part that would start a deeper run is ignored). The run
     /// behind a top-level call is at depth 1. It bounds every walk of the tree.
     pub const MAX_NESTING: usize = 64;
+    /// v3: how deep branches nest (a fork of `forks` holds branches at depth 1): in a state that
+    /// is read, deeper is bad input; an action that would nest deeper drops forks.
+    pub const MAX_BRANCH_NESTING: usize = 64;
     /// How deep batches nest in an action the binding reads (deeper is bad input); it reads a
     /// batch's actions flattened, so the core never sees the nesting.
     pub const MAX_BATCH_NESTING: usize = 64;
@@ -209,6 +212,11 @@ codes! {
         RESET = SessionAction::Reset => "reset",
         CONTINUE = SessionAction::Continue => "continue",
         BATCH = SessionAction::Batch { .. } => "batch",
+        EDIT = SessionAction::Edit { .. } => "edit",
+        REGENERATE = SessionAction::Regenerate { .. } => "regenerate",
+        SWITCH_BRANCH = SessionAction::SwitchBranch { .. } => "switchBranch",
+        UNQUEUE = SessionAction::Unqueue { .. } => "unqueue",
+        LOAD = SessionAction::Load { .. } => "load",
     }
 }
 
@@ -234,6 +242,8 @@ codes! {
         MESSAGE_METADATA = AgentStreamPart::MessageMetadata { .. } => "message-metadata",
         SNAPSHOT = AgentStreamPart::Snapshot { .. } => "snapshot",
         AGENT_STATE = AgentStreamPart::AgentState { .. } => "agent-state",
+        STEP_START = AgentStreamPart::StepStart { .. } => "step-start",
+        STEP_RESET = AgentStreamPart::StepReset { .. } => "step-reset",
     } unknown AgentStreamPart::Unknown
 }
 
@@ -244,6 +254,7 @@ codes! {
         REASONING = AgentPart::Reasoning(_) => "reasoning",
         TOOL = AgentPart::Tool(_) => "tool",
         DATA = AgentPart::Data(_) => "data",
+        STEP = AgentPart::Step => "step",
     }
 }
 
@@ -298,6 +309,14 @@ codes! {
         AGENT_STATE = Patch::AgentState { .. },
         SNAPSHOT = Patch::Snapshot { .. },
         SOURCE = Patch::Source { .. },
+        SET_ASIDE = Patch::SetAside { .. },
+        SWITCH_BRANCH = Patch::SwitchBranch { .. },
+        KEEP_FORKS = Patch::KeepForks { .. },
+        ENQUEUE = Patch::Enqueue,
+        SEND_QUEUE = Patch::SendQueue,
+        UNQUEUE = Patch::Unqueue { .. },
+        LOAD = Patch::Load,
+        CUT_PARTS = Patch::CutParts { .. },
     }
 }
 
@@ -318,6 +337,7 @@ codes! {
         TOOL = NewPart::Tool,
         STREAMING_TOOL = NewPart::StreamingTool,
         DATA = NewPart::Data,
+        STEP = NewPart::Step,
     }
 }
 

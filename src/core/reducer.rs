@@ -53,7 +53,12 @@ pub fn reduce_with<'a>(
 /// Applies one action, by its row of SPEC "Actions".
 pub fn apply_action(editor: &mut Editor, action: &SessionAction) -> Option<()> {
     match action {
-        SessionAction::Send { id, text } => actions::send(editor, id, text),
+        SessionAction::Send {
+            id,
+            text,
+            parts,
+            metadata,
+        } => actions::send(editor, id, text, parts, metadata),
         SessionAction::Part { part, within } => actions::part(editor, part, within),
         SessionAction::ToolPhase {
             name,
@@ -65,6 +70,15 @@ pub fn apply_action(editor: &mut Editor, action: &SessionAction) -> Option<()> {
         SessionAction::Continue => actions::continue_run(editor),
         SessionAction::Reset => actions::reset(editor),
         SessionAction::Batch { actions: batch } => actions::batch(editor, batch),
+        SessionAction::Edit {
+            message_id,
+            id,
+            text,
+        } => actions::edit(editor, message_id, id, text),
+        SessionAction::Regenerate { message_id } => actions::regenerate(editor, message_id),
+        SessionAction::SwitchBranch { after, to } => actions::switch_branch(editor, after, *to),
+        SessionAction::Unqueue { id } => actions::unqueue(editor, id),
+        SessionAction::Load { state } => actions::load(editor, state),
     }
 }
 
@@ -176,6 +190,8 @@ pub fn apply_part(editor: &mut Editor, run: &RunPath, part: &AgentStreamPart) ->
         AgentStreamPart::AgentState { snapshot, patch } => {
             parts::agent_state(editor, run, snapshot, patch)
         }
+        AgentStreamPart::StepStart { message_id } => parts::step_start(editor, run, message_id),
+        AgentStreamPart::StepReset { message_id } => parts::step_reset(editor, run, message_id),
         // SPEC "Stream parts": step-finish, and an unknown part type: no change.
         AgentStreamPart::StepFinish | AgentStreamPart::Unknown => Some(()),
     }
@@ -189,6 +205,16 @@ pub fn session_reducer(state: &Rc<SessionState>, action: &SessionAction) -> Rc<S
         Outcome::Changed(_) => session.state,
         Outcome::Unchanged | Outcome::Broken => state.clone(),
     }
+}
+
+/// SPEC v3 "Storage" (and "Actions": load): `state` as a reload shows it, the load rule
+/// applied; `state` itself when nothing needs stopping. For Rust users restoring a stored
+/// conversation: the same rule as the `load` action.
+pub fn load_rule(state: &Rc<SessionState>) -> Rc<SessionState> {
+    let load = SessionAction::Load {
+        state: Rc::clone(state),
+    };
+    session_reducer(&Rc::new(SessionState::empty()), &load)
 }
 
 /// Where a `text-delta` with no `within`, and no `messageId` or the last message's, goes when

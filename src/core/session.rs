@@ -62,6 +62,34 @@ impl Session {
         }
     }
 
+    /// Notes, in the indexes, the root's messages from `from` on (their calls and nested runs
+    /// included): a branch that joined the path, whose calls are none of them open.
+    pub fn learn_messages(&mut self, from: usize) {
+        let state = Rc::clone(&self.state);
+        let (calls, messages) = (&self.calls, &mut self.messages);
+        for (index, message) in state.messages.iter().enumerate().skip(from) {
+            messages.record(&state, &[], &message.id, index);
+            for (part, held) in message.parts.iter().enumerate() {
+                let AgentPart::Tool(call) = held.as_ref() else {
+                    continue;
+                };
+                let mut path = vec![CallPos {
+                    message: index,
+                    part,
+                }];
+                calls.record(&call.id, &path);
+                if let Some(agent) = &call.agent {
+                    visit_calls(agent, &mut path, &mut |at, call| calls.record(&call.id, at));
+                    visit_runs(agent, &mut path, &mut |run, nested| {
+                        for (at, message) in nested.messages.iter().enumerate() {
+                            messages.record(&state, run, &message.id, at);
+                        }
+                    });
+                }
+            }
+        }
+    }
+
     /// Forgets, in the indexes, the parts a message no longer holds.
     pub fn forget_parts(&mut self, parts: &[Rc<AgentPart>]) {
         for part in parts {
@@ -87,7 +115,7 @@ pub(crate) struct Seen {
 }
 
 impl Seen {
-    fn at(path: &[CallPos]) -> Self {
+    pub(crate) fn at(path: &[CallPos]) -> Self {
         let mut seen = Seen::default();
         seen.point_at(path);
         seen
@@ -136,6 +164,23 @@ impl Hasher for IdHasher {
     fn finish(&self) -> u64 {
         u64::from(self.0) * 0x1_0000_0001
     }
+}
+
+/// Where each message of `messages` is, by id (the first with an id, which a fork's `after`
+/// names), in a map of the indexes' type (`position_in` reads it): one copy of its code.
+pub(crate) fn message_positions(messages: &[Rc<AgentMessage>]) -> Located {
+    let mut located = Located::default();
+    for (index, message) in messages.iter().enumerate() {
+        located
+            .entry(message.id.clone())
+            .or_insert_with(|| Seen::at(&at(&[], index)));
+    }
+    located
+}
+
+/// The position of the message `id` in `message_positions`' map.
+pub(crate) fn position_in(located: &Located, id: &str) -> Option<usize> {
+    located.get(id).map(|seen| seen.last.message)
 }
 
 /// Notes one more `id` at `path`.

@@ -13,10 +13,11 @@ import {
   CHANGE_APPROVAL_ASKED, CHANGE_APPROVED, CHANGE_CALLED, CHANGE_CANCEL, CHANGE_DENIED, CHANGE_ERROR,
   CHANGE_INPUT_INVALID, CHANGE_INPUT_PARSED, CHANGE_PHASE, CHANGE_PROGRESS, CHANGE_RESULT, DENIED, DENIED_CODE,
   INVALID_INPUT, INVALID_INPUT_CODE, MADE_UP_ID_PREFIX, NEW_MESSAGE_ASSISTANT_WITH_METADATA, NEW_MESSAGE_USER,
-  NEW_PART_REASONING, NEW_PART_STREAMING_TOOL, NEW_PART_TEXT, NEW_PART_TOOL, PATCH_AGENT_STATE,
-  PATCH_APPEND_INPUT, PATCH_APPEND_TEXT, PATCH_MERGE_METADATA, PATCH_PUSH_MESSAGE, PATCH_PUSH_PART, PATCH_RESET,
-  PATCH_SET_CALL, PATCH_SET_STATUS, PATCH_SNAPSHOT, PATCH_SOURCE, PATCH_START_AGENT, PATCH_TRUNCATE,
-  PATCH_UPDATE_DATA, STATUSES, TOOL_STATES,
+  NEW_PART_REASONING, NEW_PART_STEP, NEW_PART_STREAMING_TOOL, NEW_PART_TEXT, NEW_PART_TOOL, PATCH_AGENT_STATE,
+  PATCH_APPEND_INPUT, PATCH_APPEND_TEXT, PATCH_CUT_PARTS, PATCH_ENQUEUE, PATCH_LOAD, PATCH_MERGE_METADATA,
+  PATCH_PUSH_MESSAGE, PATCH_PUSH_PART, PATCH_RESET, PATCH_SEND_QUEUE, PATCH_SET_CALL, PATCH_SET_STATUS,
+  PATCH_SNAPSHOT, PATCH_SOURCE, PATCH_START_AGENT, PATCH_TRUNCATE, PATCH_UNQUEUE, PATCH_UPDATE_DATA,
+  PATCH_SET_ASIDE, PATCH_SWITCH_BRANCH, PATCH_KEEP_FORKS, STATUSES, TOOL_STATES,
 } from "./protocol.js";
 
 // Objects a step makes before it looks them up in a Set: a step of one patch makes a few, and a
@@ -127,6 +128,8 @@ class Step {
 // A part made from the action's stream part, by its kind (src/core/protocol.rs `new_part`),
 // carrying the part's metadata when it has some.
 function newPart(kind, part) {
+  // A step part carries nothing of the stream part.
+  if (kind === NEW_PART_STEP) return { type: "step" };
   /** @type {{ [field: string]: unknown }} */
   let added;
   if (kind === NEW_PART_TEXT) added = { type: "text", text: part.text };
@@ -247,6 +250,7 @@ class Application {
     this.parsed = 0;
     this.root = undefined;
     this.changed = false;
+    this.loaded = undefined;
   }
 
   // Starts over from `state`, the step's action `top` (`leaves`: a batch's actions, which the
@@ -262,6 +266,7 @@ class Application {
     this.parsed = 0;
     this.root = this.step.own(state);
     this.changed = false;
+    this.loaded = undefined;
   }
 
   // Applies `ops`, the patches logged since the last ones it applied (`restart`: all of the
@@ -272,15 +277,15 @@ class Application {
     apply(this);
   }
 
-  // `state` itself when no patch changed anything.
+  // `state` itself when no patch changed anything (the state a `load` gave, after one).
   result() {
-    return this.changed ? this.root : this.state;
+    return this.changed ? this.root : this.loaded ?? this.state;
   }
 
   // Holds nothing of the caller's.
   clear() {
     this.step.start(NO_OPS);
-    this.state = this.top = this.leaves = this.inputs = this.action = this.part = this.root = undefined;
+    this.state = this.top = this.leaves = this.inputs = this.action = this.part = this.root = this.loaded = undefined;
   }
 }
 
@@ -358,6 +363,31 @@ function apply(application) {
         takeSource(application);
         changed = false;
         break;
+      case PATCH_SET_ASIDE:
+        setAside(step, root);
+        break;
+      case PATCH_SWITCH_BRANCH:
+        switchBranch(step, root);
+        break;
+      case PATCH_KEEP_FORKS:
+        keepForks(step, root);
+        break;
+      case PATCH_ENQUEUE:
+        enqueue(step, root, application.action);
+        break;
+      case PATCH_SEND_QUEUE:
+        sendQueue(step, root);
+        break;
+      case PATCH_UNQUEUE:
+        unqueue(step, root);
+        break;
+      case PATCH_LOAD:
+        load(application);
+        changed = false;
+        break;
+      case PATCH_CUT_PARTS:
+        cutParts(step, root);
+        break;
       default:
         throw new Error(`chat-session-reducer: unknown patch code ${code}`);
     }
@@ -375,12 +405,23 @@ function pushMessage(step, root, action, part) {
   /** @type {{ [field: string]: unknown }} */
   let message;
   if (kind === NEW_MESSAGE_USER) {
-    message = { id: action.id, role: "user", parts: step.made([step.made({ type: "text", text: action.text })]) };
+    message = userMessage(step, action);
   } else {
     message = { id: part.messageId ?? MADE_UP_ID_PREFIX + messages.length, role: "assistant", parts: step.made([]) };
     if (kind === NEW_MESSAGE_ASSISTANT_WITH_METADATA) message.metadata = part.metadata;
   }
   messages.push(step.made(message));
+}
+
+// A user message made from `send` or a queued message: its text, then its parts (the given
+// objects), and its metadata when it has some.
+function userMessage(step, { id, text, parts, metadata }) {
+  const all = step.made([step.made({ type: "text", text })]);
+  if (parts !== undefined) all.push(...parts);
+  /** @type {{ [field: string]: unknown }} */
+  const message = { id, role: "user", parts: all };
+  if (metadata !== undefined) message.metadata = metadata;
+  return message;
 }
 
 // Patch::PushPart (SPEC "Stream parts": text-delta, reasoning, reasoning-delta, tool-call,
@@ -544,6 +585,131 @@ function reconcileSnapshot(step, root, part) {
 function takeSource(application) {
   application.action = application.leaves[application.step.next()];
   application.part = application.action.part;
+}
+
+// Patch::SetAside (SPEC v3 "Actions": edit, regenerate): the root's messages after the first
+// `kept`, with its forks after the first `forksKept` (trimmed: branchOf), become a branch in
+// the live slot of the fork after the last message kept (made when `created`), which gets a new
+// live alternative, appended and made active.
+function setAside(step, root) {
+  const kept = step.next();
+  const forksKept = step.next();
+  const created = step.next() === 1;
+  const messages = step.messages(root);
+  const held = root.forks ?? [];
+  const branch = branchOf(step, messages.splice(kept), held.slice(forksKept));
+  const forks = held.slice(0, forksKept);
+  if (created) forks.push({ after: kept === 0 ? null : messages[kept - 1].id, active: 1, alternatives: [branch, null] });
+  else {
+    const fork = forks[forksKept - 1];
+    const alternatives = fork.alternatives.slice();
+    alternatives[fork.active] = branch;
+    forks[forksKept - 1] = { ...fork, active: alternatives.push(null) - 1, alternatives };
+  }
+  root.forks = forks;
+}
+
+// Patch::SwitchBranch (SPEC v3 "Actions": switchBranch): the root's messages after the first
+// `kept`, with its forks after fork `index` (trimmed: branchOf), become the branch at the
+// fork's active slot, and its alternative `to` the live tail: its very objects, so a UI switching
+// back re-renders nothing.
+function switchBranch(step, root) {
+  const index = step.next();
+  const kept = step.next();
+  const to = step.next();
+  const held = root.forks;
+  const fork = held[index];
+  const target = fork.alternatives[to];
+  const alternatives = fork.alternatives.slice();
+  alternatives[fork.active] = branchOf(step, root.messages.slice(kept), held.slice(index + 1));
+  alternatives[to] = null;
+  root.messages = step.made(root.messages.slice(0, kept).concat(target.messages));
+  root.forks = held.slice(0, index).concat({ ...fork, active: to, alternatives }, target.forks ?? []);
+}
+
+// A branch of `messages` and the `forks` set aside with them, trimmed where the core trimmed
+// them (src/core/edit.rs trim_to: one level down, their branches would nest too deep): the number
+// trimmed, then each one's index and its trim.
+function branchOf(step, messages, forks) {
+  for (let count = step.next(); count > 0; count--) {
+    const index = step.next();
+    forks[index] = trimmed(step, forks[index]);
+  }
+  return forks.length > 0 ? { messages, forks } : { messages };
+}
+
+// A fork with the forks dropped that trim_to dropped below it: the number of its branches
+// changed, then for each its index, the number of its forks changed, and for each its index then
+// 0 (dropped) or 1 and its own trim. At most MAX_BRANCH_NESTING levels, as the core encodes them.
+function trimmed(step, fork) {
+  const alternatives = fork.alternatives.slice();
+  for (let branches = step.next(); branches > 0; branches--) {
+    const at = step.next();
+    const { forks, ...branch } = alternatives[at];
+    const inner = forks.slice();
+    for (let changed = step.next(); changed > 0; changed--) {
+      const index = step.next();
+      inner[index] = step.next() === 0 ? null : trimmed(step, inner[index]);
+    }
+    const kept = inner.filter((each) => each !== null);
+    if (kept.length > 0) branch.forks = kept;
+    alternatives[at] = branch;
+  }
+  return { ...fork, alternatives };
+}
+
+// Patch::KeepForks (SPEC v3 "Actions": retry, snapshot): the root's forks become these of them,
+// in this order (none: the field goes).
+function keepForks(step, root) {
+  const held = root.forks;
+  const forks = [];
+  for (let count = step.next(); count > 0; count--) forks.push(held[step.next()]);
+  if (forks.length > 0) root.forks = forks;
+  else delete root.forks;
+}
+
+// Patch::Enqueue (SPEC v3 "Actions": send while streaming): the action's message queued, its
+// parts and metadata when it has them.
+function enqueue(step, root, action) {
+  const { id, text, parts, metadata } = action;
+  /** @type {{ [field: string]: unknown }} */
+  const queued = { id, text };
+  if (parts !== undefined && parts.length > 0) queued.parts = parts;
+  if (metadata !== undefined) queued.metadata = metadata;
+  const queue = root.queue === undefined ? step.made([]) : step.ownList(root.queue);
+  queue.push(step.made(queued));
+  root.queue = queue;
+}
+
+// Patch::SendQueue (SPEC v3 "Actions": send when not streaming, finish with a queue): each
+// queued message appended as a user message, in order; the queue goes.
+function sendQueue(step, root) {
+  const messages = step.messages(root);
+  for (const queued of root.queue) messages.push(step.made(userMessage(step, queued)));
+  delete root.queue;
+}
+
+// Patch::Unqueue (SPEC v3 "Actions": unqueue): the queued message at the index goes, and the
+// queue with its last one.
+function unqueue(step, root) {
+  const queue = step.ownList(root.queue);
+  queue.splice(step.next(), 1);
+  if (queue.length === 0) delete root.queue;
+  else root.queue = queue;
+}
+
+// Patch::Load (SPEC v3 "Actions": load): the action's state is the base of what follows, and the
+// result itself when nothing follows that changes it.
+function load(application) {
+  application.loaded = application.action.state;
+  application.root = application.step.own(application.loaded);
+  application.changed = false;
+}
+
+// Patch::CutParts (SPEC v3 "Stream parts": step-reset): the message keeps its first `keep` parts.
+function cutParts(step, root) {
+  const message = step.message(step.run(root), step.next());
+  step.parts(message).length = step.next();
 }
 
 // A run's agentState after an agent-state part: its snapshot, or its patch applied (to {} when

@@ -15,7 +15,8 @@
 //!   are generated); an optional one: -1 or that;
 //! - a list: its length, then its items; an optional object: -1, or 0 then its fields;
 //! - an action: its type's code, then its fields; a batch's actions flattened;
-//! - a stream part: its type's code (-1: unknown), then its fields.
+//! - a stream part: its type's code (-1: unknown), then its fields;
+//! - a state: its messages, status, error and agentState, then its forks (none in a sub-agent run).
 //!
 //! Texts and JSON payloads are not copied: the core gets `Text::Held` and `Json::Null`, and the
 //! values stay in the JavaScript objects (see `write`). The encoding is the module's own, made
@@ -24,9 +25,9 @@
 use std::rc::Rc;
 
 use crate::core::model::{
-    AgentMessage, AgentPart, AgentStreamPart, Approval, DataPart, Json, OpenToolState,
-    ReasoningPart, Role, SessionAction, SessionError, SessionState, SessionStatus, Text, TextPart,
-    ToolError, ToolPart, ToolState,
+    AgentMessage, AgentPart, AgentStreamPart, Approval, Branch, DataPart, Fork, Json,
+    OpenToolState, QueuedMessage, ReasoningPart, Role, SessionAction, SessionError, SessionState,
+    SessionStatus, Text, TextPart, ToolError, ToolPart, ToolState,
 };
 use crate::core::protocol::{
     action_type, error_code, finish_reason, message_part_type, open_tool_state, part_type, role,
@@ -151,6 +152,12 @@ impl<'a> Decoder<'a> {
             action_type::SEND => SessionAction::Send {
                 id: self.string(),
                 text: self.text(),
+                parts: self.parts(),
+                metadata: self.json(),
+            },
+            action_type::UNQUEUE => SessionAction::Unqueue { id: self.string() },
+            action_type::LOAD => SessionAction::Load {
+                state: Rc::new(self.session_state()),
             },
             action_type::PART => SessionAction::Part {
                 part: self.stream_part(),
@@ -167,6 +174,18 @@ impl<'a> Decoder<'a> {
             action_type::RETRY => SessionAction::Retry,
             action_type::RESET => SessionAction::Reset,
             action_type::CONTINUE => SessionAction::Continue,
+            action_type::EDIT => SessionAction::Edit {
+                message_id: self.string(),
+                id: self.string(),
+                text: self.text(),
+            },
+            action_type::REGENERATE => SessionAction::Regenerate {
+                message_id: self.optional_string(),
+            },
+            action_type::SWITCH_BRANCH => SessionAction::SwitchBranch {
+                after: self.optional_string(),
+                to: self.count(),
+            },
             // `action_type::BATCH`, the one type left.
             _ => {
                 let count = self.count();
@@ -278,6 +297,12 @@ impl<'a> Decoder<'a> {
                 snapshot: self.json(),
                 patch: self.json(),
             },
+            part_type::STEP_START => AgentStreamPart::StepStart {
+                message_id: self.optional_string(),
+            },
+            part_type::STEP_RESET => AgentStreamPart::StepReset {
+                message_id: self.optional_string(),
+            },
             _ => AgentStreamPart::Unknown,
         }
     }
@@ -291,7 +316,47 @@ impl<'a> Decoder<'a> {
                 code: self.literal(error_code::ALL),
             }),
             agent_state: self.json(),
+            forks: self.forks(),
+            queue: {
+                let count = self.count();
+                (0..count).map(|_| self.queued_message()).collect()
+            },
         }
+    }
+
+    fn queued_message(&mut self) -> QueuedMessage {
+        QueuedMessage {
+            id: self.string(),
+            text: self.text(),
+            parts: self.parts(),
+            metadata: self.json(),
+        }
+    }
+
+    fn parts(&mut self) -> Vec<Rc<AgentPart>> {
+        let count = self.count();
+        (0..count).map(|_| self.agent_part()).collect()
+    }
+
+    /// v3: a list of forks: each its `after` (an optional string), `active`, then its
+    /// alternatives, each -1 (the live one) or 0 then a branch's messages and forks.
+    fn forks(&mut self) -> Vec<Rc<Fork>> {
+        let mut forks = Vec::new();
+        for _ in 0..self.count() {
+            let after = self.optional_string();
+            let active = self.count();
+            let mut alternatives = Vec::new();
+            for _ in 0..self.count() {
+                alternatives.push(self.present().then(|| {
+                    Rc::new(Branch {
+                        messages: self.messages(),
+                        forks: self.forks(),
+                    })
+                }));
+            }
+            forks.push(Rc::new(Fork::new(after, active, alternatives)));
+        }
+        forks
     }
 
     pub fn messages(&mut self) -> Vec<Rc<AgentMessage>> {
@@ -301,10 +366,7 @@ impl<'a> Decoder<'a> {
                 Rc::new(AgentMessage {
                     id: self.string(),
                     role: self.literal(role::ALL).unwrap_or(Role::User),
-                    parts: {
-                        let parts = self.count();
-                        (0..parts).map(|_| self.agent_part()).collect()
-                    },
+                    parts: self.parts(),
                     metadata: self.json(),
                 })
             })
@@ -335,6 +397,7 @@ impl<'a> Decoder<'a> {
                 part
             }
             message_part_type::TOOL => Rc::new(AgentPart::Tool(self.tool_part())),
+            message_part_type::STEP => Rc::new(AgentPart::Step),
             // `message_part_type::DATA`, the one type left.
             _ => Rc::new(AgentPart::Data(DataPart {
                 name: self.string(),

@@ -36,6 +36,15 @@ export interface SessionReducerError extends Error {
 }
 "#;
 
+#[wasm_bindgen(typescript_custom_section)]
+const V3_TYPES: &'static str = r#"
+/** A part a user message carries after its text (`send`'s `parts`, a queued message's): an
+ *  attachment (a `data` part named `"file"` with `{ mediaType, url, filename? }`), sources or app data. */
+export type UserPart = ({ type: "text" } & TextPart) | ({ type: "data" } & DataPart);
+/** Where a step began (the AI SDK's `step-start`); not rendered. */
+export interface StepPart { type: "step" }
+"#;
+
 // wasm-bindgen ships a JavaScript module of the crate only when Rust declares an import from it;
 // read.js and apply.js import json.js, which Rust itself does not call.
 #[wasm_bindgen(module = "/src/wasm/json.js")]

@@ -6,6 +6,10 @@
 // behind a top-level call is at depth 1. It bounds every walk of the tree.
 export const MAX_NESTING = 64;
 
+// v3: how deep branches nest (a fork of `forks` holds branches at depth 1): in a state that
+// is read, deeper is bad input; an action that would nest deeper drops forks.
+export const MAX_BRANCH_NESTING = 64;
+
 // How deep batches nest in an action the binding reads (deeper is bad input); it reads a
 // batch's actions flattened, so the core never sees the nesting.
 export const MAX_BATCH_NESTING = 64;
@@ -30,14 +34,14 @@ export const CANCELLED_CODE = "cancelled";
 export const MADE_UP_ID_PREFIX = "assistant-";
 
 // The types of a `SessionAction`.
-export const ACTION_TYPES = ["send", "part", "toolPhase", "stop", "retry", "reset", "continue", "batch"];
+export const ACTION_TYPES = ["send", "part", "toolPhase", "stop", "retry", "reset", "continue", "batch", "edit", "regenerate", "switchBranch", "unqueue", "load"];
 
 // The types of an `AgentStreamPart` (read.js writes -1 for a type this version does not
 // know).
-export const PART_TYPES = ["message-start", "text-delta", "reasoning", "tool-call", "tool-result", "tool-error", "step-finish", "finish", "error", "reasoning-delta", "tool-input-delta", "tool-input-end", "tool-approval-request", "tool-approval-response", "data", "message-metadata", "snapshot", "agent-state"];
+export const PART_TYPES = ["message-start", "text-delta", "reasoning", "tool-call", "tool-result", "tool-error", "step-finish", "finish", "error", "reasoning-delta", "tool-input-delta", "tool-input-end", "tool-approval-request", "tool-approval-response", "data", "message-metadata", "snapshot", "agent-state", "step-start", "step-reset"];
 
 // The types of a message's `AgentPart`.
-export const MESSAGE_PART_TYPES = ["text", "reasoning", "tool", "data"];
+export const MESSAGE_PART_TYPES = ["text", "reasoning", "tool", "data", "step"];
 
 // A message's `role`.
 export const ROLES = ["user", "assistant"];
@@ -72,6 +76,14 @@ export const PATCH_UPDATE_DATA = 10;
 export const PATCH_AGENT_STATE = 11;
 export const PATCH_SNAPSHOT = 12;
 export const PATCH_SOURCE = 13;
+export const PATCH_SET_ASIDE = 14;
+export const PATCH_SWITCH_BRANCH = 15;
+export const PATCH_KEEP_FORKS = 16;
+export const PATCH_ENQUEUE = 17;
+export const PATCH_SEND_QUEUE = 18;
+export const PATCH_UNQUEUE = 19;
+export const PATCH_LOAD = 20;
+export const PATCH_CUT_PARTS = 21;
 
 // The message a `PushMessage` patch appends.
 export const NEW_MESSAGE_USER = 0;
@@ -84,6 +96,7 @@ export const NEW_PART_REASONING = 1;
 export const NEW_PART_TOOL = 2;
 export const NEW_PART_STREAMING_TOOL = 3;
 export const NEW_PART_DATA = 4;
+export const NEW_PART_STEP = 5;
 
 // What a `SetCall` patch writes besides the call's state.
 export const CHANGE_PHASE = 0;

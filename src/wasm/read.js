@@ -11,7 +11,8 @@
 import { invalidError } from "./errors.js";
 import { patchProblem } from "./json.js";
 import {
-  ACTION_TYPES, ERROR_CODES, FINISH_REASONS, MAX_BATCH_NESTING, MAX_NESTING, MESSAGE_PART_TYPES, OPEN_TOOL_STATES,
+  ACTION_TYPES, ERROR_CODES, FINISH_REASONS, MAX_BATCH_NESTING, MAX_BRANCH_NESTING, MAX_NESTING, MESSAGE_PART_TYPES,
+  OPEN_TOOL_STATES,
   PART_TYPES, ROLES, STATUSES, TOOL_STATES,
 } from "./protocol.js";
 
@@ -39,6 +40,8 @@ let leaves = null;
 // read returns, before any code of the caller's can run).
 let readText = "";
 let readBatch = null;
+// Whether the messages being read are a branch's, where no call may be open.
+let inBranch = false;
 
 // The encoding buffers not in use, kept so that a read makes no new one (a typed array's memory
 // is allocated outside the engine's heap, slowly): a read takes one, and a getter of the
@@ -127,6 +130,7 @@ function list(value, path, key, each, extra) {
   const read = items(value, path, key, each, extra);
   // Only now: reading the items may have moved `codes` to a larger array.
   codes[count] = read;
+  return read;
 }
 
 const LONE_SURROGATE = /[\uD800-\uDFFF]/;
@@ -238,11 +242,13 @@ function encode(read) {
   const outerText = text;
   const outerStrings = strings;
   const outerLeaves = leaves;
+  const outerInBranch = inBranch;
   codes = spareCodes.pop() ?? new Int32Array(256);
   length = 1;
   text = "";
   strings = 0;
   leaves = null;
+  inBranch = false;
   try {
     read();
     codes[0] = strings;
@@ -261,6 +267,7 @@ function encode(read) {
     text = outerText;
     strings = outerStrings;
     leaves = outerLeaves;
+    inBranch = outerInBranch;
   }
 }
 
@@ -321,6 +328,14 @@ function actionFields(value, path, refuse) {
     case "send":
       string(get(action, path, "id"), path, "id");
       textField(get(action, path, "text"), path, "text");
+      userParts(get(action, path, "parts"), path, "parts");
+      optionalJson(get(action, path, "metadata"));
+      break;
+    case "unqueue":
+      string(get(action, path, "id"), path, "id");
+      break;
+    case "load":
+      sessionState(get(action, path, "state"), `${path}.state`, 0);
       break;
     case "part":
       streamPart(get(action, path, "part"), `${path}.part`);
@@ -331,6 +346,25 @@ function actionFields(value, path, refuse) {
       literal(get(action, path, "state"), OPEN_TOOL_STATES, path, "state");
       optionalString(get(action, path, "prompt"), path, "prompt");
       break;
+    case "edit":
+      string(get(action, path, "messageId"), path, "messageId");
+      string(get(action, path, "id"), path, "id");
+      textField(get(action, path, "text"), path, "text");
+      break;
+    case "regenerate":
+      optionalString(get(action, path, "messageId"), path, "messageId");
+      break;
+    case "switchBranch": {
+      const after = get(action, path, "after");
+      if (after === null) put(-1);
+      else if (typeof after !== "string") throw new InputError(path, "expected a string or null", "after");
+      else putString(after);
+      const to = get(action, path, "to");
+      if (!Number.isInteger(to)) throw new InputError(path, "expected an integer", "to");
+      // A negative or huge index is outside every fork's alternatives: the switch is ignored.
+      put(to >= 0 && to < 0x7fffffff ? to : 0x7fffffff);
+      break;
+    }
     case "batch": {
       leaves = [];
       const count = length;
@@ -427,6 +461,10 @@ function streamPart(value, path) {
     case "data":
       dataPart(part, path);
       break;
+    case "step-start":
+    case "step-reset":
+      messageId(part, path);
+      break;
     case "message-metadata":
       messageId(part, path);
       json(get(part, path, "metadata"), path, "metadata");
@@ -497,7 +535,8 @@ function dataPart(part, path) {
 function sessionState(value, path, depth) {
   if (depth > MAX_NESTING) throw new InputError(path, `sub-agent runs nest deeper than ${MAX_NESTING}`);
   const state = object(value, path);
-  messageList(get(state, path, "messages"), path, "messages", depth);
+  const messages = get(state, path, "messages");
+  messageList(messages, path, "messages", depth);
   const status = get(state, path, "status");
   literal(status, STATUSES, path, "status");
   const error = get(state, path, "error");
@@ -509,6 +548,120 @@ function sessionState(value, path, depth) {
     put(-1);
   }
   optionalJson(get(state, path, "agentState"));
+  const forks = get(state, path, "forks");
+  if (depth > 0 && forks !== undefined) throw new InputError(path, "present only in the top-level state", "forks");
+  forkList(forks, path, "forks", messages, 1);
+  // Only the top-level state has a queue (a sub-agent run queues nothing).
+  const queue = get(state, path, "queue");
+  if (queue === undefined) put(0);
+  else if (depth > 0) throw new InputError(path, "present only in the top-level state", "queue");
+  else nonEmptyList(queue, path, "queue", queuedMessage);
+}
+
+// A list that is absent, never empty (a state's `queue`, a queued message's `parts`).
+function nonEmptyList(value, path, key, each) {
+  let empty;
+  try {
+    empty = !Array.isArray(value) || value.length === 0;
+  } catch {
+    throw new InputError(path, THREW, key);
+  }
+  if (empty) throw new InputError(path, "expected a non-empty array or no field", key);
+  list(value, path, key, each);
+}
+
+function queuedMessage(value, path) {
+  const queued = object(value, path);
+  string(get(queued, path, "id"), path, "id");
+  textField(get(queued, path, "text"), path, "text");
+  const parts = get(queued, path, "parts");
+  if (parts === undefined) put(0);
+  else nonEmptyList(parts, path, "parts", userPart);
+  optionalJson(get(queued, path, "metadata"));
+}
+
+// The parts `send` carries after its text: none, or text and data parts.
+function userParts(value, path, key) {
+  if (value === undefined) put(0);
+  else list(value, path, key, userPart);
+}
+
+function userPart(value, path) {
+  const kind = get(object(value, path), path, "type");
+  if (kind !== "text" && kind !== "data") throw new InputError(path, 'expected one of "text", "data"', "type");
+  agentPart(value, path, 0);
+}
+
+// v3: the forks on `messages` (the path's, or a branch's), holding branches at `depth`: absent or
+// a non-empty list, in the order of their `after` on `messages`, each `after` once. The nesting
+// is checked before descending, so a state nested deeper throws here, not on the stack's limit.
+function forkList(value, path, key, messages, depth) {
+  if (value === undefined) return put(0);
+  if (depth > MAX_BRANCH_NESTING) throw new InputError(path, `branches nest deeper than ${MAX_BRANCH_NESTING}`, key);
+  const ids = positions(messages, path);
+  let last = -2;
+  const count = list(value, path, key, (item, itemPath) => {
+    last = fork(item, itemPath, ids, last, depth);
+  });
+  if (count === 0) throw new InputError(path, "expected a non-empty array or no field", key);
+}
+
+// Where each message of a list already read is, by id (the first with an id, which a fork's
+// `after` names).
+function positions(messages, path) {
+  const ids = new Map();
+  try {
+    for (let index = messages.length - 1; index >= 0; index--) ids.set(messages[index].id, index);
+  } catch {
+    throw new InputError(path, THREW, "messages");
+  }
+  return ids;
+}
+
+// A fork after the one whose `after` is at `last` (-1: null, -2: none yet); returns where its own is.
+function fork(value, path, ids, last, depth) {
+  const fork = object(value, path);
+  const after = get(fork, path, "after");
+  let at = -1;
+  if (after === null && depth === 1) put(-1);
+  else {
+    if (typeof after !== "string") throw new InputError(path, depth === 1 ? "expected a string or null" : "expected a string", "after");
+    at = ids.get(after) ?? -2;
+    if (at < 0) throw new InputError(path, `expected the id of a message of ${depth === 1 ? "the path" : "its branch"}`, "after");
+    putString(after);
+  }
+  if (at <= last) throw new InputError(path, "expected after the previous fork's, in path order", "after");
+  const active = get(fork, path, "active");
+  if (!Number.isInteger(active) || active < 0) throw new InputError(path, "expected an integer index", "active");
+  put(active);
+  let index = 0;
+  const count = list(get(fork, path, "alternatives"), path, "alternatives", (item, itemPath) => {
+    if (index++ === active) {
+      if (item !== null) throw new InputError(itemPath, "expected null (the live alternative, at active)");
+      put(-1);
+    } else {
+      if (item === null) throw new InputError(itemPath, "expected a branch (null only at active)");
+      put(0);
+      branch(item, itemPath, depth);
+    }
+  });
+  if (count < 2) throw new InputError(path, "expected at least two alternatives", "alternatives");
+  if (active >= count) throw new InputError(path, "expected an index of alternatives", "active");
+  return at;
+}
+
+// A branch at `depth`: its messages (no call open in them) and the forks inside it.
+function branch(value, path, depth) {
+  const held = object(value, path);
+  const messages = get(held, path, "messages");
+  const outer = inBranch;
+  inBranch = true;
+  try {
+    messageList(messages, path, "messages", 0);
+  } finally {
+    inBranch = outer;
+  }
+  forkList(get(held, path, "forks"), path, "forks", messages, depth + 1);
 }
 
 function messageList(value, path, key, depth) {
@@ -554,6 +707,8 @@ function agentPart(value, path, depth) {
         key = undefined;
         toolPart(part, path, depth);
         break;
+      case "step":
+        break;
       default:
         key = "name";
         string(part.name, path, key);
@@ -587,7 +742,11 @@ function toolPart(part, path, depth) {
     key = "inputText";
     optionalText(part.inputText, path, key);
     key = "state";
-    literal(part.state, TOOL_STATES, path, key);
+    const state = part.state;
+    literal(state, TOOL_STATES, path, key);
+    if (inBranch && (state === "input-streaming" || OPEN_TOOL_STATES.includes(state))) {
+      throw new InputError(path, "expected no open call in a branch", key);
+    }
     key = "output";
     optionalJson(part.output);
     key = undefined;

@@ -19,6 +19,14 @@
 //! | AgentState | run |
 //! | Snapshot | run, number of slots, then per slot 1 + held index, 1 + given index (0: none) |
 //! | Source | the index of the batch's action the next patches take their values from |
+//! | SetAside | messages kept, forks kept, 1 when created (else 0), the trims (`Patch::SetAside`) |
+//! | SwitchBranch | fork, messages kept, to, the trims |
+//! | KeepForks | number kept, each fork's index |
+//! | Enqueue | |
+//! | SendQueue | |
+//! | Unqueue | index |
+//! | Load | |
+//! | CutParts | run, message, keep |
 //!
 //! A run or a call is its depth followed by (message, part) for each call on the way down.
 //! A step that parses a call's streamed input at `tool-input-end` (`parse_input`) applies its
@@ -285,6 +293,39 @@ fn encode(patches: &[Patch]) -> Vec<u32> {
                 }
             }
             Patch::Source { action } => ops.extend([patch::SOURCE, index(*action)]),
+            Patch::SetAside {
+                messages,
+                forks,
+                created,
+                trims,
+            } => {
+                ops.extend([patch::SET_ASIDE, index(*messages), index(*forks)]);
+                ops.push(u32::from(*created));
+                ops.extend(trims.iter().map(|&at| index(at)));
+            }
+            Patch::SwitchBranch {
+                fork,
+                messages,
+                to,
+                trims,
+            } => {
+                ops.extend([patch::SWITCH_BRANCH, index(*fork), index(*messages)]);
+                ops.push(index(*to));
+                ops.extend(trims.iter().map(|&at| index(at)));
+            }
+            Patch::KeepForks { forks } => {
+                ops.push(patch::KEEP_FORKS);
+                indexes(&mut ops, forks);
+            }
+            Patch::Enqueue => ops.push(patch::ENQUEUE),
+            Patch::SendQueue => ops.push(patch::SEND_QUEUE),
+            Patch::Unqueue { index: at } => ops.extend([patch::UNQUEUE, index(*at)]),
+            Patch::Load => ops.push(patch::LOAD),
+            Patch::CutParts { run, message, keep } => {
+                ops.push(patch::CUT_PARTS);
+                path(&mut ops, run);
+                ops.extend([index(*message), index(*keep)]);
+            }
         }
     }
     ops
@@ -292,6 +333,12 @@ fn encode(patches: &[Patch]) -> Vec<u32> {
 
 fn index(value: usize) -> u32 {
     value as u32
+}
+
+/// A list of indexes: its length, then each.
+fn indexes(ops: &mut Vec<u32>, list: &[usize]) {
+    ops.push(index(list.len()));
+    ops.extend(list.iter().map(|&at| index(at)));
 }
 
 fn path(ops: &mut Vec<u32>, path: &[CallPos]) {

@@ -88,13 +88,16 @@ const rows = [
   [[{ type: "STATE_SNAPSHOT", snapshot: { todo: [] } }], [{ type: "agent-state", snapshot: { todo: [] } }]],
   [[{ type: "STATE_DELTA", delta: [{ op: "add", path: "/todo/-", value: 1 }] }], [{ type: "agent-state", patch: [{ op: "add", path: "/todo/-", value: 1 }] }]],
   [[{ type: "STATE_DELTA", delta: [{ op: "jump", path: "/x" }] }], []],
+  // An operation of an unknown op goes, the rest applies; a malformed one drops the whole patch.
+  [[{ type: "STATE_DELTA", delta: [{ op: "jump", path: "/x" }, { op: "remove", path: "/y" }] }], [{ type: "agent-state", patch: [{ op: "remove", path: "/y" }] }]],
+  [[{ type: "STATE_DELTA", delta: [{ op: "move", path: "a", from: "/b" }, { op: "remove", path: "/y" }] }], []],
   [
     [{ type: "MESSAGES_SNAPSHOT", messages: [{ id: "u1", role: "user", content: "Hi" }] }],
-    [{ type: "snapshot", messages: [{ id: "u1", role: "user", parts: [{ type: "text", text: "Hi" }] }] }],
+    [{ type: "snapshot", messages: [{ id: "u1", role: "user", parts: [{ type: "text", text: "Hi" }] }], exact: true }],
   ],
   [
     [{ type: "ACTIVITY_SNAPSHOT", messageId: "p1", activityType: "plan", content: { steps: [] } }],
-    [{ type: "data", messageId: "p1", name: "plan", id: "p1", data: { steps: [] } }],
+    [{ type: "snapshot", messages: [{ id: "p1", role: "assistant", parts: [{ type: "data", name: "plan", id: "p1", data: { steps: [] } }] }] }],
   ],
   [
     [{ type: "ACTIVITY_SNAPSHOT", messageId: "p1", activityType: "plan", content: { a: 1 } }, { type: "ACTIVITY_SNAPSHOT", messageId: "p1", activityType: "plan", content: { a: 2 }, replace: false }],
@@ -104,6 +107,9 @@ const rows = [
     [{ type: "ACTIVITY_DELTA", messageId: "p1", activityType: "plan", patch: [{ op: "replace", path: "/a", value: 3 }] }],
     [{ type: "data", messageId: "p1", name: "plan", id: "p1", patch: [{ op: "replace", path: "/a", value: 3 }] }],
   ],
+  // Found by fuzzing: a path that is not a JSON Pointer made an action the reducer rejects.
+  [[{ type: "ACTIVITY_DELTA", messageId: "p1", activityType: "plan", patch: [{ op: "move", path: "a", from: "/b" }] }], []],
+  [[{ type: "ACTIVITY_DELTA", messageId: "p1", activityType: "plan", patch: [{ op: "copy", path: "/a", from: "b" }] }], []],
   [[{ type: "RAW", event: {} }], []],
   [[{ type: "CUSTOM", name: "x", value: 1 }], []],
   [[{ type: "SUBAGENT_STARTED", subagentRunId: "sa", name: "research", parentToolCallId: "c1" }], []],
@@ -119,11 +125,19 @@ const rows = [
     [{ type: "SUBAGENT_STARTED", subagentRunId: "sa", name: "research" }, { type: "SUBAGENT_ERROR", subagentRunId: "sa", message: "Lost" }],
     [{ type: "error", error: "Lost" }, { type: "tool-error", id: "sa", error: { message: "Lost" } }],
   ],
+
+  // The retired THINKING_* events of pre-1.0 servers, as @ag-ui/client translates them.
+  [[{ type: "THINKING_START", title: "Working" }], []],
+  [[{ type: "RUN_STARTED", threadId: "t", runId: "r" }, { type: "THINKING_TEXT_MESSAGE_START" }], [{ type: "reasoning", messageId: "r-thinking-1", text: "" }]],
+  [[{ type: "THINKING_TEXT_MESSAGE_START" }, { type: "THINKING_TEXT_MESSAGE_CONTENT", delta: "Hm" }], [{ type: "reasoning-delta", messageId: "run-thinking-1", text: "Hm" }]],
+  [[{ type: "THINKING_TEXT_MESSAGE_START" }, { type: "THINKING_TEXT_MESSAGE_END" }, { type: "THINKING_TEXT_MESSAGE_CONTENT", delta: "lost" }], []],
+  [[{ type: "THINKING_END" }], []],
 ];
 
-test("the rows cover all 31 AG-UI 1.0 event types", () => {
+test("the rows cover all 31 AG-UI 1.0 event types and the 5 retired THINKING_* ones", () => {
   const covered = new Set(rows.flatMap(([events]) => events.map((event) => event.type)));
-  assert.deepEqual([...covered].sort(), Object.values(EventType).sort());
+  const thinking = ["THINKING_START", "THINKING_END", "THINKING_TEXT_MESSAGE_START", "THINKING_TEXT_MESSAGE_CONTENT", "THINKING_TEXT_MESSAGE_END"];
+  assert.deepEqual([...covered].sort(), [...Object.values(EventType), ...thinking].sort());
 });
 
 for (const [events, parts] of rows) {
@@ -172,9 +186,10 @@ test("chunk lanes: an id-less chunk continues the open entity; another event clo
 test("RUN_FINISHED's usage goes to the run's last assistant message", () => {
   const parts = partsFor([
     { type: "TEXT_MESSAGE_START", messageId: "m1" },
+    { type: "TEXT_MESSAGE_END", messageId: "m1" },
     { type: "RUN_FINISHED", threadId: "t", runId: "r", usage: [{ inputTokens: 3 }] },
   ]);
-  assert.deepEqual(parts[1][0], { type: "message-metadata", messageId: "m1", metadata: { "ag-ui": { usage: [{ inputTokens: 3 }] } } });
+  assert.deepEqual(parts[2][0], { type: "message-metadata", messageId: "m1", metadata: { "ag-ui": { usage: [{ inputTokens: 3 }] } } });
 });
 
 test("createAgUiTranslator never throws: values that are not events give []", () => {
@@ -303,4 +318,97 @@ test("toAgUiInput: interrupts the user moved on from (send cancelled them) are r
     { id: "u2", role: "user", parts: [{ type: "text", text: "Never mind" }] },
   ];
   assert.deepEqual(toAgUiInput({ messages, status: "streaming" }).resume, [{ interruptId: "i1", status: "cancelled" }]);
+});
+
+test("several runs in one stream: a RUN_STARTED after a finished or failed run continues; a RUN_ERROR after a finished run lands", () => {
+  const actions = run([
+    { type: "RUN_STARTED", threadId: "t", runId: "r1" },
+    { type: "RUN_FINISHED", threadId: "t", runId: "r1" },
+    { type: "RUN_STARTED", threadId: "t", runId: "r2" },
+    { type: "RUN_ERROR", message: "Boom" },
+    { type: "RUN_STARTED", threadId: "t", runId: "r3" },
+    { type: "RUN_FINISHED", threadId: "t", runId: "r3" },
+    { type: "RUN_ERROR", message: "Late" },
+  ]);
+  assert.deepEqual(actions[0], []);
+  assert.deepEqual(actions[2], [{ type: "continue" }]);
+  assert.deepEqual(actions[4], [{ type: "continue" }]);
+  assert.deepEqual(actions[6], [{ type: "continue" }, { type: "part", part: { type: "error", error: "Late" } }]);
+});
+
+// [events, the error the run ends with]: the streams AG-UI says must fail.
+const failures = [
+  [[{ type: "TEXT_MESSAGE_START", messageId: "m1" }, { type: "RUN_FINISHED" }], "Cannot send 'RUN_FINISHED' while text messages are still active: m1"],
+  [[{ type: "REASONING_MESSAGE_START", messageId: "r1" }, { type: "RUN_FINISHED" }], "Cannot send 'RUN_FINISHED' while reasoning messages are still active: r1"],
+  [[{ type: "TOOL_CALL_START", toolCallId: "c1", toolCallName: "f" }, { type: "RUN_FINISHED" }], "Cannot send 'RUN_FINISHED' while tool calls are still active: c1"],
+  [[{ type: "SUBAGENT_STARTED", subagentRunId: "sa", name: "n" }, { type: "RUN_FINISHED" }], "Cannot send 'RUN_FINISHED' while subagents are still active: sa"],
+  [[{ type: "RUN_FINISHED", outcome: [{ type: "interrupt", interrupts: [interrupt] }] }], "RUN_FINISHED.outcome: expected object, received array"],
+  [[{ type: "RUN_FINISHED", outcome: "interrupt" }], "RUN_FINISHED.outcome: expected object, received string"],
+  [[{ type: "RUN_FINISHED", outcome: { type: "interrupt", interrupts: [interrupt, { ...interrupt, message: "Which other?" }] } }], "RUN_FINISHED.outcome: two interrupts carrying the id 'i1'"],
+  [
+    [{ type: "TOOL_CALL_CHUNK", toolCallId: "c1", toolCallName: "search", delta: "{" }, { type: "TOOL_CALL_CHUNK", toolCallId: "c1", toolCallName: "delete", delta: "}" }],
+    "TOOL_CALL_CHUNK: toolCallName 'delete' does not match the open stream's toolCallName 'search'",
+  ],
+  [
+    [{ type: "TEXT_MESSAGE_CHUNK", messageId: "m1", role: "user", delta: "a" }, { type: "TEXT_MESSAGE_CHUNK", role: "assistant", delta: "b" }],
+    "TEXT_MESSAGE_CHUNK: role 'assistant' does not match the open stream's role 'user'",
+  ],
+  [
+    [
+      { type: "TOOL_CALL_START", toolCallId: "c1", toolCallName: "search" },
+      { type: "TOOL_CALL_END", toolCallId: "c1" },
+      { type: "TOOL_CALL_START", toolCallId: "c1", toolCallName: "delete" },
+    ],
+    "TOOL_CALL_START: tool call 'c1' already exists with name 'search', not 'delete'",
+  ],
+  [
+    [{ type: "TOOL_CALL_START", toolCallId: "c1", toolCallName: "f", subagentRunId: "s1" }, { type: "TOOL_CALL_END", toolCallId: "c1", subagentRunId: "s2" }],
+    "Cannot send 'TOOL_CALL_END': subagentRunId 's2' does not match the tool call 'c1' opener's subagent 's1'",
+  ],
+  [
+    [{ type: "TEXT_MESSAGE_START", messageId: "m1" }, { type: "TEXT_MESSAGE_CONTENT", messageId: "m1", delta: "x", subagentRunId: "s1" }],
+    "Cannot send 'TEXT_MESSAGE_CONTENT': subagentRunId 's1' does not match the message 'm1' opener's subagent '(the parent agent)'",
+  ],
+];
+
+for (const [events, message] of failures) {
+  test(`the run fails: ${message}`, () => {
+    const translate = createAgUiTranslator();
+    const actions = events.map((event) => translate(event));
+    assert.deepEqual(actions.at(-1).at(-1), { type: "part", part: { type: "error", error: message } });
+    // What arrived before stays as it was given; the rest of the stream is ignored.
+    assert.ok(actions.slice(0, -1).every((list) => list.every((action) => action.part?.type !== "error")));
+    assert.deepEqual(translate({ type: "TEXT_MESSAGE_CONTENT", messageId: "m9", delta: "after" }), []);
+    assert.deepEqual(translate({ type: "RUN_STARTED", threadId: "t", runId: "r2" }), []);
+  });
+}
+
+test("an event without subagentRunId belongs to its opener's sub-agent", () => {
+  const actions = run([
+    { type: "SUBAGENT_STARTED", subagentRunId: "sa", name: "research", parentToolCallId: "c1" },
+    { type: "TEXT_MESSAGE_START", messageId: "n1", subagentRunId: "sa" },
+    { type: "TEXT_MESSAGE_CONTENT", messageId: "n1", delta: "nested" },
+    { type: "TEXT_MESSAGE_END", messageId: "n1" },
+  ]);
+  assert.deepEqual(actions[2], [{ type: "part", part: { type: "text-delta", messageId: "n1", text: "nested" }, within: "c1" }]);
+});
+
+test("RUN_STARTED.input.messages the session does not hold are added, once, when the app says what it holds", () => {
+  const input = { messages: [{ id: "u1", role: "user", content: "Hi" }, { id: "s1", role: "system", content: "x" }, { id: "m0", role: "assistant", content: "Earlier" }] };
+  const held = [{ id: "u1", role: "user", parts: [{ type: "text", text: "Hi" }] }];
+  const translate = createAgUiTranslator({ messages: held });
+  assert.deepEqual(translate({ type: "RUN_STARTED", threadId: "t", runId: "r1", input }), [
+    { type: "part", part: { type: "snapshot", messages: [{ id: "m0", role: "assistant", parts: [{ type: "text", text: "Earlier" }] }] } },
+  ]);
+  translate({ type: "RUN_FINISHED", threadId: "t", runId: "r1" });
+  assert.deepEqual(translate({ type: "RUN_STARTED", threadId: "t", runId: "r2", input }), [{ type: "continue" }]);
+  // Without the held messages, the translator cannot tell: nothing is added.
+  assert.deepEqual(createAgUiTranslator()({ type: "RUN_STARTED", threadId: "t", runId: "r1", input }), []);
+});
+
+test("ACTIVITY_SNAPSHOT with replace: false leaves a message of its id as it is, one the session held included", () => {
+  const event = { type: "ACTIVITY_SNAPSHOT", messageId: "m1", activityType: "plan", content: { a: 1 }, replace: false };
+  assert.deepEqual(createAgUiTranslator({ messages: [{ id: "m1", role: "assistant", parts: [] }] })(event), []);
+  assert.deepEqual(partsFor([{ type: "TEXT_MESSAGE_START", messageId: "m1" }, event]).at(-1), []);
+  assert.equal(partsFor([event])[0][0].type, "snapshot");
 });

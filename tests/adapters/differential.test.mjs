@@ -211,16 +211,16 @@ const user = { id: "u1", role: "user", content: "Go" };
 const run = (events) => [{ type: "RUN_STARTED", threadId: "thread-1", runId: "run-1" }, ...events];
 const finished = (outcome) => ({ type: "RUN_FINISHED", threadId: "thread-1", runId: "run-1", ...(outcome && { outcome }) });
 
-async function sessionAfterAgUi(events, state = sent()) {
-  const translate = agUi.createAgUiTranslator();
+async function sessionAfterAgUi(events, state = sent(), options) {
+  const translate = agUi.createAgUiTranslator(options);
   const read = await collect(agUi.readAgUiStream(agUiResponse(events)));
   return applyAll(state, read.map((event) => translate(event)));
 }
 
-async function assertSameAsAgUi(events, { project = (messages) => messages } = {}) {
+async function assertSameAsAgUi(events, { project = (messages) => messages, options } = {}) {
   const { agent, error } = await agUiAgent(events, { messages: [user] });
   assert.equal(error, undefined);
-  const state = await sessionAfterAgUi(events);
+  const state = await sessionAfterAgUi(events, sent(), options);
   assert.deepEqual(project(projectSessionAsAgUi(state.messages)), projectAgUiMessages(agent.messages));
   assert.deepEqual(state.agentState ?? {}, agent.state ?? {});
   return { state, agent };
@@ -280,15 +280,15 @@ test("AG-UI: shared state (snapshot, deltas) and activities (snapshot, delta)", 
   );
 });
 
-// A decision the SPEC made: a snapshot reconciles by id and keeps what it leaves out, where
-// @ag-ui/client 1.0 drops the user and assistant messages a snapshot omits.
-test("AG-UI: MESSAGES_SNAPSHOT reconciles by id: a streamed message replaced, one added, the one it omits kept", needsV2, async () => {
-  const omitted = (messages) => messages.filter((message) => message.id !== "u1");
+test("AG-UI: MESSAGES_SNAPSHOT is the conversation: a streamed message replaced, one added, those it omits gone", needsV2, async () => {
   const { state } = await assertSameAsAgUi(
     run([
       { type: "TEXT_MESSAGE_START", messageId: "m1" },
       { type: "TEXT_MESSAGE_CONTENT", messageId: "m1", delta: "Draft" },
       { type: "TEXT_MESSAGE_END", messageId: "m1" },
+      { type: "TEXT_MESSAGE_START", messageId: "m0" },
+      { type: "TEXT_MESSAGE_CONTENT", messageId: "m0", delta: "Retracted" },
+      { type: "TEXT_MESSAGE_END", messageId: "m0" },
       {
         type: "MESSAGES_SNAPSHOT",
         messages: [
@@ -299,9 +299,157 @@ test("AG-UI: MESSAGES_SNAPSHOT reconciles by id: a streamed message replaced, on
       },
       finished(),
     ]),
-    { project: omitted },
   );
-  assert.equal(state.messages[0].id, "u1");
+  assert.deepEqual(state.messages.map((message) => message.id), ["m1", "m2"]);
+});
+
+const reasoned = [
+  { type: "REASONING_MESSAGE_START", messageId: "r1", role: "reasoning" },
+  { type: "REASONING_MESSAGE_CONTENT", messageId: "r1", delta: "Streamed thought" },
+  { type: "REASONING_MESSAGE_END", messageId: "r1" },
+];
+
+test("AG-UI: a snapshot's reasoning replaces the streamed copy, one per turn", needsV2, async () => {
+  const snapshot = { type: "MESSAGES_SNAPSHOT", messages: [user, { id: "r2", role: "reasoning", content: "Final thought" }, { id: "m1", role: "assistant", content: "Hi" }] };
+  const { state } = await assertSameAsAgUi(run([...reasoned, snapshot, finished()]));
+  assert.deepEqual(state.messages.map((message) => message.id), ["u1", "r2", "m1"]);
+});
+
+// A decision: the snapshot is exact, so reasoning it leaves out goes too, where @ag-ui/client
+// keeps the held reasoning messages when the snapshot carries none (the reducer's snapshot keeps
+// none of the messages it leaves out).
+test("AG-UI: a snapshot without reasoning drops the streamed reasoning, where @ag-ui/client keeps it", needsV2, async () => {
+  const events = run([...reasoned, { type: "MESSAGES_SNAPSHOT", messages: [user, { id: "m1", role: "assistant", content: "Hi" }] }, finished()]);
+  const { agent } = await agUiAgent(events, { messages: [user] });
+  assert.deepEqual(agent.messages.map((message) => message.id), ["u1", "r1", "m1"]);
+  const state = await sessionAfterAgUi(events);
+  assert.deepEqual(state.messages.map((message) => message.id), ["u1", "m1"]);
+});
+
+test("AG-UI: several runs in one stream: the second run's messages land, and a RUN_ERROR after a finished run fails it", needsV2, async () => {
+  const text = (messageId, delta) => [
+    { type: "TEXT_MESSAGE_START", messageId, role: "assistant" },
+    { type: "TEXT_MESSAGE_CONTENT", messageId, delta },
+    { type: "TEXT_MESSAGE_END", messageId },
+  ];
+  const again = { type: "RUN_STARTED", threadId: "thread-1", runId: "run-2" };
+  const second = { type: "RUN_FINISHED", threadId: "thread-1", runId: "run-2" };
+  const { state } = await assertSameAsAgUi(run([...text("m1", "first run"), finished(), again, ...text("m2", "second run"), second]));
+  assert.deepEqual([state.status, state.messages.map((message) => message.id)], ["idle", ["u1", "m1", "m2"]]);
+
+  const late = run([...text("m1", "delivered"), finished(), { type: "RUN_ERROR", message: "The transport failed" }]);
+  const { state: failed } = await assertSameAsAgUi(late);
+  assert.deepEqual([failed.status, failed.error], ["error", { message: "The transport failed" }]);
+
+  const restarted = await assertSameAsAgUi(run([{ type: "RUN_ERROR", message: "First failed" }, again, ...text("m2", "second run"), second]));
+  assert.equal(restarted.state.status, "idle");
+});
+
+test("AG-UI: RUN_STARTED.input.messages the session does not hold are added before the run's events, never twice", needsV2, async () => {
+  const input = { threadId: "thread-1", runId: "run-1", messages: [{ id: "u1", role: "user", content: "Changed" }, { id: "m0", role: "assistant", content: "Earlier" }], tools: [], context: [], state: {}, forwardedProps: {} };
+  const events = [
+    { type: "RUN_STARTED", threadId: "thread-1", runId: "run-1", input },
+    { type: "TEXT_MESSAGE_START", messageId: "m1" },
+    { type: "TEXT_MESSAGE_CONTENT", messageId: "m1", delta: "Now" },
+    { type: "TEXT_MESSAGE_END", messageId: "m1" },
+    finished(),
+    { type: "RUN_STARTED", threadId: "thread-1", runId: "run-2", input },
+    { type: "RUN_FINISHED", threadId: "thread-1", runId: "run-2" },
+  ];
+  const { state } = await assertSameAsAgUi(events, { options: { messages: sent().messages } });
+  assert.deepEqual(state.messages.map((message) => message.id), ["u1", "m0", "m1"]);
+  assert.equal(state.messages[0].parts[0].text, "Go");
+});
+
+// [what, events, what both errors say]: streams the protocol says must fail. The package ends
+// the run with an error part and keeps what arrived; the client rejects the stream.
+const mustFail = [
+  ["an open text message at RUN_FINISHED", [{ type: "TEXT_MESSAGE_START", messageId: "m1" }, { type: "TEXT_MESSAGE_CONTENT", messageId: "m1", delta: "Never closed" }], "while text messages are still active: m1"],
+  ["an active sub-agent at RUN_FINISHED", [{ type: "SUBAGENT_STARTED", subagentRunId: "s1", name: "research" }], "while subagents are still active: s1"],
+  ["a TOOL_CALL_CHUNK renaming its call", [{ type: "TOOL_CALL_CHUNK", toolCallId: "c1", toolCallName: "search", delta: '{"q":' }, { type: "TOOL_CALL_CHUNK", toolCallId: "c1", toolCallName: "delete", delta: '"x"}' }], "does not match the open stream's toolCallName 'search'"],
+  [
+    "an event attributed to another sub-agent",
+    [{ type: "TOOL_CALL_START", toolCallId: "c1", toolCallName: "lookup", subagentRunId: "s1" }, { type: "TOOL_CALL_END", toolCallId: "c1", subagentRunId: "s2" }],
+    "subagentRunId 's2' does not match the tool call 'c1' opener's subagent 's1'",
+  ],
+];
+
+for (const [what, events, says] of mustFail) {
+  test(`AG-UI: ${what} fails the run, saying so, and keeps what arrived`, needsV2, async () => {
+    const stream = run([...events, finished()]);
+    const { error } = await agUiAgent(stream, { messages: [user] });
+    assert.ok(error.message.includes(says), error.message);
+    const state = await sessionAfterAgUi(stream);
+    assert.equal(state.status, "error");
+    assert.ok(state.error.message.includes(says), state.error.message);
+    const kept = await sessionAfterAgUi(run(events));
+    assert.deepEqual(state.messages.map((message) => message.id), kept.messages.map((message) => message.id));
+  });
+}
+
+test("AG-UI: a RUN_FINISHED outcome that is not an object fails the run instead of losing its interrupt", needsV2, async () => {
+  const stream = run([finished([{ type: "interrupt", interrupts: [{ id: "i1", reason: "approval" }] }])]);
+  const { error } = await agUiAgent(stream, { messages: [user] });
+  assert.match(error.message, /expected object, received array/);
+  const state = await sessionAfterAgUi(stream);
+  assert.deepEqual(state.error, { message: "RUN_FINISHED.outcome: expected object, received array" });
+});
+
+// Decisions the draft protocol makes where @ag-ui/client 1.0 does not yet: two interrupts of one
+// id (one answer would cover two questions) and a call renamed by a repeated TOOL_CALL_START (an
+// approval could show one tool and run another) fail the run.
+test("AG-UI: two interrupts of one id, or a TOOL_CALL_START renaming a call, fail the run", needsV2, async () => {
+  const twice = run([finished({ type: "interrupt", interrupts: [{ id: "i1", reason: "approval", message: "First?" }, { id: "i1", reason: "approval", message: "Second?" }] })]);
+  const { agent } = await agUiAgent(twice, { messages: [user] });
+  assert.deepEqual(agent.pendingInterrupts.map((interrupt) => interrupt.id), ["i1", "i1"]);
+  assert.deepEqual((await sessionAfterAgUi(twice)).error, { message: "RUN_FINISHED.outcome: two interrupts carrying the id 'i1'" });
+
+  const renamed = run([
+    { type: "TOOL_CALL_START", toolCallId: "c1", toolCallName: "search" },
+    { type: "TOOL_CALL_END", toolCallId: "c1" },
+    { type: "TOOL_CALL_START", toolCallId: "c1", toolCallName: "delete" },
+    { type: "TOOL_CALL_END", toolCallId: "c1" },
+    finished(),
+  ]);
+  const client = await agUiAgent(renamed, { messages: [user] });
+  assert.equal(client.agent.messages[1].toolCalls[0].function.name, "delete");
+  const state = await sessionAfterAgUi(renamed);
+  assert.deepEqual([state.status, state.messages[1].parts[0].name], ["error", "search"]);
+});
+
+test("AG-UI: a STATE_DELTA operation of an unknown op is dropped and the rest applies; THINKING_* events are reasoning", needsV2, async () => {
+  await assertSameAsAgUi(
+    run([
+      { type: "STATE_SNAPSHOT", snapshot: { count: 1 } },
+      { type: "STATE_DELTA", delta: [{ op: "increment", path: "/count", value: 1 }, { op: "replace", path: "/count", value: 5 }] },
+      finished(),
+    ]),
+  );
+  const thinking = [{ type: "THINKING_START" }, { type: "THINKING_TEXT_MESSAGE_START" }, { type: "THINKING_TEXT_MESSAGE_CONTENT", delta: "Let me check." }, { type: "THINKING_TEXT_MESSAGE_END" }, { type: "THINKING_END" }];
+  const text = [{ type: "TEXT_MESSAGE_START", messageId: "m1" }, { type: "TEXT_MESSAGE_CONTENT", messageId: "m1", delta: "Checked." }, { type: "TEXT_MESSAGE_END", messageId: "m1" }];
+  // The client makes up a random id for the reasoning message; the package one from the run's.
+  const withoutIds = (messages) => messages.map(({ id, ...message }) => message);
+  const { agent, error } = await agUiAgent(run([...thinking, ...text, finished()]), { messages: [user] });
+  assert.equal(error, undefined);
+  const state = await sessionAfterAgUi(run([...thinking, ...text, finished()]));
+  assert.deepEqual(withoutIds(projectSessionAsAgUi(state.messages)), withoutIds(projectAgUiMessages(agent.messages)));
+  assert.equal(state.messages[1].id, "run-1-thinking-1");
+});
+
+test("AG-UI: ACTIVITY_SNAPSHOT replaces a message of its id, unless replace is false", needsV2, async () => {
+  await assertSameAsAgUi(
+    run([
+      { type: "TEXT_MESSAGE_START", messageId: "m1" },
+      { type: "TEXT_MESSAGE_CONTENT", messageId: "m1", delta: "Planning" },
+      { type: "TEXT_MESSAGE_END", messageId: "m1" },
+      { type: "ACTIVITY_SNAPSHOT", messageId: "m1", activityType: "plan", content: { steps: 1 } },
+      { type: "ACTIVITY_SNAPSHOT", messageId: "a1", activityType: "web_search", content: { found: 1 } },
+      { type: "ACTIVITY_SNAPSHOT", messageId: "a1", activityType: "file_search", content: { found: 9 }, replace: false },
+      { type: "ACTIVITY_SNAPSHOT", messageId: "a2", activityType: "web_search", content: { found: 1 } },
+      { type: "ACTIVITY_SNAPSHOT", messageId: "a2", activityType: "file_search", content: { found: 2 } },
+      finished(),
+    ]),
+  );
 });
 
 test("AG-UI: a long, tool-heavy run (3,000 text deltas, 30 calls with streamed arguments and results)", needsV2, async () => {

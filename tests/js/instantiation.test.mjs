@@ -1,6 +1,6 @@
-// The package decodes its inlined wasm with what the runtime offers: Node's Buffer, or
-// Uint8Array.fromHex in current browsers (the consumer tests run both), else a plain loop for
-// older browsers, proved here in a Node process that has neither.
+// The package decodes its inlined wasm with WebAssembly and TextEncoder alone (src/index.js),
+// as every browser has them: proved here in a Node process without Node's Buffer or
+// Uint8Array.fromHex, which only some browsers have.
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { test } from "node:test";

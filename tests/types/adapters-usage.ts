@@ -21,7 +21,9 @@ export async function aiSdkTurn(state: SessionState): Promise<SessionState> {
 }
 
 export async function agUiRun(state: SessionState): Promise<SessionState> {
-  const translate: AgUiTranslator = createAgUiTranslator();
+  const translate: AgUiTranslator = createAgUiTranslator({ messages: state.messages });
+  // @ts-expect-error the option is the session's messages, not AG-UI's
+  createAgUiTranslator({ messages: [{ id: "u1", role: "user", content: "Hi" }] });
   for await (const event of readAgUiStream(lines)) state = translate(event).reduce(sessionReducer, state);
   const { messages, resume } = toAgUiInput(state, { interruptIds: ["i1"] });
   const history: SessionState["messages"] = fromAgUiMessages(messages);

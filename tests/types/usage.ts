@@ -10,7 +10,11 @@ import {
   loadSession,
   checkAction,
   saveSession,
+  branchAt,
   type AgentMessage,
+  type BranchAt,
+  type Branch,
+  type Fork,
   type AgentPart,
   type AgentStreamPart,
   type Approval,
@@ -20,6 +24,9 @@ import {
   type JsonPatch,
   type SessionReducerError,
   type SessionStorageLike,
+  type QueuedMessage,
+  type StepPart,
+  type UserPart,
 } from "chat-session-reducer";
 
 const asReactReducer: Reducer<SessionState, SessionAction> = sessionReducer;
@@ -46,6 +53,8 @@ export function partLabel(part: AgentPart): string {
     }
     case "data":
       return `[${part.name}]`;
+    case "step": // v3: a step boundary, not rendered
+      return "";
   }
 }
 
@@ -158,3 +167,48 @@ export function describeFailure(error: unknown): string {
 
 // @ts-expect-error "network" is a stream error's code, not one of the package's own errors
 export const notAnErrorCode: SessionReducerError["code"] = "network";
+
+// v3 branches: the actions, forks and the "< i/n >" control.
+const edited: SessionState = sessionReducer(empty, { type: "edit", messageId: "u-1", id: "u-2", text: "Again" });
+export const regenerated: SessionState = sessionReducer(edited, { type: "regenerate" });
+export const switched: SessionState = sessionReducer(edited, { type: "switchBranch", after: null, to: 0 });
+export const firstFork: Fork | undefined = edited.forks?.[0];
+export const setAside: Branch | null | undefined = firstFork?.alternatives[0];
+export const control: BranchAt | undefined = branchAt(edited, 1);
+export const label: string = control === undefined ? "" : `< ${control.active + 1} / ${control.count} >`;
+// @ts-expect-error switchBranch's `to` is a number
+export const badSwitch: SessionAction = { type: "switchBranch", after: null, to: "1" };
+// @ts-expect-error a fork's `after` is a string or null, never absent
+export const badFork: Fork = { active: 0, alternatives: [null, { messages: [] }] };
+// v3: the queue, send with parts and metadata, load, steps.
+const attachment: UserPart = { type: "data", name: "file", data: { mediaType: "image/png", url: "data:," } };
+export const withAttachment: SessionState = sessionReducer(empty, {
+  type: "send",
+  id: "u-2",
+  text: "What is this?",
+  parts: [attachment, { type: "text", text: "(a photo)" }],
+  metadata: { via: "drop" },
+});
+export const queuedIds: string[] = (withAttachment.queue ?? []).map((queued: QueuedMessage) => queued.id);
+export const firstQueuedParts: UserPart[] | undefined = withAttachment.queue?.[0]?.parts;
+export const unqueued: SessionState = sessionReducer(withAttachment, { type: "unqueue", id: "u-2" });
+export const loaded: SessionState = asReactReducer(empty, { type: "load", state: withAttachment });
+export const stepParts: AgentStreamPart[] = [{ type: "step-start" }, { type: "step-reset", messageId: "a-1" }];
+export const stepPart: StepPart = { type: "step" };
+export const aStep: AgentPart = stepPart;
+
+export function isStep(part: AgentPart): boolean {
+  return part.type === "step";
+}
+
+// @ts-expect-error only text and data parts go with a send
+sessionReducer(empty, { type: "send", id: "u-3", text: "hi", parts: [{ type: "tool", id: "c", name: "n", input: {}, state: "running" }] });
+
+// @ts-expect-error unqueue names the queued message by id
+sessionReducer(empty, { type: "unqueue" });
+
+// @ts-expect-error load takes a whole state
+sessionReducer(empty, { type: "load", state: { messages: [] } });
+
+// @ts-expect-error a queued message has a text
+export const queuedWithoutText: QueuedMessage = { id: "q-1" };

@@ -12,14 +12,41 @@ export interface AgUiEventLike {
 }
 
 /**
- * Translates one run's events (create one per run). It remembers only what the events leave
- * implicit: which call a sub-agent's events belong to, the entity an id-less `*_CHUNK` event
- * continues, and the last assistant message (for `RUN_FINISHED`'s usage).
+ * Translates one stream's events (create one per stream; a stream may carry several runs). It
+ * remembers only what the events leave implicit: which call a sub-agent's events belong to, the
+ * entity an id-less `*_CHUNK` event continues, who opened each streamed entity, what the run
+ * has open, and the last assistant message (for `RUN_FINISHED`'s usage).
  */
 export type AgUiTranslator = (event: AgUiEventLike | unknown) => SessionAction[];
 
-/** A translator for all 31 AG-UI 1.0 event types. It never throws: unknown events give `[]`. */
-export function createAgUiTranslator(): AgUiTranslator;
+export interface AgUiTranslatorOptions {
+  /**
+   * The messages the session holds when the stream starts (`state.messages`). With them,
+   * `RUN_STARTED.input.messages` the session does not hold are added before the run's events
+   * (one `snapshot`), and `ACTIVITY_SNAPSHOT` with `replace: false` leaves a held message of
+   * its id as it is. Without them, `input.messages` are not added: the translator cannot tell
+   * which the session holds, and the input's copy of a held message would replace it.
+   */
+  messages?: readonly AgentMessage[];
+}
+
+/**
+ * A translator for all 31 AG-UI 1.0 event types, and the retired `THINKING_*` ones (as
+ * reasoning). It never throws: unknown events give `[]`, and every action it returns is one the
+ * reducer accepts (a `STATE_DELTA` or `ACTIVITY_DELTA` patch loses the operations of an unknown
+ * `op`, and one that is not then an RFC 6902 patch is dropped).
+ *
+ * A `RUN_STARTED` after a finished or failed run gives `continue` (the next run's events apply),
+ * and so does a `RUN_ERROR` after a finished run (the failure lands). `MESSAGES_SNAPSHOT` is the
+ * conversation: an exact `snapshot`. A stream the protocol says must fail ends the run in an
+ * `error` part saying why, keeping what arrived, and the rest of the stream is ignored:
+ * `RUN_FINISHED` while a text or reasoning message, a tool call or a sub-agent is still open, or
+ * with an `outcome` that is not an object or two interrupts of one id; a `*_CHUNK` continuation
+ * changing its opener's `toolCallName`, `parentMessageId` or `role`; a `TOOL_CALL_START`
+ * renaming a call; an event whose `subagentRunId` is not that of its message's or call's opener
+ * (an event without one belongs to the opener's sub-agent).
+ */
+export function createAgUiTranslator(options?: AgUiTranslatorOptions): AgUiTranslator;
 
 /**
  * The events of an AG-UI SSE stream (`data: <json>` events). An event that is not JSON throws

@@ -1,30 +1,53 @@
-// AG-UI 1.0 events as session actions, one translator per run. Each event type has one handler
-// below, named for it, implementing its row of the mapping "AG-UI events → actions"
-// (research/protocols.md §2b, beside the SPEC); `handlers` at the end lists them.
-import { isJsonPatch, isRecord, isSessionErrorCode, isString, partAction } from "../shared/fields.js";
+// AG-UI 1.0 events as session actions, one translator per stream (a stream may carry several
+// runs). Each event type has one handler below, named for it, implementing its row of the
+// mapping "AG-UI events → actions" (research/protocols.md §2b, beside the SPEC); `handlers` at
+// the end lists them. A stream the protocol says must fail ends the run in an `error` part
+// saying what was wrong (`fail`), and the translator ignores the rest of the stream.
+import { isRecord, isSessionErrorCode, isString, knownPatch, partAction } from "../shared/fields.js";
 import { interruptParts, isInterrupt } from "./interrupts.js";
 import { fromAgUiMessages } from "./messages.js";
 
 const withMetadata = (part, event) => (event.metadata === undefined ? part : { ...part, metadata: event.metadata });
 const agUiMetadata = (fields) => ({ "ag-ui": fields });
 
-// What a translator remembers of the events it has seen; every handler gets it.
-function newMemory() {
+// What the translator knows of the current run; a RUN_STARTED after a finished run starts anew.
+function newRun() {
   return {
+    // "running", "finished" (RUN_FINISHED), "errored" (RUN_ERROR) or "failed" (by `fail`).
+    state: "running",
+    // The entity each lane (the parent agent, or a sub-agent) has open through *_CHUNK events.
+    lanes: new Map(),
+    // Who opened each streamed entity: its subagentRunId, or undefined for the parent agent.
+    owners: { message: new Map(), tool: new Map(), reasoning: new Map(), activity: new Map() },
+    // The entities started and not yet ended, and the sub-agents started and not yet finished.
+    open: { message: new Set(), tool: new Set(), reasoning: new Set(), subagent: new Set() },
+  };
+}
+
+// What a translator remembers of the events it has seen; every handler gets it.
+function newMemory(options) {
+  const held = isRecord(options) && Array.isArray(options.messages) ? options.messages : undefined;
+  return {
+    run: newRun(),
+    runId: undefined,
     // subagentRunId -> the call whose nested run holds that sub-agent's events.
     callOfSubagent: new Map(),
     // subagentRunId -> where the call made up for a sub-agent without a parent call lives.
     madeUpCalls: new Map(),
-    // The entity each lane (the parent agent, or a sub-agent) has open through *_CHUNK events.
-    lanes: new Map(),
     // Streamed messages the session cannot hold as they stream: user messages (collected and
     // added whole at their end) and system or developer ones (dropped).
     userTexts: new Map(),
     dropped: new Set(),
-    // Message ids this run wrote to, and the last assistant message (where the usage goes).
+    // The ids of the messages the session held when the stream began (the app says, or undefined),
+    // and of those this stream wrote to; the last assistant message (where the usage goes).
+    held: held && new Set(held.filter(isRecord).map((message) => message.id)),
     known: new Set(),
-    activities: new Set(),
     lastAssistantId: undefined,
+    // Call id -> the name its TOOL_CALL_START gave it.
+    names: new Map(),
+    // The reasoning message of a pre-1.0 THINKING_TEXT_MESSAGE_*, and how many there were.
+    thinking: undefined,
+    thoughts: 0,
   };
 }
 
@@ -33,6 +56,13 @@ const owner = (event) => (isString(event.subagentRunId) ? event.subagentRunId : 
 const emit = (parts, within) => parts.map((part) => partAction(part, within));
 const ignored = () => [];
 
+// Ends the run for a stream the protocol says must fail, keeping what arrived before.
+function fail(memory, message) {
+  memory.run.state = "failed";
+  memory.run.lanes.clear();
+  return [partAction({ type: "error", error: message })];
+}
+
 function wrote(memory, messageId, within) {
   memory.known.add(messageId);
   if (within === undefined) memory.lastAssistantId = messageId;
@@ -40,19 +70,22 @@ function wrote(memory, messageId, within) {
 
 // Ends what a lane has open, as the matching *_END event would.
 function closeLane(memory, laneOwner) {
-  const open = memory.lanes.get(laneOwner);
+  const open = memory.run.lanes.get(laneOwner);
   if (!open) return [];
-  memory.lanes.delete(laneOwner);
+  memory.run.lanes.delete(laneOwner);
   const base = laneOwner === undefined ? {} : { subagentRunId: laneOwner };
   const end = { text: "TEXT_MESSAGE_END", tool: "TOOL_CALL_END", reasoning: "REASONING_MESSAGE_END" }[open.kind];
   return apply(memory, { ...base, type: end, [open.kind === "tool" ? "toolCallId" : "messageId"]: open.id });
 }
-const closeAllLanes = (memory) => [...memory.lanes.keys()].flatMap((laneOwner) => closeLane(memory, laneOwner));
+const closeAllLanes = (memory) => [...memory.run.lanes.keys()].flatMap((laneOwner) => closeLane(memory, laneOwner));
+
+// The fields a continuation chunk may repeat only with its opener's value.
+const chunkFields = { text: ["role"], tool: ["toolCallName", "parentMessageId"], reasoning: [] };
 
 // A *_CHUNK event: a new id opens an entity (closing the lane's open one), no id continues it.
 function chunk(memory, event, kind, idField, start, content) {
   const laneOwner = owner(event);
-  const open = memory.lanes.get(laneOwner);
+  const open = memory.run.lanes.get(laneOwner);
   const id = event[idField];
   const actions = [];
   let current;
@@ -61,12 +94,13 @@ function chunk(memory, event, kind, idField, start, content) {
     const opened = start(id);
     if (opened === undefined) return actions;
     actions.push(...apply(memory, opened));
-    memory.lanes.set(laneOwner, { kind, id });
+    if (memory.run.state === "failed") return actions;
+    memory.run.lanes.set(laneOwner, { kind, id, opener: event });
     current = id;
-  } else if (id === undefined && open?.kind === kind) {
+  } else if (open?.kind === kind && (id === undefined || id === open.id)) {
+    const conflict = chunkFields[kind].find((field) => isString(event[field]) && isString(open.opener[field]) && event[field] !== open.opener[field]);
+    if (conflict) return fail(memory, `${event.type}: ${conflict} '${event[conflict]}' does not match the open stream's ${conflict} '${open.opener[conflict]}'`);
     current = open.id;
-  } else if (isString(id)) {
-    current = id;
   } else {
     return actions;
   }
@@ -74,11 +108,49 @@ function chunk(memory, event, kind, idField, start, content) {
   return actions;
 }
 
+// RUN_STARTED: after a finished or failed run (RUN_FINISHED, RUN_ERROR), `continue`: the next
+// run's parts apply. Given the messages the session held (createAgUiTranslator's option), the
+// `input.messages` it does not hold are added first, in one snapshot.
+function runStarted(memory, event) {
+  const actions = [];
+  if (memory.run.state !== "running") {
+    memory.run = newRun();
+    actions.push({ type: "continue" });
+  }
+  if (isString(event.runId)) memory.runId = event.runId;
+  const input = isRecord(event.input) ? event.input : {};
+  if (memory.held && Array.isArray(input.messages)) {
+    const added = fromAgUiMessages(input.messages).filter((message) => !memory.held.has(message.id) && !memory.known.has(message.id));
+    for (const message of added) memory.known.add(message.id);
+    if (added.length > 0) actions.push(partAction({ type: "snapshot", messages: added }));
+  }
+  return actions;
+}
+
+// What makes a RUN_FINISHED fail: something of the run still open, or a malformed outcome.
+function finishProblem(memory, outcome) {
+  const stillOpen = [["text messages", "message"], ["reasoning messages", "reasoning"], ["tool calls", "tool"], ["subagents", "subagent"]];
+  for (const [what, kind] of stillOpen) {
+    const ids = memory.run.open[kind];
+    if (ids.size > 0) return `Cannot send 'RUN_FINISHED' while ${what} are still active: ${[...ids].join(", ")}`;
+  }
+  if (outcome === undefined || outcome === null) return undefined;
+  if (!isRecord(outcome)) return `RUN_FINISHED.outcome: expected object, received ${Array.isArray(outcome) ? "array" : typeof outcome}`;
+  const ids = new Set();
+  for (const interrupt of Array.isArray(outcome.interrupts) ? outcome.interrupts.filter(isInterrupt) : []) {
+    if (ids.has(interrupt.id)) return `RUN_FINISHED.outcome: two interrupts carrying the id '${interrupt.id}'`;
+    ids.add(interrupt.id);
+  }
+  return undefined;
+}
+
 // RUN_FINISHED: success → finish {reason: "stop"} (+ message-metadata {usage}); interrupt → its
 // calls to the human (tool-call, tool-approval-request), then finish; cancelled → finish "aborted".
 function runFinished(memory, event) {
   const within = withinOf(memory, event);
   const actions = closeAllLanes(memory);
+  const problem = finishProblem(memory, event.outcome);
+  if (problem) return [...actions, ...fail(memory, problem)];
   const outcome = isRecord(event.outcome) ? event.outcome : {};
   if (outcome.type === "interrupt" && Array.isArray(outcome.interrupts)) {
     for (const interrupt of outcome.interrupts.filter(isInterrupt)) {
@@ -89,16 +161,25 @@ function runFinished(memory, event) {
   if (Array.isArray(event.usage) && memory.lastAssistantId !== undefined && within === undefined) {
     actions.push(partAction({ type: "message-metadata", messageId: memory.lastAssistantId, metadata: agUiMetadata({ usage: event.usage }) }));
   }
+  if (within === undefined) memory.run.state = "finished";
   // A success leaves its pending (client-side) calls open: they wait for the app's answers.
   actions.push(partAction({ type: "finish", reason: outcome.type === "cancelled" ? "aborted" : "stop" }, within));
   return actions;
 }
 
-// RUN_ERROR → error {error: message}, `code` kept only when it is one of the SPEC's four.
+// RUN_ERROR → error {error: message}, `code` kept only when it is one of the SPEC's four; after
+// a finished run, `continue` first, so the failure reported late still lands.
 function runError(memory, event) {
+  const within = withinOf(memory, event);
   const error = { type: "error", error: isString(event.message) ? event.message : "The run failed" };
   if (isSessionErrorCode(event.code)) error.code = event.code;
-  return [...closeAllLanes(memory), partAction(error, withinOf(memory, event))];
+  const actions = closeAllLanes(memory);
+  if (within === undefined) {
+    if (memory.run.state === "finished") actions.push({ type: "continue" });
+    memory.run.state = "errored";
+  }
+  actions.push(partAction(error, within));
+  return actions;
 }
 
 // STEP_FINISHED → step-finish.
@@ -108,6 +189,7 @@ const stepFinished = (memory, event) => emit([{ type: "step-finish" }], withinOf
 // collected until its end, a system or developer one dropped.
 function textMessageStart(memory, event) {
   if (!isString(event.messageId)) return [];
+  memory.run.open.message.add(event.messageId);
   const within = withinOf(memory, event);
   if (event.role === "user") memory.userTexts.set(event.messageId, { text: "", metadata: event.metadata });
   else if (event.role === "system" || event.role === "developer") memory.dropped.add(event.messageId);
@@ -138,7 +220,9 @@ function textMessageContent(memory, event) {
 // TEXT_MESSAGE_END → message-metadata when it carries metadata; a user message → a snapshot of it.
 function textMessageEnd(memory, event) {
   const { messageId } = event;
-  if (!isString(messageId) || memory.dropped.delete(messageId)) return [];
+  if (!isString(messageId)) return [];
+  memory.run.open.message.delete(messageId);
+  if (memory.dropped.delete(messageId)) return [];
   const within = withinOf(memory, event);
   const user = memory.userTexts.get(messageId);
   if (user) {
@@ -163,14 +247,19 @@ const textMessageChunk = (memory, event) =>
 
 // TOOL_CALL_START → tool-input-delta {messageId: parentMessageId, id, name, text: ""}. A call
 // without a parent message gets a message of its own, keyed by the call id, as @ag-ui/client's
-// reference fold does.
+// reference fold does. A call's name never changes: a start renaming it fails the run (an
+// approval could show one tool and run another).
 function toolCallStart(memory, event) {
-  if (!isString(event.toolCallId) || !isString(event.toolCallName)) return [];
+  const { toolCallId: id, toolCallName: name } = event;
+  if (!isString(id) || !isString(name)) return [];
+  const before = memory.names.get(id);
+  if (before !== undefined && before !== name) return fail(memory, `TOOL_CALL_START: tool call '${id}' already exists with name '${before}', not '${name}'`);
+  memory.names.set(id, name);
+  memory.run.open.tool.add(id);
   const within = withinOf(memory, event);
-  const messageId = isString(event.parentMessageId) ? event.parentMessageId : event.toolCallId;
+  const messageId = isString(event.parentMessageId) ? event.parentMessageId : id;
   wrote(memory, messageId, within);
-  const start = { type: "tool-input-delta", messageId, id: event.toolCallId, name: event.toolCallName, text: "" };
-  return emit([withMetadata(start, event)], within);
+  return emit([withMetadata({ type: "tool-input-delta", messageId, id, name, text: "" }, event)], within);
 }
 
 // TOOL_CALL_ARGS → tool-input-delta {id, text: delta}.
@@ -180,8 +269,11 @@ const toolCallArgs = (memory, event) =>
     : [];
 
 // TOOL_CALL_END → tool-input-end {id} (the reducer parses the input).
-const toolCallEnd = (memory, event) =>
-  isString(event.toolCallId) ? emit([withMetadata({ type: "tool-input-end", id: event.toolCallId }, event)], withinOf(memory, event)) : [];
+function toolCallEnd(memory, event) {
+  if (!isString(event.toolCallId)) return [];
+  memory.run.open.tool.delete(event.toolCallId);
+  return emit([withMetadata({ type: "tool-input-end", id: event.toolCallId }, event)], withinOf(memory, event));
+}
 
 // TOOL_CALL_CHUNK → as TOOL_CALL_START (a new id) and TOOL_CALL_ARGS.
 const toolCallChunk = (memory, event) =>
@@ -211,6 +303,7 @@ function toolCallResult(memory, event) {
 function reasoningMessageStart(memory, event) {
   if (!isString(event.messageId)) return [];
   memory.known.add(event.messageId);
+  memory.run.open.reasoning.add(event.messageId);
   return emit([withMetadata({ type: "reasoning", messageId: event.messageId, text: "" }, event)], withinOf(memory, event));
 }
 
@@ -222,10 +315,13 @@ function reasoningMessageContent(memory, event) {
 }
 
 // REASONING_MESSAGE_END → message-metadata when it carries metadata for a message this run wrote.
-const reasoningMessageEnd = (memory, event) =>
-  isString(event.messageId) && event.metadata !== undefined && memory.known.has(event.messageId)
+function reasoningMessageEnd(memory, event) {
+  if (!isString(event.messageId)) return [];
+  memory.run.open.reasoning.delete(event.messageId);
+  return event.metadata !== undefined && memory.known.has(event.messageId)
     ? emit([{ type: "message-metadata", messageId: event.messageId, metadata: event.metadata }], withinOf(memory, event))
     : [];
+}
 
 // REASONING_MESSAGE_CHUNK → as REASONING_MESSAGE_START (a new id) and REASONING_MESSAGE_CONTENT.
 const reasoningMessageChunk = (memory, event) =>
@@ -252,37 +348,55 @@ function reasoningEncryptedValue(memory, event) {
   return [];
 }
 
+// THINKING_TEXT_MESSAGE_* (before AG-UI 1.0) → as REASONING_MESSAGE_*, as @ag-ui/client translates
+// them, the message id made up from the run's; THINKING_START and THINKING_END map to nothing.
+function thinkingMessage(memory, event) {
+  const type = event.type.replace("THINKING_TEXT", "REASONING");
+  if (type === "REASONING_MESSAGE_START") memory.thinking = `${memory.runId ?? "run"}-thinking-${++memory.thoughts}`;
+  const messageId = memory.thinking;
+  if (type === "REASONING_MESSAGE_END") memory.thinking = undefined;
+  return messageId === undefined ? [] : apply(memory, { ...event, type, messageId });
+}
+
 // STATE_SNAPSHOT → agent-state {snapshot}.
 const stateSnapshot = (memory, event) =>
   event.snapshot === undefined ? [] : emit([{ type: "agent-state", snapshot: event.snapshot }], withinOf(memory, event));
 
-// STATE_DELTA → agent-state {patch: delta}.
-const stateDelta = (memory, event) =>
-  isJsonPatch(event.delta) ? emit([{ type: "agent-state", patch: event.delta }], withinOf(memory, event)) : [];
+// STATE_DELTA → agent-state {patch: delta}, without operations of an unknown `op`; a delta that
+// is not then a JSON Patch is dropped, as @ag-ui/client leaves its state as it was.
+function stateDelta(memory, event) {
+  const patch = knownPatch(event.delta);
+  return patch ? emit([{ type: "agent-state", patch }], withinOf(memory, event)) : [];
+}
 
-// MESSAGES_SNAPSHOT → snapshot {messages: fromAgUiMessages(messages)}.
-const messagesSnapshot = (memory, event) =>
-  Array.isArray(event.messages)
-    ? [...closeAllLanes(memory), partAction({ type: "snapshot", messages: fromAgUiMessages(event.messages) }, withinOf(memory, event))]
-    : [];
+// MESSAGES_SNAPSHOT → snapshot {messages: fromAgUiMessages(messages), exact: true}: the snapshot
+// is the run's conversation, so what it leaves out goes.
+function messagesSnapshot(memory, event) {
+  if (!Array.isArray(event.messages)) return [];
+  const messages = fromAgUiMessages(event.messages);
+  for (const message of messages) memory.known.add(message.id);
+  return [...closeAllLanes(memory), partAction({ type: "snapshot", messages, exact: true }, withinOf(memory, event))];
+}
 
-// ACTIVITY_SNAPSHOT → data {messageId, name: activityType, id: messageId, data: content}: an
-// activity is an assistant message (its id) holding one data part (the same id).
+// ACTIVITY_SNAPSHOT → snapshot {messages: [{id: messageId, parts: [data {name: activityType,
+// id: messageId, data: content}]}]}: an activity is a message of its own, which replaces any
+// message of that id; with `replace: false`, a message of that id stays as it is.
 function activitySnapshot(memory, event) {
   const { messageId, activityType } = event;
   if (!isString(messageId) || !isString(activityType) || event.content === undefined) return [];
-  // `replace: false` keeps an activity this run already has.
-  if (event.replace === false && memory.activities.has(messageId)) return [];
-  memory.activities.add(messageId);
+  if (event.replace === false && (memory.known.has(messageId) || memory.held?.has(messageId))) return [];
   memory.known.add(messageId);
-  return emit([{ type: "data", messageId, name: activityType, id: messageId, data: event.content }], withinOf(memory, event));
+  const message = { id: messageId, role: "assistant", parts: [{ type: "data", name: activityType, id: messageId, data: event.content }] };
+  return emit([{ type: "snapshot", messages: [message] }], withinOf(memory, event));
 }
 
-// ACTIVITY_DELTA → data {messageId, name: activityType, id: messageId, patch}.
+// ACTIVITY_DELTA → data {messageId, name: activityType, id: messageId, patch} (a patch as for
+// STATE_DELTA).
 function activityDelta(memory, event) {
   const { messageId, activityType } = event;
-  if (!isString(messageId) || !isString(activityType) || !isJsonPatch(event.patch)) return [];
-  return emit([{ type: "data", messageId, name: activityType, id: messageId, patch: event.patch }], withinOf(memory, event));
+  const patch = knownPatch(event.patch);
+  if (!isString(messageId) || !isString(activityType) || !patch) return [];
+  return emit([{ type: "data", messageId, name: activityType, id: messageId, patch }], withinOf(memory, event));
 }
 
 // SUBAGENT_STARTED → with parentToolCallId, the sub-agent's events go `within` that call; without,
@@ -290,6 +404,7 @@ function activityDelta(memory, event) {
 function subagentStarted(memory, event) {
   const { subagentRunId } = event;
   if (!isString(subagentRunId)) return [];
+  memory.run.open.subagent.add(subagentRunId);
   if (isString(event.parentToolCallId)) {
     memory.callOfSubagent.set(subagentRunId, event.parentToolCallId);
     return [];
@@ -306,6 +421,7 @@ function subagentStarted(memory, event) {
 // SUBAGENT_FINISHED → `within`: finish {reason: "stop"} (+ the made-up call's tool-result). A
 // suspended sub-agent's run ends, but its open calls (interrupts) stay open.
 function subagentFinished(memory, event) {
+  memory.run.open.subagent.delete(event.subagentRunId);
   const call = isString(event.subagentRunId) ? memory.callOfSubagent.get(event.subagentRunId) : undefined;
   if (call === undefined) return [];
   const actions = [...closeLane(memory, event.subagentRunId), partAction({ type: "finish", reason: "stop" }, call)];
@@ -319,6 +435,7 @@ function subagentFinished(memory, event) {
 
 // SUBAGENT_ERROR → `within`: error {error: message} (+ the made-up call's tool-error).
 function subagentError(memory, event) {
+  memory.run.open.subagent.delete(event.subagentRunId);
   const call = isString(event.subagentRunId) ? memory.callOfSubagent.get(event.subagentRunId) : undefined;
   if (call === undefined) return [];
   const message = isString(event.message) ? event.message : "The sub-agent failed";
@@ -329,10 +446,10 @@ function subagentError(memory, event) {
   return actions;
 }
 
-// Every AG-UI 1.0 event type and its handler. RUN_STARTED, STEP_STARTED, REASONING_START,
-// REASONING_END, RAW and CUSTOM map to nothing (§2b: "—").
+// Every AG-UI 1.0 event type and its handler, and the retired THINKING_* ones. STEP_STARTED,
+// REASONING_START, REASONING_END, RAW and CUSTOM map to nothing (§2b: "—").
 const handlers = {
-  RUN_STARTED: ignored,
+  RUN_STARTED: runStarted,
   RUN_FINISHED: runFinished,
   RUN_ERROR: runError,
   STEP_STARTED: ignored,
@@ -356,6 +473,11 @@ const handlers = {
   REASONING_MESSAGE_END: reasoningMessageEnd,
   REASONING_MESSAGE_CHUNK: reasoningMessageChunk,
   REASONING_ENCRYPTED_VALUE: reasoningEncryptedValue,
+  THINKING_START: ignored,
+  THINKING_END: ignored,
+  THINKING_TEXT_MESSAGE_START: thinkingMessage,
+  THINKING_TEXT_MESSAGE_CONTENT: thinkingMessage,
+  THINKING_TEXT_MESSAGE_END: thinkingMessage,
 
   STATE_SNAPSHOT: stateSnapshot,
   STATE_DELTA: stateDelta,
@@ -378,15 +500,49 @@ const closesLane = new Set([
   "REASONING_MESSAGE_START", "REASONING_MESSAGE_CONTENT", "REASONING_MESSAGE_END", "REASONING_END",
 ]);
 
-// An event this translator made up from a chunk: its lane is already as it should be.
-const apply = (memory, event) => handlers[event.type](memory, event);
+// Event type -> the kind of streamed entity it is about, and whether it opens one (read once
+// from the types' names).
+const kinds = { TEXT_MESSAGE: "message", TOOL_CALL: "tool", REASONING_MESSAGE: "reasoning", ACTIVITY: "activity" };
+const entityOf = new Map();
+for (const type of Object.keys(handlers)) {
+  const match = /^(TEXT_MESSAGE|TOOL_CALL|REASONING_MESSAGE|ACTIVITY)_(START|SNAPSHOT|CONTENT|ARGS|DELTA|END)$/.exec(type);
+  if (match) entityOf.set(type, { kind: kinds[match[1]], opens: match[2] === "START" || match[2] === "SNAPSHOT" });
+}
+const entityNames = { message: "message", tool: "tool call", reasoning: "reasoning message", activity: "activity" };
 
-export function createAgUiTranslator() {
-  const memory = newMemory();
+// An event as attributed by its entity's opener: one without subagentRunId belongs to the
+// opener's sub-agent; one naming another sub-agent is a problem (a string saying so).
+function attributed(memory, event) {
+  const entity = entityOf.get(event.type);
+  if (!entity) return event;
+  const { kind } = entity;
+  const id = event[kind === "tool" ? "toolCallId" : "messageId"];
+  if (!isString(id)) return event;
+  const owners = memory.run.owners[kind];
+  const claimed = owner(event);
+  if (!owners.has(id)) {
+    if (entity.opens) owners.set(id, claimed);
+    return event;
+  }
+  const opener = owners.get(id);
+  if (claimed === undefined) return opener === undefined ? event : { ...event, subagentRunId: opener };
+  if (claimed === opener) return event;
+  return `Cannot send '${event.type}': subagentRunId '${claimed}' does not match the ${entityNames[kind]} '${id}' opener's subagent '${opener ?? "(the parent agent)"}'`;
+}
+
+// An event, as given or made up from a chunk, through its handler.
+function apply(memory, event) {
+  const attributedEvent = attributed(memory, event);
+  return isString(attributedEvent) ? fail(memory, attributedEvent) : handlers[event.type](memory, attributedEvent);
+}
+
+/** See index.d.ts. */
+export function createAgUiTranslator(options) {
+  const memory = newMemory(options);
   return function translate(event) {
-    if (!isRecord(event) || !isString(event.type) || !Object.prototype.hasOwnProperty.call(handlers, event.type)) return [];
-    const before = memory.lanes.size > 0 && closesLane.has(event.type) ? closeLane(memory, owner(event)) : [];
-    const actions = handlers[event.type](memory, event);
+    if (memory.run.state === "failed" || !isRecord(event) || !isString(event.type) || !Object.prototype.hasOwnProperty.call(handlers, event.type)) return [];
+    const before = memory.run.lanes.size > 0 && closesLane.has(event.type) ? closeLane(memory, owner(event)) : [];
+    const actions = apply(memory, event);
     return before.length ? [...before, ...actions] : actions;
   };
 }

@@ -38,6 +38,7 @@ export function namespaced(namespace, fields) {
 }
 
 const patchOperations = new Set(["add", "remove", "replace", "move", "copy", "test"]);
+const isPointer = (value) => isString(value) && (value === "" || value[0] === "/");
 
 // An RFC 6902 patch as the reducer checks its shape (whether it applies is its business).
 export function isJsonPatch(value) {
@@ -47,11 +48,19 @@ export function isJsonPatch(value) {
       (operation) =>
         isRecord(operation) &&
         patchOperations.has(operation.op) &&
-        isString(operation.path) &&
-        (operation.op === "move" || operation.op === "copy" ? isString(operation.from) : true) &&
+        isPointer(operation.path) &&
+        (operation.op === "move" || operation.op === "copy" ? isPointer(operation.from) : true) &&
         (operation.op === "add" || operation.op === "replace" || operation.op === "test" ? operation.value !== undefined : true),
     )
   );
+}
+
+// A protocol's patch without the operations whose `op` RFC 6902 does not define (a newer
+// protocol's), as AG-UI's client strips them; undefined when what is left is not a patch.
+export function knownPatch(value) {
+  if (!Array.isArray(value)) return undefined;
+  const patch = value.filter((operation) => !isRecord(operation) || !isString(operation.op) || patchOperations.has(operation.op));
+  return patch.length > 0 && isJsonPatch(patch) ? patch : undefined;
 }
 
 // The session error codes; a protocol's own code is kept only when it is one of them.
