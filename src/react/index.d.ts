@@ -1,5 +1,5 @@
 // useAgentSession: a chat connected to an agent endpoint (chat-session-reducer/react).
-import type { AgentMessage, JsonValue, SessionAction, SessionError, SessionState } from "chat-session-reducer";
+import type { AgentMessage, JsonValue, QueuedMessage, SessionAction, SessionError, SessionState } from "chat-session-reducer";
 
 /** The wire protocol of the endpoint. */
 export type AgentProtocol =
@@ -47,17 +47,42 @@ export interface ApproveOptions {
   reason?: string;
 }
 
+export interface SendOptions {
+  /** Parts sent after the text: attachments (a `data` part named `"file"`), sources, app data. */
+  parts?: QueuedMessage["parts"];
+  metadata?: JsonValue;
+}
+
 export interface AgentSession {
-  /** The whole session: `messages`, `status`, `error`. */
+  /** The whole session: `messages` (the active path), `status`, `error`, `forks`, `queue`. */
   state: SessionState;
   messages: AgentMessage[];
   status: SessionState["status"];
   /** Why the last run failed; `retry()` sends it again. */
   error: SessionError | undefined;
+  /** The messages sent while a reply streamed, in order (`state.queue`, or an empty array). */
+  queue: readonly QueuedMessage[];
   /** Why the conversation is not being saved (storage full, blocked, or unreadable); else undefined. */
   storageError: (Error & { code: string }) | undefined;
-  /** Appends a user message and starts a run. */
-  send(text: string): void;
+  /**
+   * Appends a user message and starts a run. While a reply streams, the message is queued
+   * instead, and sent (with the rest of the queue, as one turn) when the run finishes.
+   */
+  send(text: string, options?: SendOptions): void;
+  /**
+   * Replaces the user message `messageId` and what follows it with a new user message, keeping
+   * them as a branch to switch back to, and starts a run (aborting the request in flight).
+   */
+  edit(messageId: string, text: string): void;
+  /**
+   * Sets aside the reply (the last one, or the assistant message `messageId`) as a branch and
+   * starts a run for a new one (aborting the request in flight).
+   */
+  regenerate(messageId?: string): void;
+  /** Shows alternative `to` of the fork after message `after` (`branchAt` gives both); ignored while streaming. */
+  switchBranch(after: string | null, to: number): void;
+  /** Removes the queued message `id`. */
+  unqueue(id: string): void;
   /** Aborts the request; running and waiting calls end cancelled. */
   stop(): void;
   /** Starts the run again from what `resumable(messages)` keeps. */

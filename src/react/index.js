@@ -1,7 +1,8 @@
 // useAgentSession: a chat connected to an agent endpoint. The session lives in sessionReducer;
-// this hook starts a request whenever an action starts a run (send, retry, continue, an answer
-// that lets the agent go on), streams the response into the session once per animation frame,
-// aborts it when the run ends early (Stop, Reset, unmount), and keeps the session in storage.
+// this hook starts a request whenever the reducer starts a run (send, retry, continue, an answer
+// that lets the agent go on, edit, regenerate, a finish that sends the queue), streams the
+// response into the session once per animation frame, aborts it when the run ends early (Stop,
+// Reset, unmount, an edit or regenerate while it streams), and keeps the session in storage.
 //
 // Server rendering: see storage.js.
 
@@ -11,12 +12,17 @@ import { createFrameQueue } from "./frameQueue.js";
 import { newId } from "./ids.js";
 import { checkProtocolName, loadProtocol } from "./protocols.js";
 import { streamRun } from "./run.js";
-import { ANSWER, hookReducer, initialHookState } from "./session.js";
+import { ANSWER, STREAMED, hookReducer, initialHookState } from "./session.js";
 import { useClientLayoutEffect, useStoredSession } from "./storage.js";
 
 /** @typedef {import("chat-session-reducer").SessionState} SessionState */
 /** @typedef {import("chat-session-reducer/react").UseAgentSessionOptions} UseAgentSessionOptions */
 /** @typedef {import("chat-session-reducer/react").ApproveOptions} ApproveOptions */
+/** @typedef {import("chat-session-reducer/react").SendOptions} SendOptions */
+
+// What the hook returns as `queue` when nothing is queued: the same array on every render.
+/** @type {readonly import("chat-session-reducer").QueuedMessage[]} */
+const NOTHING_QUEUED = Object.freeze([]);
 
 function findCall(messages, callId) {
   for (const message of messages) {
@@ -64,7 +70,8 @@ export function useAgentSession(options) {
     const { options: runOptions, session: runSession } = newest();
     const request = { options: runOptions, session: runSession, chatId: runOptions.storageKey ?? chatId };
     const controller = new AbortController();
-    const queue = createFrameQueue(dispatchToHook, throttle);
+    // Tagged with its run, so what it delivers after the next run began is dropped (session.js).
+    const queue = createFrameQueue((action) => dispatchToHook({ type: STREAMED, run: runs, action }), throttle);
     currentRun.current = queue;
     let replyEnded = false;
     void streamRun(request, controller, queue.push, () => (replyEnded = true));
@@ -81,12 +88,21 @@ export function useAgentSession(options) {
 
   const dispatchAnswer = useCallback((part) => dispatchToHook({ type: ANSWER, answer: checkAction({ type: "part", part }) }), []);
 
+  // What arrived before Stop, an edit or a regenerate is applied with it, in one render: the reply
+  // it ends (or sets aside as a branch) keeps all it received.
+  const afterArrived = useCallback((action) => dispatchToHook({ type: "batch", actions: [...(currentRun.current?.take() ?? []), action] }), []);
+
   const actions = useMemo(
     () => ({
       dispatch,
-      send: (text) => dispatch({ type: "send", id: newId("user"), text }),
-      // What arrived before Stop is applied with it, in one render.
-      stop: () => dispatchToHook({ type: "batch", actions: [...(currentRun.current?.take() ?? []), { type: "stop" }] }),
+      // While a reply streams the reducer queues the message; it is sent when the run finishes.
+      send: (text, /** @type {SendOptions} */ { parts, metadata } = {}) =>
+        dispatch({ type: "send", id: newId("user"), text, ...(parts === undefined ? {} : { parts }), ...(metadata === undefined ? {} : { metadata }) }),
+      stop: () => afterArrived({ type: "stop" }),
+      edit: (messageId, text) => afterArrived(checkAction({ type: "edit", messageId, id: newId("user"), text })),
+      regenerate: (messageId) => afterArrived(checkAction(messageId === undefined ? { type: "regenerate" } : { type: "regenerate", messageId })),
+      switchBranch: (after, to) => dispatch({ type: "switchBranch", after, to }),
+      unqueue: (id) => dispatch({ type: "unqueue", id }),
       retry: () => dispatch({ type: "retry" }),
       continue: () => dispatch({ type: "continue" }),
       reset: () => dispatch({ type: "reset" }),
@@ -108,8 +124,9 @@ export function useAgentSession(options) {
         dispatchAnswer(call?.approval !== undefined ? { type: "tool-approval-response", id: callId, approved: true, output } : { type: "tool-result", id: callId, output });
       },
     }),
-    [dispatch, dispatchAnswer],
+    [dispatch, dispatchAnswer, afterArrived],
   );
 
-  return { state: session, messages: session.messages, status: session.status, error: session.error, storageError, ...actions };
+  const queued = session.queue ?? NOTHING_QUEUED;
+  return { state: session, messages: session.messages, status: session.status, error: session.error, queue: queued, storageError, ...actions };
 }

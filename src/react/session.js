@@ -1,12 +1,14 @@
 // The hook's reducer: the session (sessionReducer's state) plus a count of the runs started, so
-// that the hook starts a request exactly when an action starts a run. Two internal actions, with
-// symbol types no app can send: restoring a stored session after hydration, and answering a
-// call with the continuation the agent needs.
+// that the hook starts a request exactly when an action starts a run. Three internal actions,
+// with symbol types no app can send: restoring a stored session after hydration, answering a
+// call with the continuation the agent needs, and what a run's stream delivered.
 
 import { sessionReducer } from "chat-session-reducer";
+import { endsRun } from "./run.js";
 
 export const RESTORE = Symbol("restore");
 export const ANSWER = Symbol("answer");
+export const STREAMED = Symbol("streamed");
 
 export const EMPTY_SESSION = { messages: [], status: "idle" };
 
@@ -26,9 +28,22 @@ function waitsForUser(messages) {
   return messages.some((message) => message.parts.some(waits));
 }
 
-/** A run starts when the session starts streaming, and again on Retry (the messages changed). */
+// Actions after which a session still streaming streams a new run: they end the run or start it
+// over. A `finish` that sends the queue ends the run and the reducer starts the next at once.
+const RESTARTING = new Set(["retry", "edit", "regenerate", "stop", "reset"]);
+
+function endsOrRestartsRun(action) {
+  if (action.type === "batch") return action.actions.some(endsOrRestartsRun);
+  return RESTARTING.has(action.type) || endsRun(action);
+}
+
+/**
+ * A run starts when the reducer leaves the session streaming after an action that found it not
+ * streaming, or that ended or restarted the run it streamed (Retry, an edit, a regenerate, a
+ * finish that sent the queue). A `send` while streaming only queues: no new run.
+ */
 function startsRun(before, after, action) {
-  return after.status === "streaming" && (before.status !== "streaming" || action.type === "retry");
+  return after.status === "streaming" && (before.status !== "streaming" || endsOrRestartsRun(action));
 }
 
 function answered(session, answer) {
@@ -40,6 +55,9 @@ function answered(session, answer) {
 
 export function hookReducer(current, action) {
   if (action.type === RESTORE) return { session: action.session, runs: current.runs };
+  // What an earlier run's stream delivered after the next run began (an edit while it streamed)
+  // belongs to a reply set aside: it must not land in the new one.
+  if (action.type === STREAMED) return action.run === current.runs ? hookReducer(current, action.action) : current;
   const session = action.type === ANSWER ? answered(current.session, action.answer) : sessionReducer(current.session, action);
   if (session === current.session) return current;
   return { session, runs: startsRun(current.session, session, action) ? current.runs + 1 : current.runs };

@@ -9,12 +9,14 @@ export interface SessionStorageLike {
 }
 /** Stores `state` under `key`. Throws a coded `Error`: `invalid`, `unavailable` or `quota`; `state` is never changed. */
 export function saveSession(key: string, state: SessionState, storage?: SessionStorageLike): void;
-/** The session stored under `key` with `stop` applied, or `null` when nothing is stored. Throws a coded `Error`:
- *  `unavailable`, `corrupt` (with the `path` of what is wrong) or `version`; the stored entry is kept. */
+/** The session stored under `key`, or `null` when nothing is stored. Loaded as the `load` action loads a state:
+ *  stored while `streaming`, with `stop` applied; stored after the run ended, as it was (a call waiting on the user
+ *  stays open and answerable). Reads every version of the envelope. Throws a coded `Error`: `unavailable`,
+ *  `corrupt` (with the `path` of what is wrong) or `version`; the stored entry is kept. */
 export function loadSession(key: string, storage?: SessionStorageLike): SessionState | null;
 /** Removes the session stored under `key`. Throws a coded `Error`: `unavailable`. */
 export function clearSession(key: string, storage?: SessionStorageLike): void;
-/** For `useReducer(sessionReducer, key, restoreSession)`: the stored session with `stop` applied, or a new empty one.
+/** For `useReducer(sessionReducer, key, restoreSession)`: the stored session (loaded as `loadSession` loads it), or a new empty one.
  *  Never throws; a failure is reported with `console.warn`, except where there is no storage at all (server
  *  rendering), where it quietly returns a new empty session. */
 export function restoreSession(key: string, storage?: SessionStorageLike): SessionState;

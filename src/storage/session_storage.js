@@ -1,11 +1,13 @@
 // Sessions in Web Storage, as JSON in a versioned envelope:
-// { "format": "chat-session-reducer", "version": 2, "state": … }.
+// { "format": "chat-session-reducer", "version": 3, "state": … }.
 //
 // The storage is any object with getItem/setItem/removeItem (localStorage, an in-memory map, the
 // app's own), sessionStorage by default, found through globalThis: so jsdom, happy-dom and
 // workers with a storage work, and where there is none (Node, server rendering) the helpers say
-// so, restoreSession quietly. What is read is checked by the reducer's own reader, and `stop` is
-// applied to it, so a reload never shows a call as still running.
+// so, restoreSession quietly. What is read goes through the reducer's own `load` action, which
+// checks it and applies the load rule (SPEC v3 "Storage"): stored while streaming, `stop` is
+// applied, so a reload never shows a reply as still streaming; stored after the run ended, a call
+// that waits on the user stays open and answerable.
 //
 // Failures are Errors with a `code`: "unavailable" (no storage, or storage that throws on access),
 // "quota" (the write was refused for size), "corrupt" (not JSON, or not a session of this
@@ -14,10 +16,10 @@
 // removes what is stored, and a failed save changes nothing in memory.
 
 const FORMAT = "chat-session-reducer";
-// Version 2 adds the v2 values (data parts, metadata, agentState); a version 1 entry is read as
-// it is, since every v1 state is a v2 state.
-const VERSION = 2;
-const STOP = Object.freeze({ type: "stop" });
+// Version 2 added the v2 values (data parts, metadata, agentState), version 3 the v3 ones (forks,
+// queue, step parts); an entry of an earlier version is read as it is, since every v1 state is a
+// v2 state and every v2 state a v3 state.
+const VERSION = 3;
 // A batch of nothing: reading a state through it checks the state and changes nothing.
 const CHECK = Object.freeze({ type: "batch", actions: Object.freeze([]) });
 
@@ -106,14 +108,14 @@ function storedState(key, envelope) {
   if (typeof envelope !== "object" || envelope === null || Array.isArray(envelope)) throw notOurs("stored");
   if (envelope.format !== FORMAT) throw notOurs("stored.format");
   const { version } = envelope;
-  if (version === 1 || version === VERSION) {
+  if (version === 1 || version === 2 || version === VERSION) {
     if (envelope.state === undefined) throw notOurs("stored.state");
     return envelope.state;
   }
   if (typeof version === "number" && version > VERSION) {
     throw failure(
       "version",
-      `the session under "${key}" was stored by a newer version (format ${version}); this version reads formats 1 and ${VERSION}`,
+      `the session under "${key}" was stored by a newer version (format ${version}); this version reads formats 1 to ${VERSION}`,
     );
   }
   throw notOurs("stored.version");
@@ -165,10 +167,12 @@ export function sessionStorageHelpers(sessionReducer) {
     }
     const state = storedState(key, envelope);
     try {
-      return sessionReducer(state, STOP);
+      // The load rule is the reducer's (one rule, one place), for what every version stored.
+      return sessionReducer(undefined, { type: "load", state });
     } catch (thrown) {
       if (thrown?.code !== "invalid") throw thrown;
-      const path = `stored.${thrown.path}`;
+      // The reader names `action.state…`; what is wrong is in the stored envelope's state.
+      const path = `stored.${thrown.path.replace(/^action\./, "")}`;
       const problem = thrown.message.slice(thrown.path.length + 2);
       throw failure("corrupt", `${path}: ${problem} (the value stored under "${key}" is not a session)`, path);
     }

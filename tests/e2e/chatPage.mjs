@@ -17,6 +17,7 @@ export function chatPage(page) {
     resetButton: byTestId("reset"),
     errorBanner: byTestId("error"),
     toolCalls: byTestId("tool-call"),
+    queued: byTestId("queued"),
     topMessages,
     visible,
     hidden,
@@ -40,7 +41,23 @@ export function chatPage(page) {
     async waitForToolState(call, state) {
       await visible(call.and(page.locator(`[data-state="${state}"]`)));
     },
-    /** The session is not streaming: Send is back, Stop is gone. */
+    /** What a message shows, without the bar of controls under it (Edit, Regenerate, "< 1/2 >"). */
+    contentOf(message) {
+      return message.evaluate((element) =>
+        [...element.children]
+          .filter((child) => !child.classList.contains("message-bar"))
+          .map((child) => child.innerText)
+          .join("\n"),
+      );
+    },
+    userMessages() {
+      return topMessages.and(page.locator('[data-role="user"]'));
+    },
+    /** The "2/3" of a message's "< 2/3 >" control, once it shows `position`. */
+    async waitForBranch(message, position) {
+      await visible(message.getByTestId("branch-position").filter({ hasText: new RegExp(`^${position}$`) }));
+    },
+    /** The session is not streaming: Stop is gone. */
     async waitUntilIdle() {
       await visible(this.sendButton);
       await hidden(this.stopButton);

@@ -11,6 +11,15 @@ export const PROTOCOLS = ["actions", "ai-sdk", "ag-ui"];
 /** The next POST to the agent's endpoint, whatever the protocol. */
 const nextAgentRequest = (page) => page.waitForRequest((request) => request.method() === "POST" && request.url().includes("/api/chat/"));
 
+/** Every POST to the agent's endpoint from now on, whatever the protocol, as it is made. */
+function agentRequests(page) {
+  const requests = [];
+  page.on("request", (request) => {
+    if (request.method() === "POST" && request.url().includes("/api/chat/")) requests.push(request);
+  });
+  return requests;
+}
+
 export const tests = [
   {
     name: "plain answer streams in and keeps its reasoning without showing it",
@@ -163,7 +172,7 @@ export const tests = [
       if (protocol !== "ai-sdk") await chat.waitForToolState(search, "cancelled");
       await chat.waitUntilIdle();
       assert.equal(await chat.topMessages.count(), 2);
-      assert.equal(await chat.topMessages.first().innerText(), "Research Rust");
+      assert.equal(await chat.contentOf(chat.topMessages.first()), "Research Rust");
       assert.match(await chat.topMessages.last().innerText(), /I'll hand this to the research agent\./);
       assert.match(await delegate.innerText(), /Searching for sources\./);
       await screenshot("restored");
@@ -177,7 +186,7 @@ export const tests = [
       const weather = chat.toolCall("get_weather");
       await chat.waitForToolState(weather, "done");
       await chat.visible(chat.retryButton);
-      assert.match(await chat.assistantReplies().last().innerText(), /In Lisbon it is\s*$/);
+      assert.match(await chat.contentOf(chat.assistantReplies().last()), /In Lisbon it is\s*$/);
       await screenshot("failed");
 
       const retried = nextAgentRequest(page);
@@ -233,7 +242,7 @@ export const tests = [
       await chat.visible(banner);
       assert.match(await banner.innerText(), /stream\[\d+\]: action\.part\.id/);
       await chat.waitUntilIdle();
-      assert.match(await chat.assistantReplies().last().innerText(), /does not match the types:$/);
+      assert.match(await chat.contentOf(chat.assistantReplies().last()), /does not match the types:$/);
       assert.equal(await page.getByText("this text must never show").count(), 0);
       await screenshot("malformed");
 
@@ -249,9 +258,142 @@ export const tests = [
       const banner = chat.errorBanner.filter({ hasText: "not JSON" });
       await chat.visible(banner);
       await chat.waitUntilIdle();
-      assert.match(await chat.assistantReplies().last().innerText(), /is not JSON:$/);
+      assert.match(await chat.contentOf(chat.assistantReplies().last()), /is not JSON:$/);
       assert.equal(await page.getByText("this text must never show").count(), 0);
       await screenshot("garbled");
+    },
+  },
+  {
+    name: "Edit sends the new text with a new reply beside the old one: < 2/2 >, and < brings the old one back",
+    async run({ page, chat, screenshot }) {
+      await chat.send("Hello!");
+      await chat.replyContaining("Stop me halfway.");
+      await chat.waitUntilIdle();
+      const requests = agentRequests(page);
+      await chat.userMessages().first().getByTestId("edit").click();
+      await page.getByTestId("edit-input").fill("Write a haiku to a file");
+      await page.getByTestId("edit-save").click();
+      await chat.replyContaining("Saved.");
+      await chat.waitUntilIdle();
+      assert.equal(requests.length, 1, "one request for the edited turn");
+      const sent = JSON.stringify(requests[0].postDataJSON());
+      assert.ok(sent.includes("Write a haiku to a file") && !sent.includes("scripted agent"), "the request carries the new branch only");
+      assert.equal(await chat.topMessages.count(), 2);
+      const question = chat.userMessages().first();
+      await chat.waitForBranch(question, "2/2");
+      assert.equal(await chat.contentOf(question), "Write a haiku to a file");
+      await screenshot("edited");
+
+      await question.getByTestId("branch-previous").click();
+      await chat.waitForBranch(question, "1/2");
+      assert.equal(await chat.contentOf(question), "Hello!");
+      await chat.replyContaining("Stop me halfway.");
+      assert.equal(await chat.toolCalls.count(), 0, "the haiku's call went with its branch");
+      await screenshot("switched-back");
+      // The branches are saved with the conversation.
+      await page.reload();
+      await chat.waitForBranch(question, "1/2");
+      await question.getByTestId("branch-next").click();
+      await chat.waitForBranch(question, "2/2");
+      await chat.replyContaining("Saved.");
+      assert.equal(requests.length, 1, "switching makes no request");
+    },
+  },
+  {
+    name: "Regenerate sets the reply aside and streams a new one: < 2/2 > on the reply",
+    async run({ page, chat, screenshot }) {
+      await chat.send("Hello!");
+      await chat.replyContaining("Stop me halfway.");
+      await chat.waitUntilIdle();
+      const requests = agentRequests(page);
+      await chat.assistantReplies().last().getByTestId("regenerate").click();
+      const reply = chat.assistantReplies().last();
+      await chat.waitForBranch(reply, "2/2");
+      await chat.replyContaining("Stop me halfway.");
+      await chat.waitUntilIdle();
+      assert.equal(requests.length, 1, "one request for the new reply");
+      const sent = JSON.stringify(requests[0].postDataJSON());
+      assert.ok(sent.includes("Hello!") && !sent.includes("scripted agent"), "the reply set aside is not sent");
+      assert.equal(await chat.topMessages.count(), 2);
+      await screenshot("regenerated");
+      await reply.getByTestId("branch-previous").click();
+      await chat.waitForBranch(chat.assistantReplies().last(), "1/2");
+      assert.match(await chat.contentOf(chat.assistantReplies().last()), /^Hello! I'm a scripted agent/);
+      assert.equal(requests.length, 1, "switching makes no request");
+    },
+  },
+  {
+    name: "Send while a reply streams queues the message, and sends it in a request of its own once the reply ends",
+    async run({ page, chat, screenshot }) {
+      const requests = agentRequests(page);
+      await chat.send("Tell me a long story");
+      await chat.replyContaining("lighthouse keeper");
+      await chat.send("Hello!");
+      await chat.visible(chat.queued.filter({ hasText: "queued: Hello!" }));
+      assert.equal(await chat.userMessages().count(), 1, "the queued message is not in the conversation yet");
+      assert.equal(requests.length, 1, "no request for it while the reply streams");
+      await screenshot("queued");
+
+      await chat.visible(chat.assistantReplies().first().filter({ hasText: "The end." }));
+      await chat.replyContaining("Stop me halfway.");
+      await chat.waitUntilIdle();
+      assert.equal(await chat.queued.count(), 0);
+      assert.equal(requests.length, 2, "one request per turn");
+      const roles = await chat.topMessages.evaluateAll((messages) => messages.map((message) => message.dataset.role));
+      assert.deepEqual(roles, ["user", "assistant", "user", "assistant"]);
+      const story = await chat.contentOf(chat.assistantReplies().first());
+      assert.match(story, /^The lighthouse keeper[\s\S]*The end\.$/, "the first reply is whole, with nothing of the second in it");
+      assert.equal(await chat.contentOf(chat.userMessages().last()), "Hello!");
+      const sent = JSON.stringify(requests[1].postDataJSON());
+      assert.ok(sent.includes("The end.") && sent.includes("Hello!"), "the queued turn follows the whole first reply");
+      await screenshot("sent");
+    },
+  },
+  {
+    name: "Remove takes a message out of the queue: it is never sent, the rest is",
+    async run({ page, chat }) {
+      const requests = agentRequests(page);
+      await chat.send("Tell me a long story");
+      await chat.replyContaining("lighthouse keeper");
+      await chat.send("Hello!");
+      await chat.send("Book a table");
+      await chat.visible(chat.queued.filter({ hasText: "queued: Book a table" }));
+      assert.equal(await chat.queued.count(), 2);
+      await chat.queued.filter({ hasText: "queued: Hello!" }).getByTestId("unqueue").click();
+      await chat.hidden(chat.queued.filter({ hasText: "queued: Hello!" }));
+      assert.equal(await chat.queued.count(), 1);
+
+      await chat.visible(chat.assistantReplies().first().filter({ hasText: "The end." }));
+      await chat.replyContaining("Which time suits you?");
+      await chat.waitUntilIdle();
+      assert.equal(requests.length, 2);
+      const questions = await chat.userMessages().evaluateAll((messages) => messages.map((message) => message.querySelector(".text").textContent));
+      assert.deepEqual(questions, ["Tell me a long story", "Book a table"]);
+      assert.ok(!JSON.stringify(requests[1].postDataJSON()).includes("Hello!"), "the removed message is not sent");
+    },
+  },
+  {
+    name: "a reload while an approval waits keeps its buttons, and approving it goes on",
+    async run({ page, chat, screenshot, serverLine }) {
+      await chat.send("Delete the old drafts");
+      const call = chat.toolCall("delete_drafts");
+      await chat.waitForToolState(call, "awaiting-confirmation");
+      await chat.waitUntilIdle();
+      await page.reload();
+      await chat.visible(call.getByTestId("approve"));
+      assert.equal(await call.getAttribute("data-state"), "awaiting-confirmation", "the question still waits");
+      await chat.visible(call.getByText("Delete 3 drafts older than 30 days?"));
+      await screenshot("restored");
+
+      const continuation = nextAgentRequest(page);
+      await call.getByTestId("approve").click();
+      const sent = JSON.stringify((await continuation).postDataJSON());
+      assert.ok(!/cancel/i.test(sent), "the model is not told the call was cancelled");
+      await serverLine(/: approval \(resumed\): finished/);
+      await chat.waitForToolState(call, "done");
+      await chat.replyContaining("the 3 old drafts are deleted.");
+      await chat.waitUntilIdle();
+      await screenshot("approved");
     },
   },
 ];

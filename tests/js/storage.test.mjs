@@ -1,12 +1,14 @@
 // The storage helpers in Node: with a storage passed in (an in-memory Web Storage), and with
-// none at all (server rendering). Envelopes of version 1 and 2 load; corrupt entries say what is
-// wrong with a `path`; failures keep their codes and never lose what is stored or held.
+// none at all (server rendering). Envelopes of versions 1 to 3 load, by the reducer's `load` rule
+// (stored while streaming: `stop` applied; stored after the run: as stored, a question waiting on
+// the user still open); corrupt entries say what is wrong with a `path`; failures keep their codes
+// and never lose what is stored or held.
 // The same helpers in a browser: tests/js/storage_chromium.test.mjs; in jsdom and happy-dom:
 // tests/vitest/.
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { clearSession, loadSession, persistSession, restoreSession, saveSession, sessionReducer } from "../../pkg/index.js";
+import { branchAt, clearSession, loadSession, persistSession, restoreSession, saveSession, sessionReducer } from "../../pkg/index.js";
 
 /** A Web Storage in memory; `fail` makes its methods throw. */
 class MemoryStorage {
@@ -48,7 +50,7 @@ test("a saved session loads with stop applied to nested calls, v2 values intact"
   const storage = new MemoryStorage();
   const state = nestedConversation();
   saveSession("trip", state, storage);
-  assert.equal(JSON.parse(storage.getItem("trip")).version, 2);
+  assert.equal(JSON.parse(storage.getItem("trip")).version, 3);
   const loaded = loadSession("trip", storage);
   assert.equal(loaded.status, "idle");
   const delegate = loaded.messages[1].parts[1];
@@ -122,7 +124,9 @@ test("corrupt, foreign and newer entries are coded errors with a path, and stay 
     [JSON.stringify({ format: "chat-session-reducer", version: 2 }), "corrupt", "stored.state"],
     [JSON.stringify({ format: "chat-session-reducer", version: 1, state: { messages: [{ id: 1 }], status: "idle" } }), "corrupt", "stored.state.messages[0].id"],
     [JSON.stringify({ format: "chat-session-reducer", version: 2, state: { messages: [], status: "idle", agentState: {}, error: { message: "x" } } }), "corrupt", "stored.state.error"],
-    [JSON.stringify({ format: "chat-session-reducer", version: 3, state: {} }), "version", undefined],
+    [JSON.stringify({ format: "chat-session-reducer", version: 3, state: { messages: [], status: "idle", forks: [] } }), "corrupt", "stored.state.forks"],
+    [JSON.stringify({ format: "chat-session-reducer", version: 3, state: { messages: [], status: "idle", queue: [{ id: "q", text: 1 }] } }), "corrupt", "stored.state.queue[0].text"],
+    [JSON.stringify({ format: "chat-session-reducer", version: 4, state: {} }), "version", undefined],
   ];
   for (const [stored, code, path] of cases) {
     storage.setItem("k", stored);
@@ -221,4 +225,117 @@ test("a console.warn that throws does not break restoreSession", () => {
     console.warn = warn;
   }
   assert.equal(sessionReducer(undefined, { type: "send", id: "u", text: "ok" }).messages.length, 1);
+});
+
+// SPEC v3 "Storage": the load rule, and the v3 values in the envelope.
+
+// A run that finished asking for approval (an open call waiting on the user), beside a
+// delegate call whose sub-agent run still streams (it was working, not waiting).
+function finishedWithQuestions() {
+  return [
+    { type: "send", id: "u1", text: "Clean up" },
+    part({ type: "message-start", messageId: "a1" }),
+    part({ type: "tool-call", id: "c1", name: "delete", input: { all: true } }),
+    part({ type: "tool-approval-request", id: "c1", approvalId: "ap1", prompt: "Delete everything?" }),
+    part({ type: "tool-call", id: "d1", name: "delegate_to_archiver", input: {} }),
+    part({ type: "message-start", messageId: "n1" }, "d1"),
+    part({ type: "text-delta", text: "Archiving" }, "d1"),
+    part({ type: "finish", reason: "tool-calls" }),
+  ].reduce(sessionReducer, undefined);
+}
+
+const envelope = (version, state) => JSON.stringify({ format: "chat-session-reducer", version, state });
+
+test("stored after the run (v3 and v2): a waiting approval stays open and answerable; a call whose sub-agent still streams is cancelled", () => {
+  const state = finishedWithQuestions();
+  assert.equal(state.status, "idle");
+  assert.equal(state.messages[1].parts[1].agent.status, "streaming");
+  const storage = new MemoryStorage();
+  saveSession("v3", state, storage);
+  storage.setItem("v2", envelope(2, state));
+  for (const key of ["v3", "v2"]) {
+    const loaded = loadSession(key, storage);
+    // One rule, in one place: what storage loads is what the reducer's `load` action gives.
+    assert.deepEqual(loaded, sessionReducer(undefined, { type: "load", state: JSON.parse(storage.getItem(key)).state }), key);
+    const [approval, delegate] = loaded.messages[1].parts;
+    assert.equal(loaded.status, "idle", key);
+    assert.deepEqual([approval.state, approval.prompt, approval.approval.id], ["awaiting-confirmation", "Delete everything?", "ap1"], key);
+    assert.equal(delegate.state, "cancelled", `${key}: its sub-agent was working, not waiting on the user`);
+    assert.equal(delegate.agent.status, "idle", key);
+    assert.equal(delegate.agent.messages[0].parts[0].text, "Archiving", key);
+    const answered = sessionReducer(loaded, part({ type: "tool-approval-response", approvalId: "ap1", approved: true }));
+    assert.deepEqual([answered.messages[1].parts[0].state, answered.messages[1].parts[0].approval.approved], ["running", true], key);
+    assert.equal(sessionReducer(answered, { type: "continue" }).status, "streaming", key);
+  }
+});
+
+test("stored after the run by version 1: a call awaiting confirmation stays open and takes its result", () => {
+  const storage = new MemoryStorage();
+  const asked = { type: "tool", id: "c1", name: "pick_time", input: {}, state: "awaiting-confirmation", prompt: "Which time?" };
+  const v1 = { messages: [{ id: "u1", role: "user", parts: [{ type: "text", text: "Book" }] }, { id: "a1", role: "assistant", parts: [asked] }], status: "idle" };
+  storage.setItem("v1", envelope(1, v1));
+  const loaded = loadSession("v1", storage);
+  assert.deepEqual(loaded.messages[1].parts[0], asked);
+  const answered = sessionReducer(loaded, part({ type: "tool-result", id: "c1", output: { time: "8 pm" } }));
+  assert.deepEqual([answered.messages[1].parts[0].state, answered.messages[1].parts[0].output], ["done", { time: "8 pm" }]);
+});
+
+test("stored while streaming (a reload cut the reply): stop is applied, the question too is cancelled, the queue kept", () => {
+  const streaming = [
+    { type: "send", id: "u1", text: "Clean up" },
+    part({ type: "tool-call", id: "c1", name: "delete", input: {} }),
+    part({ type: "tool-approval-request", id: "c1", prompt: "Delete?" }),
+    { type: "send", id: "u2", text: "and then the drafts" },
+  ].reduce(sessionReducer, undefined);
+  assert.equal(streaming.status, "streaming");
+  const storage = new MemoryStorage();
+  saveSession("cut", streaming, storage);
+  storage.setItem("cut-v2", envelope(2, { ...streaming, queue: undefined }));
+  const loaded = loadSession("cut", storage);
+  assert.equal(loaded.status, "idle");
+  assert.equal(loaded.messages[1].parts[0].state, "cancelled");
+  assert.equal(loaded.messages[1].parts[0].prompt, "Delete?", "cancelling changes nothing else");
+  assert.deepEqual(loaded.queue, [{ id: "u2", text: "and then the drafts" }]);
+  assert.equal(loadSession("cut-v2", storage).messages[1].parts[0].state, "cancelled");
+});
+
+test("forks, the queue and step parts round-trip: equal values, and the branches set aside switch back", () => {
+  const state = [
+    { type: "send", id: "u1", text: "Hello" },
+    part({ type: "message-start", messageId: "a1" }),
+    part({ type: "step-start" }),
+    part({ type: "text-delta", text: "Hi." }),
+    part({ type: "finish" }),
+    { type: "regenerate" },
+    part({ type: "message-start", messageId: "a2" }),
+    part({ type: "text-delta", text: "Hello there." }),
+    part({ type: "finish" }),
+    { type: "edit", messageId: "u1", id: "u1b", text: "Hey" },
+    part({ type: "text-delta", text: "Hey!" }),
+    { type: "send", id: "u2", text: "Queued", metadata: { from: "test" } },
+  ].reduce(sessionReducer, undefined);
+  assert.ok(state.forks?.length === 1 && state.queue?.length === 1, "the conversation holds a fork and a queue");
+  const storage = new MemoryStorage();
+  saveSession("branches", state, storage);
+  const loaded = loadSession("branches", storage);
+  assert.equal(loaded.status, "idle", "stored while streaming: stopped");
+  assert.deepEqual(loaded.messages, state.messages);
+  assert.deepEqual(loaded.forks, state.forks);
+  assert.deepEqual(loaded.queue, state.queue);
+  assert.notEqual(loaded.forks, state.forks, "read from the JSON, not kept from memory");
+  assert.deepEqual(branchAt(loaded, 0), branchAt(state, 0));
+
+  const back = sessionReducer(loaded, { type: "switchBranch", after: null, to: 0 });
+  assert.deepEqual(back.messages.map((message) => message.id), ["u1", "a2"]);
+  assert.deepEqual(back.messages[1].parts, [{ type: "text", text: "Hello there." }]);
+  assert.deepEqual(branchAt(back, 1), { after: "u1", active: 1, count: 2 }, "the nested fork came back with its branch");
+  const first = sessionReducer(back, { type: "switchBranch", after: "u1", to: 0 });
+  assert.deepEqual(first.messages[1].parts, [{ type: "step" }, { type: "text", text: "Hi." }]);
+  assert.deepEqual(first.queue, state.queue);
+});
+
+test("an entry of a newer version than 3 is a version error that says which versions this one reads", () => {
+  const storage = new MemoryStorage();
+  storage.setItem("k", envelope(4, { messages: [], status: "idle" }));
+  assert.throws(() => loadSession("k", storage), (error) => error.code === "version" && /format 4\b.*formats 1 to 3/.test(error.message));
 });

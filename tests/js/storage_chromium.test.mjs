@@ -1,7 +1,7 @@
 // The storage helpers in headless Chromium (Debian's, through tests/chromium.mjs), against the
-// browser's own sessionStorage: a round trip with stop applied, what cannot be read, a full
-// storage (a real QuotaExceededError), restore/persist, and a sessionStorage that throws on
-// access as privacy settings and sandboxed frames make it.
+// browser's own sessionStorage: a round trip with stop applied, a question that survives a
+// reload (v3), what cannot be read, a full storage (a real QuotaExceededError), restore/persist,
+// and a sessionStorage that throws on access as privacy settings and sandboxed frames make it.
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { after, before, test } from "node:test";
@@ -75,7 +75,7 @@ test("unreadable entries are coded errors, with a path when corrupt, and stay st
     "{ not json",
     JSON.stringify({ theme: "dark" }),
     JSON.stringify({ format: "chat-session-reducer", version: 1, state: { messages: [{ id: 1 }], status: "idle" } }),
-    JSON.stringify({ format: "chat-session-reducer", version: 3, state: {} }),
+    JSON.stringify({ format: "chat-session-reducer", version: 4, state: {} }),
   ]);
   assert.deepEqual(results.map(({ error }) => [error.code, error.path, error.isError]), [
     ["corrupt", "stored", true],
@@ -85,6 +85,30 @@ test("unreadable entries are coded errors, with a path when corrupt, and stay st
   ]);
   assert.match(results[0].error.message, /not JSON/);
   assert.ok(results.every(({ kept }) => kept), "a read never destroys what is stored");
+});
+
+test("a question asked after the run survives a real reload, open and answerable (SPEC v3)", async () => {
+  await inPage(`
+    const part = (part) => ({ type: "part", part });
+    const asked = [
+      { type: "send", id: "u1", text: "Clean up" },
+      part({ type: "tool-call", id: "c1", name: "delete", input: {} }),
+      part({ type: "tool-approval-request", id: "c1", prompt: "Delete?" }),
+      part({ type: "finish", reason: "tool-calls" }),
+    ].reduce(pkg.sessionReducer, undefined);
+    pkg.saveSession("asked", asked);
+  `);
+  await page.reload();
+  await page.waitForFunction(() => window.ready === true);
+  const result = await inPage(`
+    const loaded = pkg.loadSession("asked");
+    pkg.clearSession("asked");
+    const approved = pkg.sessionReducer(loaded, { type: "part", part: { type: "tool-approval-response", id: "c1", approved: true } });
+    return { loaded: loaded.messages[1].parts[0], status: loaded.status, approved: approved.messages[1].parts[0].state };
+  `);
+  assert.equal(result.status, "idle");
+  assert.deepEqual([result.loaded.state, result.loaded.prompt], ["awaiting-confirmation", "Delete?"]);
+  assert.equal(result.approved, "running");
 });
 
 test("a full storage refuses the save with code quota and keeps everything", async () => {

@@ -3,6 +3,7 @@
 
 import assert from "node:assert/strict";
 import { act, version } from "react";
+import { branchAt } from "chat-session-reducer";
 import { hydrateHook, mockEndpoint, renderHook, scriptedAgent, textOf, until } from "./harness.mjs";
 
 const idle = (hook) => hook.session().status === "idle";
@@ -388,6 +389,104 @@ export const scenarios = [
     },
   },
 ];
+
+// SPEC v3: branches, the queue and a question that survives a reload, as the hook runs them.
+scenarios.push(
+  {
+    name: "edit while a reply streams aborts its request and makes one for the edited turn; the old turn stays a branch",
+    async run() {
+      const { agent, hook } = await sent("Hello");
+      agent.part({ type: "message-start", messageId: "a1" });
+      agent.part({ type: "text-delta", messageId: "a1", text: "Half a" });
+      await until(() => hook.session().messages[1]?.parts.length === 1);
+      const question = hook.session().messages[0];
+      await act(async () => hook.session().edit(question.id, "Hi instead"));
+      await until(() => agent.requests.length === 2, "the edited turn's request");
+      assert.equal(agent.requests[0].signal.aborted, true, "the request in flight is aborted");
+      assert.deepEqual(agent.requests[1].body.messages.map(textOf), ["Hi instead"]);
+      await answered(agent, hook, "a2", "Hi!");
+      const { state, messages } = hook.session();
+      assert.deepEqual(messages.map(textOf), ["Hi instead", "Hi!"]);
+      assert.deepEqual(branchAt(state, 0), { after: null, active: 1, count: 2 });
+      await act(async () => hook.session().switchBranch(null, 0));
+      assert.equal(hook.session().messages[0], question, "switching back gives the very message set aside");
+      assert.equal(textOf(hook.session().messages[1]), "Half a");
+      assert.equal(agent.requests.length, 2, "one request per run; switching makes none");
+      await hook.unmount();
+    },
+  },
+  {
+    name: "regenerate makes one request for a new reply, without the reply it sets aside",
+    async run() {
+      const { agent, hook } = await sent("Hello");
+      await answered(agent, hook, "a1", "First answer.");
+      const [question, first] = hook.session().messages;
+      await act(async () => hook.session().regenerate(first.id));
+      await until(() => agent.requests.length === 2, "the regenerated reply's request");
+      assert.deepEqual(agent.requests[1].body.messages.map((message) => message.id), [question.id]);
+      await answered(agent, hook, "a2", "Second answer.");
+      assert.deepEqual(branchAt(hook.session().state, 1), { after: question.id, active: 1, count: 2 });
+      await act(async () => hook.session().switchBranch(question.id, 0));
+      assert.equal(hook.session().messages[1], first);
+      assert.equal(agent.requests.length, 2);
+      await hook.unmount();
+    },
+  },
+  {
+    name: "send while a reply streams queues: no request until the reply ends, then one for the queued turn",
+    async run() {
+      const { agent, hook } = await sent("Hello");
+      agent.part({ type: "message-start", messageId: "a1" });
+      agent.part({ type: "text-delta", messageId: "a1", text: "Hi, " });
+      await until(() => hook.session().messages[1]?.parts.length === 1);
+      await act(async () => hook.session().send("And the weather?"));
+      await act(async () => hook.session().send("Never mind"));
+      assert.deepEqual(hook.session().queue.map((queued) => queued.text), ["And the weather?", "Never mind"]);
+      assert.equal(hook.session().messages.length, 2, "nothing lands in the middle of the reply");
+      await act(async () => hook.session().unqueue(hook.session().queue[1].id));
+      assert.deepEqual(hook.session().queue.map((queued) => queued.text), ["And the weather?"]);
+      await act(() => new Promise((resolve) => setTimeout(resolve, 50)));
+      assert.equal(agent.requests.length, 1, "no second request while the reply streams");
+
+      agent.part({ type: "text-delta", messageId: "a1", text: "how can I help?" });
+      agent.part({ type: "finish", reason: "stop" });
+      await until(() => agent.requests.length === 2, "the queued turn's request");
+      assert.equal(hook.session().status, "streaming");
+      assert.deepEqual(hook.session().queue, []);
+      assert.deepEqual(agent.requests[1].body.messages.map(textOf), ["Hello", "Hi, how can I help?", "And the weather?"]);
+      assert.equal(agent.requests[0].signal.aborted, false, "the reply that ended is not aborted");
+      await answered(agent, hook, "a2", "Sunny.");
+      assert.deepEqual(hook.session().messages.map(textOf), ["Hello", "Hi, how can I help?", "And the weather?", "Sunny."]);
+      assert.equal(agent.requests.length, 2, "one request per turn");
+      await hook.unmount();
+    },
+  },
+  {
+    name: "an approval asked after the run is restored still waiting, and answering it lets the agent go on",
+    async run() {
+      const storage = new MemoryStorage();
+      const { agent, hook } = await sent("Clean up", { storageKey: "chat", storage });
+      agent.part({ type: "message-start", messageId: "a1" });
+      agent.part({ type: "tool-call", messageId: "a1", id: "c1", name: "delete", input: {} });
+      agent.part({ type: "tool-approval-request", id: "c1", prompt: "Delete it?" });
+      agent.part({ type: "finish", reason: "tool-calls" });
+      await until(() => idle(hook) && hook.session().messages.length === 2);
+      await hook.unmount();
+
+      const again = await renderHook({ api: agent.api, storageKey: "chat", storage });
+      const call = () => again.session().messages[1].parts[0];
+      assert.deepEqual([again.session().status, call().state, call().prompt], ["idle", "awaiting-confirmation", "Delete it?"]);
+      await act(async () => again.session().approve("c1"));
+      await until(() => agent.requests.length === 2, "the continuation's request");
+      const sentCall = agent.requests[1].body.messages[1].parts[0];
+      assert.deepEqual([sentCall.state, sentCall.approval.approved], ["running", true]);
+      agent.part({ type: "tool-result", id: "c1", output: "deleted" });
+      await answered(agent, again, "a2", "Deleted.");
+      assert.equal(call().state, "done");
+      await again.unmount();
+    },
+  },
+);
 
 /** Registers every scenario with a runner's `test`. */
 export function registerScenarios(test) {

@@ -1,7 +1,7 @@
 // Type-checked (never run) as a React app using chat-session-reducer/react; see types.test.mjs.
 // Every `@ts-expect-error` line must fail to compile: tsc reports an unused one as an error.
 import { useAgentSession, type AgentSession, type UseAgentSessionOptions } from "chat-session-reducer/react";
-import type { AgentMessage, SessionState } from "chat-session-reducer";
+import { branchAt, type AgentMessage, type QueuedMessage, type SessionState } from "chat-session-reducer";
 
 export function useSupportChat(token: string): AgentSession {
   const chat = useAgentSession({
@@ -24,6 +24,24 @@ export function useSupportChat(token: string): AgentSession {
   chat.reset();
   chat.dispatch({ type: "part", part: { type: "text-delta", text: "hi" } });
   return chat;
+}
+
+// SPEC v3 in the hook: branches, the queue, a send with parts.
+export function BranchesAndQueue({ chat }: { chat: AgentSession }) {
+  const fork = branchAt(chat.state, 1);
+  if (fork !== undefined && fork.active + 1 < fork.count) chat.switchBranch(fork.after, fork.active + 1);
+  chat.edit("u-1", "A better question");
+  chat.regenerate();
+  chat.regenerate("a-1");
+  const queued: readonly QueuedMessage[] = chat.queue;
+  for (const { id, text } of queued) if (text === "never mind") chat.unqueue(id);
+  chat.send("With a file", { parts: [{ type: "data", name: "file", data: { mediaType: "text/plain", url: "data:," } }], metadata: { from: "ui" } });
+  // @ts-expect-error: a message id is needed
+  chat.edit("A better question");
+  // @ts-expect-error: only text and data parts go with a message
+  chat.send("x", { parts: [{ type: "reasoning", text: "r" }] });
+  // @ts-expect-error: the queue is the hook's to change
+  chat.queue.push({ id: "q", text: "x" });
 }
 
 export const custom: UseAgentSessionOptions = {

@@ -20,7 +20,7 @@ export function storageCases() {
       part({ type: "data", name: "source", data: { url: "https://example.org" } }),
     ].reduce(sessionReducer, undefined);
     saveSession("chat", state);
-    expect(JSON.parse(sessionStorage.getItem("chat")).version).toBe(2);
+    expect(JSON.parse(sessionStorage.getItem("chat")).version).toBe(3);
     const loaded = loadSession("chat");
     expect(loaded.status).toBe("idle");
     expect(loaded.messages[1].parts[0].state).toBe("cancelled");

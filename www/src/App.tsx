@@ -5,6 +5,7 @@ import type { AgentProtocol } from "chat-session-reducer/react";
 import { Composer } from "./components/Composer";
 import { Conversation } from "./components/Conversation";
 import { CallAnswersContext } from "./components/callAnswers";
+import { MessageActionsContext } from "./components/messageActions";
 
 /** Where the conversation lives in sessionStorage: it survives a reload of this tab. */
 const STORAGE_KEY = "chat-session-reducer-demo";
@@ -37,14 +38,16 @@ export function App() {
     history.replaceState(null, "", address);
   }, [protocol]);
 
-  // The hook restores what this tab saved (with stop applied: nothing shows as running), starts
-  // a request on Send, Retry and each answer that lets the agent go on, streams it into the
+  // The hook restores what this tab saved (a reply cut by the reload is stopped; a question
+  // asked after the run still waits), starts a request on Send, Retry, Edit, Regenerate, each
+  // answer that lets the agent go on and when a queued message goes out, streams it into the
   // session and saves each change.
   const chat = useAgentSession({ api: `/api/chat/${protocol}`, protocol, storageKey: STORAGE_KEY });
-  const { state, approve, deny, answer } = chat;
+  const { state, approve, deny, answer, edit, regenerate, switchBranch } = chat;
 
   const streaming = state.status === "streaming";
   const answers = useMemo(() => ({ approve: (callId: string) => approve(callId), deny: (callId: string) => deny(callId), answer }), [approve, deny, answer]);
+  const messageActions = useMemo(() => ({ streaming, edit, regenerate, switchBranch }), [streaming, edit, regenerate, switchBranch]);
 
   const end = useRef<HTMLDivElement>(null);
   useEffect(() => {
@@ -80,7 +83,9 @@ export function App() {
           <p className="empty">Pick a prompt below or type your own. The conversation survives a reload of this tab.</p>
         ) : (
           <CallAnswersContext.Provider value={streaming ? null : answers}>
-            <Conversation messages={state.messages} />
+            <MessageActionsContext.Provider value={messageActions}>
+              <Conversation messages={state.messages} session={state} />
+            </MessageActionsContext.Provider>
           </CallAnswersContext.Provider>
         )}
         {streaming && <p className="typing">The agent is replying…</p>}
@@ -103,7 +108,7 @@ export function App() {
         </p>
       )}
 
-      <Composer streaming={streaming} onSend={chat.send} onStop={chat.stop} />
+      <Composer streaming={streaming} queue={chat.queue} onSend={chat.send} onStop={chat.stop} onUnqueue={chat.unqueue} />
     </div>
   );
 }
