@@ -14,7 +14,7 @@ use super::patch::{CallChange, NewMessage, NewPart, Patch, Slot};
 use super::path::{call_at, call_at_mut, run_at, run_at_mut, CallPath, CallPos, RunPath};
 use super::protocol::{DENIED, DENIED_CODE, INVALID_INPUT, INVALID_INPUT_CODE, MAX_BRANCH_NESTING};
 use super::resumable::Cut;
-use super::session::{message_positions, position_in, OpenCall, Session};
+use super::session::{OpenCall, Session};
 
 /// Parses a call's streamed input at `tool-input-end` as JavaScript's `JSON.parse` does, blank
 /// text as `{}`: the input, or `None` when the text is not JSON. It gets the call, its text as
@@ -922,21 +922,21 @@ fn split_tail<T>(list: &mut Vec<T>, at: usize) -> Option<Vec<T>> {
 }
 
 /// How many of `forks` (in path order) come before the first whose `after` is in `messages`
-/// from `kept` on (an `after` names the first message with its id).
+/// from `kept` on (an `after` names the first message with its id). The `after`s follow the
+/// path's order: one walk over the messages finds them all.
 pub fn forks_before(forks: &[Rc<Fork>], messages: &[Rc<AgentMessage>], kept: usize) -> usize {
-    if forks.is_empty() {
-        return 0;
+    let mut from = 0;
+    for (index, fork) in forks.iter().enumerate() {
+        let Some(id) = &fork.after else { continue };
+        let rest = messages.get(from..).unwrap_or_default();
+        if let Some(offset) = rest.iter().position(|message| message.id == *id) {
+            if from + offset >= kept {
+                return index;
+            }
+            from += offset + 1;
+        }
     }
-    let positions = message_positions(messages);
-    forks
-        .iter()
-        .position(|fork| {
-            fork.after
-                .as_ref()
-                .and_then(|id| position_in(&positions, id))
-                .is_some_and(|at| at >= kept)
-        })
-        .unwrap_or(forks.len())
+    forks.len()
 }
 
 /// Whether the message before `kept` repeats the id of an earlier one: a fork after it would
