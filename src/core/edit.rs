@@ -829,8 +829,8 @@ impl Editor<'_> {
         if deepest {
             node.measure();
         }
-        state.messages.extend(target.messages.iter().cloned());
-        state.forks.extend(target.forks.iter().cloned());
+        state.messages.extend_from_slice(&target.messages);
+        state.forks.extend_from_slice(&target.forks);
         self.session.forget_messages(&left.messages);
         self.session.learn_messages(kept);
         self.log(Patch::SwitchBranch {
