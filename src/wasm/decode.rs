@@ -317,11 +317,17 @@ impl<'a> Decoder<'a> {
             }),
             agent_state: self.json(),
             forks: self.forks(),
-            queue: {
-                let count = self.count();
-                (0..count).map(|_| self.queued_message()).collect()
-            },
+            queue: self.queue(),
         }
+    }
+
+    /// v3: a state's queue (in a loop: a `collect` would be a copy of its code for the type).
+    fn queue(&mut self) -> Vec<QueuedMessage> {
+        let mut queue = Vec::new();
+        for _ in 0..self.count() {
+            queue.push(self.queued_message());
+        }
+        queue
     }
 
     fn queued_message(&mut self) -> QueuedMessage {
