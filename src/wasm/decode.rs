@@ -341,7 +341,11 @@ impl<'a> Decoder<'a> {
 
     fn parts(&mut self) -> Vec<Rc<AgentPart>> {
         let count = self.count();
-        (0..count).map(|_| self.agent_part()).collect()
+        let mut parts = Vec::with_capacity(count);
+        for _ in 0..count {
+            parts.push(self.agent_part());
+        }
+        parts
     }
 
     /// v3: a list of forks: each its `after` (an optional string), `active`, then its
