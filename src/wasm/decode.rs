@@ -371,16 +371,16 @@ impl<'a> Decoder<'a> {
 
     pub fn messages(&mut self) -> Vec<Rc<AgentMessage>> {
         let count = self.count();
-        (0..count)
-            .map(|_| {
-                Rc::new(AgentMessage {
-                    id: self.string(),
-                    role: self.literal(role::ALL).unwrap_or(Role::User),
-                    parts: self.parts(),
-                    metadata: self.json(),
-                })
-            })
-            .collect()
+        let mut messages = Vec::with_capacity(count);
+        for _ in 0..count {
+            messages.push(Rc::new(AgentMessage {
+                id: self.string(),
+                role: self.literal(role::ALL).unwrap_or(Role::User),
+                parts: self.parts(),
+                metadata: self.json(),
+            }));
+        }
+        messages
     }
 
     fn agent_part(&mut self) -> Rc<AgentPart> {
