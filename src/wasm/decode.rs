@@ -189,9 +189,11 @@ impl<'a> Decoder<'a> {
             // `action_type::BATCH`, the one type left.
             _ => {
                 let count = self.count();
-                SessionAction::Batch {
-                    actions: (0..count).map(|_| self.action_fields()).collect(),
+                let mut actions = Vec::with_capacity(count);
+                for _ in 0..count {
+                    actions.push(self.action_fields());
                 }
+                SessionAction::Batch { actions }
             }
         }
     }
