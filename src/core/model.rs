@@ -508,7 +508,8 @@ pub struct ToolPart {
 /// run deep, however deep the runs nest.
 impl Drop for ToolPart {
     fn drop(&mut self) {
-        let mut runs: Vec<Rc<SessionState>> = self.agent.take().into_iter().collect();
+        let mut runs: Vec<Rc<SessionState>> = Vec::new();
+        runs.extend(self.agent.take());
         while let Some(run) = runs.pop() {
             let Ok(mut run) = Rc::try_unwrap(run) else {
                 continue;
