@@ -868,7 +868,7 @@ fn tail_branch(
     for (index, fork) in forks.iter_mut().enumerate() {
         // At depth 1 its branches went down to its height; one level down, one deeper.
         if fork.height >= MAX_BRANCH_NESTING {
-            trims[0] += 1;
+            count_up(&mut trims, 0);
             trims.push(index);
             trim_to(fork, MAX_BRANCH_NESTING - 1, &mut trims);
         }
@@ -893,14 +893,14 @@ fn trim_to(fork: &mut Rc<Fork>, budget: usize, log: &mut Vec<usize>) {
         else {
             continue;
         };
-        log[changed] += 1;
+        count_up(log, changed);
         log.push(at);
         let count = log.len();
         log.push(0);
         let branch = Rc::make_mut(branch);
         for (index, inner) in branch.forks.iter_mut().enumerate() {
             if inner.height >= budget {
-                log[count] += 1;
+                count_up(log, count);
                 log.push(index);
                 log.push(usize::from(budget > 1));
                 if budget > 1 {
@@ -913,6 +913,14 @@ fn trim_to(fork: &mut Rc<Fork>, budget: usize, log: &mut Vec<usize>) {
         }
     }
     node.measure();
+}
+
+/// Adds one to the count at `at` of a trim log (no index panic, whose message formatting the
+/// wasm would carry).
+fn count_up(log: &mut [usize], at: usize) {
+    if let Some(count) = log.get_mut(at) {
+        *count += 1;
+    }
 }
 
 /// Takes the items of `list` from `at` on (checked first, so `split_off`'s panic, whose message
