@@ -14,7 +14,7 @@ use super::patch::{CallChange, NewMessage, NewPart, Patch, Slot};
 use super::path::{call_at, call_at_mut, run_at, run_at_mut, CallPath, CallPos, RunPath};
 use super::protocol::{DENIED, DENIED_CODE, INVALID_INPUT, INVALID_INPUT_CODE, MAX_BRANCH_NESTING};
 use super::resumable::Cut;
-use super::session::{message_positions, position_in, OpenCall, Session};
+use super::session::{OpenCall, Session};
 
 /// Parses a call's streamed input at `tool-input-end` as JavaScript's `JSON.parse` does, blank
 /// text as `{}`: the input, or `None` when the text is not JSON. It gets the call, its text as
@@ -829,8 +829,8 @@ impl Editor<'_> {
         if deepest {
             node.measure();
         }
-        state.messages.extend(target.messages.iter().cloned());
-        state.forks.extend(target.forks.iter().cloned());
+        state.messages.extend_from_slice(&target.messages);
+        state.forks.extend_from_slice(&target.forks);
         self.session.forget_messages(&left.messages);
         self.session.learn_messages(kept);
         self.log(Patch::SwitchBranch {
@@ -868,7 +868,7 @@ fn tail_branch(
     for (index, fork) in forks.iter_mut().enumerate() {
         // At depth 1 its branches went down to its height; one level down, one deeper.
         if fork.height >= MAX_BRANCH_NESTING {
-            trims[0] += 1;
+            count_up(&mut trims, 0);
             trims.push(index);
             trim_to(fork, MAX_BRANCH_NESTING - 1, &mut trims);
         }
@@ -893,14 +893,14 @@ fn trim_to(fork: &mut Rc<Fork>, budget: usize, log: &mut Vec<usize>) {
         else {
             continue;
         };
-        log[changed] += 1;
+        count_up(log, changed);
         log.push(at);
         let count = log.len();
         log.push(0);
         let branch = Rc::make_mut(branch);
         for (index, inner) in branch.forks.iter_mut().enumerate() {
             if inner.height >= budget {
-                log[count] += 1;
+                count_up(log, count);
                 log.push(index);
                 log.push(usize::from(budget > 1));
                 if budget > 1 {
@@ -915,6 +915,14 @@ fn trim_to(fork: &mut Rc<Fork>, budget: usize, log: &mut Vec<usize>) {
     node.measure();
 }
 
+/// Adds one to the count at `at` of a trim log (no index panic, whose message formatting the
+/// wasm would carry).
+fn count_up(log: &mut [usize], at: usize) {
+    if let Some(count) = log.get_mut(at) {
+        *count += 1;
+    }
+}
+
 /// Takes the items of `list` from `at` on (checked first, so `split_off`'s panic, whose message
 /// formatting the wasm would carry, is left out).
 fn split_tail<T>(list: &mut Vec<T>, at: usize) -> Option<Vec<T>> {
@@ -922,21 +930,21 @@ fn split_tail<T>(list: &mut Vec<T>, at: usize) -> Option<Vec<T>> {
 }
 
 /// How many of `forks` (in path order) come before the first whose `after` is in `messages`
-/// from `kept` on (an `after` names the first message with its id).
+/// from `kept` on (an `after` names the first message with its id). The `after`s follow the
+/// path's order: one walk over the messages finds them all.
 pub fn forks_before(forks: &[Rc<Fork>], messages: &[Rc<AgentMessage>], kept: usize) -> usize {
-    if forks.is_empty() {
-        return 0;
+    let mut from = 0;
+    for (index, fork) in forks.iter().enumerate() {
+        let Some(id) = &fork.after else { continue };
+        let rest = messages.get(from..).unwrap_or_default();
+        if let Some(offset) = rest.iter().position(|message| message.id == *id) {
+            if from + offset >= kept {
+                return index;
+            }
+            from += offset + 1;
+        }
     }
-    let positions = message_positions(messages);
-    forks
-        .iter()
-        .position(|fork| {
-            fork.after
-                .as_ref()
-                .and_then(|id| position_in(&positions, id))
-                .is_some_and(|at| at >= kept)
-        })
-        .unwrap_or(forks.len())
+    forks.len()
 }
 
 /// Whether the message before `kept` repeats the id of an earlier one: a fork after it would

@@ -245,13 +245,11 @@ impl Fork {
 
     /// Computes the height again, from its branches' forks' (one level, never deeper).
     pub(crate) fn measure(&mut self) {
-        self.height = 1 + self
-            .alternatives
-            .iter()
-            .flatten()
-            .map(|branch| branch.height())
-            .max()
-            .unwrap_or(0);
+        let mut deepest = 0;
+        for branch in self.alternatives.iter().flatten() {
+            deepest = deepest.max(branch.height());
+        }
+        self.height = 1 + deepest;
     }
 }
 
@@ -269,7 +267,11 @@ pub struct Branch {
 impl Branch {
     /// The height of its highest fork (0: none): how deep its branches nest below it.
     pub fn height(&self) -> usize {
-        self.forks.iter().map(|fork| fork.height).max().unwrap_or(0)
+        let mut highest = 0;
+        for fork in &self.forks {
+            highest = highest.max(fork.height);
+        }
+        highest
     }
 }
 
@@ -506,7 +508,8 @@ pub struct ToolPart {
 /// run deep, however deep the runs nest.
 impl Drop for ToolPart {
     fn drop(&mut self) {
-        let mut runs: Vec<Rc<SessionState>> = self.agent.take().into_iter().collect();
+        let mut runs: Vec<Rc<SessionState>> = Vec::new();
+        runs.extend(self.agent.take());
         while let Some(run) = runs.pop() {
             let Ok(mut run) = Rc::try_unwrap(run) else {
                 continue;

@@ -520,23 +520,28 @@ fn snapshot_slots(
     if holds_a_call_twice(editor, run, given, &held, exact) {
         return Some(None);
     }
-    let slots = if exact {
-        held.iter()
-            .copied()
-            .zip((0..given.len()).map(Some))
-            .collect()
+    // Loops, not collects: each collect would be a copy of its code in the wasm.
+    let kept = if exact {
+        0
     } else {
-        let mut slots: Vec<_> = (0..editor.run(run)?.messages.len())
-            .map(|at| (Some(at), None))
-            .collect();
+        editor.run(run)?.messages.len()
+    };
+    let mut slots = Vec::with_capacity(kept + held.len());
+    if exact {
+        for (new, &at) in held.iter().enumerate() {
+            slots.push((at, Some(new)));
+        }
+    } else {
+        for at in 0..kept {
+            slots.push((Some(at), None));
+        }
         for (new, at) in held.iter().enumerate() {
             match at {
                 Some(at) => slots.get_mut(*at)?.1 = Some(new),
                 None => slots.push((None, Some(new))),
             }
         }
-        slots
-    };
+    }
     Some(Some(slots))
 }
 

@@ -166,19 +166,7 @@ impl Hasher for IdHasher {
     }
 }
 
-/// Where each message of `messages` is, by id (the first with an id, which a fork's `after`
-/// names), in a map of the indexes' type (`position_in` reads it): one copy of its code.
-pub(crate) fn message_positions(messages: &[Rc<AgentMessage>]) -> Located {
-    let mut located = Located::default();
-    for (index, message) in messages.iter().enumerate() {
-        located
-            .entry(message.id.clone())
-            .or_insert_with(|| Seen::at(&at(&[], index)));
-    }
-    located
-}
-
-/// The position of the message `id` in `message_positions`' map.
+/// The position a map of `Seen`s built by message index (`keep_forks_on_path`) holds for `id`.
 pub(crate) fn position_in(located: &Located, id: &str) -> Option<usize> {
     located.get(id).map(|seen| seen.last.message)
 }

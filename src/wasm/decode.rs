@@ -189,9 +189,11 @@ impl<'a> Decoder<'a> {
             // `action_type::BATCH`, the one type left.
             _ => {
                 let count = self.count();
-                SessionAction::Batch {
-                    actions: (0..count).map(|_| self.action_fields()).collect(),
+                let mut actions = Vec::with_capacity(count);
+                for _ in 0..count {
+                    actions.push(self.action_fields());
                 }
+                SessionAction::Batch { actions }
             }
         }
     }
@@ -317,11 +319,17 @@ impl<'a> Decoder<'a> {
             }),
             agent_state: self.json(),
             forks: self.forks(),
-            queue: {
-                let count = self.count();
-                (0..count).map(|_| self.queued_message()).collect()
-            },
+            queue: self.queue(),
         }
+    }
+
+    /// v3: a state's queue (in a loop: a `collect` would be a copy of its code for the type).
+    fn queue(&mut self) -> Vec<QueuedMessage> {
+        let mut queue = Vec::new();
+        for _ in 0..self.count() {
+            queue.push(self.queued_message());
+        }
+        queue
     }
 
     fn queued_message(&mut self) -> QueuedMessage {
@@ -335,7 +343,11 @@ impl<'a> Decoder<'a> {
 
     fn parts(&mut self) -> Vec<Rc<AgentPart>> {
         let count = self.count();
-        (0..count).map(|_| self.agent_part()).collect()
+        let mut parts = Vec::with_capacity(count);
+        for _ in 0..count {
+            parts.push(self.agent_part());
+        }
+        parts
     }
 
     /// v3: a list of forks: each its `after` (an optional string), `active`, then its
@@ -361,16 +373,16 @@ impl<'a> Decoder<'a> {
 
     pub fn messages(&mut self) -> Vec<Rc<AgentMessage>> {
         let count = self.count();
-        (0..count)
-            .map(|_| {
-                Rc::new(AgentMessage {
-                    id: self.string(),
-                    role: self.literal(role::ALL).unwrap_or(Role::User),
-                    parts: self.parts(),
-                    metadata: self.json(),
-                })
-            })
-            .collect()
+        let mut messages = Vec::with_capacity(count);
+        for _ in 0..count {
+            messages.push(Rc::new(AgentMessage {
+                id: self.string(),
+                role: self.literal(role::ALL).unwrap_or(Role::User),
+                parts: self.parts(),
+                metadata: self.json(),
+            }));
+        }
+        messages
     }
 
     fn agent_part(&mut self) -> Rc<AgentPart> {

@@ -301,7 +301,7 @@ fn encode(patches: &[Patch]) -> Vec<u32> {
             } => {
                 ops.extend([patch::SET_ASIDE, index(*messages), index(*forks)]);
                 ops.push(u32::from(*created));
-                ops.extend(trims.iter().map(|&at| index(at)));
+                each_index(&mut ops, trims);
             }
             Patch::SwitchBranch {
                 fork,
@@ -311,7 +311,7 @@ fn encode(patches: &[Patch]) -> Vec<u32> {
             } => {
                 ops.extend([patch::SWITCH_BRANCH, index(*fork), index(*messages)]);
                 ops.push(index(*to));
-                ops.extend(trims.iter().map(|&at| index(at)));
+                each_index(&mut ops, trims);
             }
             Patch::KeepForks { forks } => {
                 ops.push(patch::KEEP_FORKS);
@@ -338,7 +338,14 @@ fn index(value: usize) -> u32 {
 /// A list of indexes: its length, then each.
 fn indexes(ops: &mut Vec<u32>, list: &[usize]) {
     ops.push(index(list.len()));
-    ops.extend(list.iter().map(|&at| index(at)));
+    each_index(ops, list);
+}
+
+/// Each of the indexes (one copy of the loop for every list of them).
+fn each_index(ops: &mut Vec<u32>, list: &[usize]) {
+    for &at in list {
+        ops.push(index(at));
+    }
 }
 
 fn path(ops: &mut Vec<u32>, path: &[CallPos]) {
