@@ -95,7 +95,15 @@ function inlineCatches(glue) {
  * @param {string} importModule
  */
 export function rewriteGlue(glue, renaming, importModule) {
-  return inlineCatches(renamed(glue, renaming, importModule));
+  return withoutLegacyInit(inlineCatches(renamed(glue, renaming, importModule)));
+}
+
+// The entry always calls `initSync({ module })`: the branch for the positional argument that
+// wasm-bindgen still accepts (and warns about) is dead weight in every app's bundle.
+function withoutLegacyInit(glue) {
+  const legacy = /( +)if \(module !== undefined\) \{\n\s*if \(Object\.getPrototypeOf\(module\) === Object\.prototype\) \{\n\s*\(\{module\} = module\)\n\s*\} else \{\n\s*console\.warn\('using deprecated parameters for `initSync\(\)`; pass a single object instead'\)\n\s*\}\n\s*\}\n/;
+  if (!legacy.test(glue)) throw changed("initSync's argument handling is not as expected");
+  return glue.replace(legacy, "$1({ module } = module);\n");
 }
 
 /**
