@@ -52,19 +52,15 @@ impl<V> IdMap<V> {
 
     /// Sets the value of `id`; returns the one it replaced.
     pub(crate) fn insert(&mut self, id: String, value: V) -> Option<V> {
-        self.make_room();
         let hash = hash(&id);
-        match self.probe(hash, &id) {
-            Ok(at) => self.slots[at]
-                .as_mut()
-                .map(|slot| std::mem::replace(&mut slot.value, value)),
-            Err(at) => {
-                self.slots[at] = Some(Slot {
+        match self.slot_for(hash, &id) {
+            Some(slot) => Some(std::mem::replace(&mut slot.value, value)),
+            empty => {
+                *empty = Some(Slot {
                     hash,
                     key: id,
                     value,
                 });
-                self.len += 1;
                 None
             }
         }
@@ -72,18 +68,23 @@ impl<V> IdMap<V> {
 
     /// The value of `id`, made by `make` (and its key allocated) only when absent.
     pub(crate) fn get_or_insert_with(&mut self, id: &str, make: impl FnOnce() -> V) -> &mut V {
-        self.make_room();
         let hash = hash(id);
-        let at = self.probe(hash, id).unwrap_or_else(|empty| {
-            self.len += 1;
-            empty
-        });
-        let slot = self.slots[at].get_or_insert_with(|| Slot {
+        let slot = self.slot_for(hash, id).get_or_insert_with(|| Slot {
             hash,
             key: id.to_owned(),
             value: make(),
         });
         &mut slot.value
+    }
+
+    /// The slot holding `id`, or the empty one it goes in, counted already.
+    fn slot_for(&mut self, hash: u32, id: &str) -> &mut Option<Slot<V>> {
+        self.make_room();
+        let at = self.probe(hash, id).unwrap_or_else(|empty| {
+            self.len += 1;
+            empty
+        });
+        &mut self.slots[at]
     }
 
     /// Takes `id` out; returns its value. The entries after it in its cluster that may move
