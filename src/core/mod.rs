@@ -5,6 +5,7 @@ mod actions;
 mod approval;
 mod edit;
 mod find;
+mod id_map;
 mod json;
 pub mod model;
 mod parts;

@@ -3,10 +3,9 @@
 //! lives in its run.
 
 use std::cell::RefCell;
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
 use std::rc::Rc;
 
+use super::id_map::IdMap;
 use super::model::{AgentMessage, AgentPart, SessionState};
 use super::path::{call_at, visit_calls, visit_runs, CallPath, CallPos, RunPath};
 
@@ -139,32 +138,7 @@ impl Seen {
 }
 
 /// The indexes' map, which other sets of ids use too: the wasm then has one copy of its code.
-pub(crate) type Located = HashMap<String, Seen, BuildHasherDefault<IdHasher>>;
-
-/// The indexes' hash (FxHash's, as rustc uses): a few instructions a word where SipHash takes
-/// far more wasm. SipHash would not resist crafted ids here anyway: on wasm32 the standard
-/// library has no randomness to key it with.
-#[derive(Default)]
-pub(crate) struct IdHasher(u32);
-
-impl Hasher for IdHasher {
-    fn write(&mut self, bytes: &[u8]) {
-        const SEED: u32 = 0x9e37_79b9;
-        let mut chunks = bytes.chunks_exact(4);
-        for chunk in &mut chunks {
-            let word = u32::from_le_bytes([chunk[0], chunk[1], chunk[2], chunk[3]]);
-            self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(SEED);
-        }
-        for byte in chunks.remainder() {
-            self.0 = (self.0.rotate_left(5) ^ u32::from(*byte)).wrapping_mul(SEED);
-        }
-    }
-
-    /// The word twice: hashbrown takes its tag from the top bits and its bucket from the low.
-    fn finish(&self) -> u64 {
-        u64::from(self.0) * 0x1_0000_0001
-    }
-}
+pub(crate) type Located = IdMap<Seen>;
 
 /// The position a map of `Seen`s built by message index (`keep_forks_on_path`) holds for `id`.
 pub(crate) fn position_in(located: &Located, id: &str) -> Option<usize> {
@@ -173,17 +147,9 @@ pub(crate) fn position_in(located: &Located, id: &str) -> Option<usize> {
 
 /// Notes one more `id` at `path`.
 fn add(located: &mut Located, id: &str, path: &[CallPos]) {
-    match located.get_mut(id) {
-        Some(seen) => {
-            seen.point_at(path);
-            seen.count += 1;
-        }
-        None => {
-            let mut seen = Seen::at(path);
-            seen.count = 1;
-            located.insert(id.to_owned(), seen);
-        }
-    }
+    let seen = located.get_or_insert_with(id, Seen::default);
+    seen.point_at(path);
+    seen.count += 1;
 }
 
 /// Notes one `id` fewer in an index no other session shares (`None` otherwise: what one
@@ -230,8 +196,7 @@ impl CallIndex {
             let located = &mut self.0.borrow_mut().located;
             visit_calls(&state, &mut Vec::new(), &mut |path, call| {
                 located
-                    .entry(call.id.clone())
-                    .or_insert_with(|| Seen::at(path))
+                    .get_or_insert_with(&call.id, || Seen::at(path))
                     .count += 1;
             });
         }
@@ -350,8 +315,7 @@ impl MessageIndex {
                 // and a message recorded since is newer than the indexed state's.
                 for (index, message) in run.messages.iter().enumerate().rev() {
                     located
-                        .entry(message.id.clone())
-                        .or_insert_with(|| Seen::at(&at(path, index)))
+                        .get_or_insert_with(&message.id, || Seen::at(&at(path, index)))
                         .count += 1;
                 }
             });
