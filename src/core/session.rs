@@ -186,6 +186,15 @@ fn add(located: &mut Located, id: &str, path: &[CallPos]) {
     }
 }
 
+/// Notes one more `id` read from an indexed state, at `path` if it is new: the entry made first
+/// stays. Through `add`'s insert, not `entry`, whose code the wasm would carry besides.
+fn add_read(located: &mut Located, id: &str, path: &[CallPos]) {
+    match located.get_mut(id) {
+        Some(seen) => seen.count += 1,
+        None => add(located, id, path),
+    }
+}
+
 /// Notes one `id` fewer in an index no other session shares (`None` otherwise: what one
 /// session removed, another, a state that diverged from it, may still hold; an entry left
 /// behind is only a hint that does not match); the last one takes its entry out.
@@ -229,10 +238,7 @@ impl CallIndex {
         if let Some(state) = unread {
             let located = &mut self.0.borrow_mut().located;
             visit_calls(&state, &mut Vec::new(), &mut |path, call| {
-                located
-                    .entry(call.id.clone())
-                    .or_insert_with(|| Seen::at(path))
-                    .count += 1;
+                add_read(located, &call.id, path);
             });
         }
     }
@@ -349,10 +355,7 @@ impl MessageIndex {
                 // Newest first: the first entry made for an id in a run is its newest there,
                 // and a message recorded since is newer than the indexed state's.
                 for (index, message) in run.messages.iter().enumerate().rev() {
-                    located
-                        .entry(message.id.clone())
-                        .or_insert_with(|| Seen::at(&at(path, index)))
-                        .count += 1;
+                    add_read(located, &message.id, &at(path, index));
                 }
             });
         }
