@@ -15,6 +15,7 @@ use super::path::{call_at, call_at_mut, run_at, run_at_mut, CallPath, CallPos, R
 use super::protocol::{DENIED, DENIED_CODE, INVALID_INPUT, INVALID_INPUT_CODE, MAX_BRANCH_NESTING};
 use super::resumable::Cut;
 use super::session::{OpenCall, Session};
+use super::{insert_at, remove_at};
 
 /// Parses a call's streamed input at `tool-input-end` as JavaScript's `JSON.parse` does, blank
 /// text as `{}`: the input, or `None` when the text is not JSON. It gets the call, its text as
@@ -315,7 +316,8 @@ impl<'a> Editor<'a> {
         if let Some((id, name)) = opened {
             let open = self.open_mut();
             let at = open.partition_point(|call| call.path < path);
-            open.insert(
+            insert_at(
+                open,
                 at,
                 OpenCall {
                     path: path.clone(),
@@ -705,11 +707,7 @@ impl<'a> Editor<'a> {
 
     /// Removes `queue[index]` of the root.
     pub fn unqueue(&mut self, index: usize) -> Option<()> {
-        let queue = &mut self.root_mut().queue;
-        if index >= queue.len() {
-            return None;
-        }
-        queue.remove(index);
+        remove_at(&mut self.root_mut().queue, index)?;
         self.log(Patch::Unqueue { index });
         Some(())
     }

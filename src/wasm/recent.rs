@@ -8,7 +8,7 @@
 
 use std::cell::{Cell, RefCell};
 
-use crate::core::Session;
+use crate::core::{remove_at, Session};
 
 /// Enough for a few conversations on one page.
 const HEADS: usize = 8;
@@ -28,7 +28,7 @@ pub fn take(id: f64) -> Option<Session> {
         .try_with(|heads| {
             let mut heads = heads.borrow_mut();
             let index = heads.iter().position(|(head, _)| f64::from(*head) == id)?;
-            Some(heads.remove(index).1)
+            Some(remove_at(&mut heads, index)?.1)
         })
         .ok()?
 }
@@ -50,7 +50,7 @@ pub fn keep(id: u32, session: Session) {
     let _ = HEADS_BY_AGE.try_with(|heads| {
         let mut heads = heads.borrow_mut();
         if heads.len() == HEADS {
-            heads.remove(0);
+            remove_at(&mut heads, 0);
         }
         heads.push((id, session));
     });
