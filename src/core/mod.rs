@@ -1,6 +1,8 @@
 //! The session reducer: pure Rust, no wasm dependencies, complete on every target and tested
 //! natively and on wasm32.
 
+use std::rc::Rc;
+
 mod actions;
 mod approval;
 mod edit;
@@ -21,6 +23,17 @@ pub use model::{branch_at, BranchAt};
 pub use reducer::{load_rule, plain_append_target, reduce, reduce_with, session_reducer, Outcome};
 pub use resumable::{resumable, resumable_cut, Cut};
 pub use session::Session;
+
+/// `Rc::make_mut` for the core's values, which no `Weak` points at: the value, cloned first
+/// when shared. `make_mut`'s handling of weak pointers (its own allocation and copy code for
+/// each type) would be in the wasm besides each type's `Rc::new`.
+pub(crate) fn own<T: Clone>(shared: &mut Rc<T>) -> &mut T {
+    if Rc::get_mut(shared).is_none() {
+        *shared = Rc::new(T::clone(shared));
+    }
+    // Unique by now: `get_mut` cannot fail.
+    Rc::get_mut(shared).unwrap()
+}
 
 /// `list.remove(index)`, `None` past its end, without `Vec::remove`'s panic: its message
 /// formats the index and the length, and would bring integer formatting into the wasm.
@@ -52,7 +65,26 @@ fn carry_to_last<'a, T: 'a>(mut slots: impl Iterator<Item = &'a mut T>) {
 
 #[cfg(test)]
 mod tests {
-    use super::{insert_at, remove_at};
+    use std::rc::Rc;
+
+    use super::{insert_at, own, remove_at};
+
+    #[test]
+    fn own_clones_a_shared_value_only() {
+        let mut value = Rc::new(vec![1]);
+        let before = Rc::as_ptr(&value);
+        own(&mut value).push(2);
+        assert_eq!(
+            Rc::as_ptr(&value),
+            before,
+            "a value nothing shares is changed in place"
+        );
+        let other = Rc::clone(&value);
+        own(&mut value).push(3);
+        assert_eq!(*other, [1, 2], "the other holder keeps its value");
+        assert_eq!(*value, [1, 2, 3]);
+        assert_eq!(Rc::strong_count(&other), 1);
+    }
 
     #[test]
     fn remove_at_and_insert_at_do_what_vec_remove_and_insert_do() {
