@@ -14,7 +14,8 @@ use crate::core::{remove_at, Session};
 const HEADS: usize = 8;
 
 // Read through `try_with`, not `with`, whose panic (the thread's storage destroyed, which a
-// page's one thread never sees) would bring its error's formatting into the wasm; without the
+// page's one thread never sees) would bring its error's formatting into the wasm, and
+// `try_borrow_mut` for the same reason (no borrow of the heads outlives its call); without the
 // storage nothing is remembered, which costs only time.
 thread_local! {
     static HEADS_BY_AGE: RefCell<Vec<(u32, Session)>> = const { RefCell::new(Vec::new()) };
@@ -26,7 +27,7 @@ thread_local! {
 pub fn take(id: f64) -> Option<Session> {
     HEADS_BY_AGE
         .try_with(|heads| {
-            let mut heads = heads.borrow_mut();
+            let mut heads = heads.try_borrow_mut().ok()?;
             let index = heads.iter().position(|(head, _)| f64::from(*head) == id)?;
             Some(remove_at(&mut heads, index)?.1)
         })
@@ -48,7 +49,9 @@ pub fn new_id() -> u32 {
 /// Keeps a session as a head, under `id` (from `new_id`).
 pub fn keep(id: u32, session: Session) {
     let _ = HEADS_BY_AGE.try_with(|heads| {
-        let mut heads = heads.borrow_mut();
+        let Ok(mut heads) = heads.try_borrow_mut() else {
+            return;
+        };
         if heads.len() == HEADS {
             remove_at(&mut heads, 0);
         }
