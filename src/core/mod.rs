@@ -31,8 +31,11 @@ pub(crate) fn own<T: Clone>(shared: &mut Rc<T>) -> &mut T {
     if Rc::get_mut(shared).is_none() {
         *shared = Rc::new(T::clone(shared));
     }
-    // Unique by now: `get_mut` cannot fail.
-    Rc::get_mut(shared).unwrap()
+    match Rc::get_mut(shared) {
+        Some(value) => value,
+        // Unique by now. (Not `unwrap`: its panic would be one more in the wasm.)
+        None => unreachable!(),
+    }
 }
 
 /// `list.remove(index)`, `None` past its end, without `Vec::remove`'s panic: its message
