@@ -171,11 +171,15 @@ pub(crate) fn position_in(located: &Located, id: &str) -> Option<usize> {
     located.get(id).map(|seen| seen.last.message)
 }
 
-/// Notes one more `id` at `path`.
-fn add(located: &mut Located, id: &str, path: &[CallPos]) {
+/// Notes one more `id` at `path`. `repoint`: an entry already there points at `path` too (an
+/// id added since the index was made); otherwise it stays (the read of an indexed state, whose
+/// first entry for an id is the one kept).
+fn add(located: &mut Located, id: &str, path: &[CallPos], repoint: bool) {
     match located.get_mut(id) {
         Some(seen) => {
-            seen.point_at(path);
+            if repoint {
+                seen.point_at(path);
+            }
             seen.count += 1;
         }
         None => {
@@ -183,15 +187,6 @@ fn add(located: &mut Located, id: &str, path: &[CallPos]) {
             seen.count = 1;
             located.insert(id.to_owned(), seen);
         }
-    }
-}
-
-/// Notes one more `id` read from an indexed state, at `path` if it is new: the entry made first
-/// stays. Through `add`'s insert, not `entry`, whose code the wasm would carry besides.
-fn add_read(located: &mut Located, id: &str, path: &[CallPos]) {
-    match located.get_mut(id) {
-        Some(seen) => seen.count += 1,
-        None => add(located, id, path),
     }
 }
 
@@ -238,7 +233,7 @@ impl CallIndex {
         if let Some(state) = unread {
             let located = &mut ids(&self.0).located;
             visit_calls(&state, &mut Vec::new(), &mut |path, call| {
-                add_read(located, &call.id, path);
+                add(located, &call.id, path, false);
             });
         }
     }
@@ -268,7 +263,7 @@ impl CallIndex {
 
     /// Notes a call added at `path`.
     pub fn record(&self, id: &str, path: &CallPath) {
-        add(&mut ids(&self.0).located, id, path);
+        add(&mut ids(&self.0).located, id, path, true);
     }
 
     /// Read first: what is taken out must have been counted.
@@ -365,7 +360,7 @@ impl MessageIndex {
                 // Newest first: the first entry made for an id in a run is its newest there,
                 // and a message recorded since is newer than the indexed state's.
                 for (index, message) in run.messages.iter().enumerate().rev() {
-                    add_read(located, &message.id, &at(path, index));
+                    add(located, &message.id, &at(path, index), false);
                 }
             });
         }
@@ -393,7 +388,7 @@ impl MessageIndex {
     /// Notes a message added to `state`, the newest of its run with its id.
     pub fn record(&mut self, state: &Rc<SessionState>, path: &RunPath, id: &str, index: usize) {
         match Rc::get_mut(&mut self.0) {
-            Some(ids) => add(&mut ids.get_mut().located, id, &at(path, index)),
+            Some(ids) => add(&mut ids.get_mut().located, id, &at(path, index), true),
             // Shared with a session that diverged, where this message's id may name another:
             // this session starts an index of its own, read from its state on first use.
             None => *self = MessageIndex::new(Rc::clone(state)),
