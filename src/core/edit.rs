@@ -2,6 +2,7 @@
 //! nodes on its path that are shared with another state) and logs the matching `Patch`, so
 //! the Rust state and the host's objects change in the same way.
 
+use super::own;
 use std::rc::Rc;
 
 use super::json::{self, Update};
@@ -15,6 +16,7 @@ use super::path::{call_at, call_at_mut, run_at, run_at_mut, CallPath, CallPos, R
 use super::protocol::{DENIED, DENIED_CODE, INVALID_INPUT, INVALID_INPUT_CODE, MAX_BRANCH_NESTING};
 use super::resumable::Cut;
 use super::session::{OpenCall, Session};
+use super::{insert_at, remove_at};
 
 /// Parses a call's streamed input at `tool-input-end` as JavaScript's `JSON.parse` does, blank
 /// text as `{}`: the input, or `None` when the text is not JSON. It gets the call, its text as
@@ -224,12 +226,12 @@ impl<'a> Editor<'a> {
 
     fn root_mut(&mut self) -> &mut SessionState {
         self.touched = true;
-        Rc::make_mut(&mut self.session.state)
+        own(&mut self.session.state)
     }
 
     fn open_mut(&mut self) -> &mut Vec<OpenCall> {
         self.touched = true;
-        Rc::make_mut(&mut self.session.open)
+        own(&mut self.session.open)
     }
 
     pub fn state(&self) -> &SessionState {
@@ -302,7 +304,7 @@ impl<'a> Editor<'a> {
             AgentPart::Tool(call) => Some(call.id.clone()),
             _ => None,
         };
-        let parts = &mut Rc::make_mut(self.run_mut(run)?.messages.get_mut(message)?).parts;
+        let parts = &mut own(self.run_mut(run)?.messages.get_mut(message)?).parts;
         parts.push(Rc::new(part));
         let mut path = run.to_vec();
         path.push(CallPos {
@@ -315,7 +317,8 @@ impl<'a> Editor<'a> {
         if let Some((id, name)) = opened {
             let open = self.open_mut();
             let at = open.partition_point(|call| call.path < path);
-            open.insert(
+            insert_at(
+                open,
                 at,
                 OpenCall {
                     path: path.clone(),
@@ -351,8 +354,8 @@ impl<'a> Editor<'a> {
             });
             return Some(());
         }
-        let message_node = Rc::make_mut(self.run_mut(run)?.messages.get_mut(message)?);
-        match Rc::make_mut(message_node.parts.get_mut(part)?) {
+        let message_node = own(self.run_mut(run)?.messages.get_mut(message)?);
+        match own(message_node.parts.get_mut(part)?) {
             AgentPart::Text(TextPart {
                 text: accumulated, ..
             })
@@ -523,7 +526,7 @@ impl<'a> Editor<'a> {
         let Update::Set(merged) = json::merged(held.and_then(Option::as_ref), metadata) else {
             return Some(());
         };
-        let owner = Rc::make_mut(self.run_mut(run)?.messages.get_mut(message)?);
+        let owner = own(self.run_mut(run)?.messages.get_mut(message)?);
         *metadata_of_mut(owner, part)? = Some(merged);
         self.log(Patch::MergeMetadata {
             run: run.to_vec(),
@@ -566,8 +569,8 @@ impl<'a> Editor<'a> {
         if matches!((&data, &metadata), (Update::Keep, Update::Keep)) {
             return Some(());
         }
-        let owner = Rc::make_mut(self.run_mut(run)?.messages.get_mut(message)?);
-        let AgentPart::Data(target) = Rc::make_mut(owner.parts.get_mut(part)?) else {
+        let owner = own(self.run_mut(run)?.messages.get_mut(message)?);
+        let AgentPart::Data(target) = own(owner.parts.get_mut(part)?) else {
             return None;
         };
         if let Update::Set(data) = data {
@@ -705,11 +708,7 @@ impl<'a> Editor<'a> {
 
     /// Removes `queue[index]` of the root.
     pub fn unqueue(&mut self, index: usize) -> Option<()> {
-        let queue = &mut self.root_mut().queue;
-        if index >= queue.len() {
-            return None;
-        }
-        queue.remove(index);
+        remove_at(&mut self.root_mut().queue, index)?;
         self.log(Patch::Unqueue { index });
         Some(())
     }
@@ -735,7 +734,7 @@ impl<'a> Editor<'a> {
                     .get(run.len())
                     .is_some_and(|pos| pos.message == message && pos.part >= keep)
         });
-        Rc::make_mut(self.run_mut(run)?.messages.get_mut(message)?)
+        own(self.run_mut(run)?.messages.get_mut(message)?)
             .parts
             .truncate(keep);
         self.log(Patch::CutParts {
@@ -796,7 +795,7 @@ impl Editor<'_> {
         if created {
             forks_list.push(Rc::new(Fork::new(after, 1, vec![Some(branch), None])));
         } else {
-            let fork = Rc::make_mut(forks_list.last_mut()?);
+            let fork = own(forks_list.last_mut()?);
             fork.height = fork.height.max(1 + branch.height());
             *fork.alternatives.get_mut(fork.active)? = Some(branch);
             fork.active = fork.alternatives.len();
@@ -818,7 +817,7 @@ impl Editor<'_> {
     pub fn switch_branch(&mut self, fork: usize, kept: usize, to: usize) -> Option<()> {
         let state = self.root_mut();
         let (left, trims) = tail_branch(state, kept, fork + 1)?;
-        let node = Rc::make_mut(state.forks.get_mut(fork)?);
+        let node = own(state.forks.get_mut(fork)?);
         let target = node.alternatives.get_mut(to)?.take()?;
         // Only when the branch that comes out was the deepest can the height go down (never
         // below 1: with no forks in any branch, none is read).
@@ -883,7 +882,7 @@ fn tail_branch(
 /// the host: the number of branches changed, then for each its index, the number of its forks
 /// changed, and for each its index then 0 (dropped) or 1 and the same for it.
 fn trim_to(fork: &mut Rc<Fork>, budget: usize, log: &mut Vec<usize>) {
-    let node = Rc::make_mut(fork);
+    let node = own(fork);
     let changed = log.len();
     log.push(0);
     for (at, alternative) in node.alternatives.iter_mut().enumerate() {
@@ -897,7 +896,7 @@ fn trim_to(fork: &mut Rc<Fork>, budget: usize, log: &mut Vec<usize>) {
         log.push(at);
         let count = log.len();
         log.push(0);
-        let branch = Rc::make_mut(branch);
+        let branch = own(branch);
         for (index, inner) in branch.forks.iter_mut().enumerate() {
             if inner.height >= budget {
                 count_up(log, count);
@@ -994,7 +993,7 @@ fn metadata_of(message: &AgentMessage, part: Option<usize>) -> Option<&Option<Js
 fn metadata_of_mut(message: &mut AgentMessage, part: Option<usize>) -> Option<&mut Option<Json>> {
     Some(match part {
         None => &mut message.metadata,
-        Some(part) => match Rc::make_mut(message.parts.get_mut(part)?) {
+        Some(part) => match own(message.parts.get_mut(part)?) {
             AgentPart::Text(TextPart { metadata, .. })
             | AgentPart::Reasoning(ReasoningPart { metadata, .. })
             | AgentPart::Tool(ToolPart { metadata, .. })

@@ -1,7 +1,7 @@
 //! Addresses inside a conversation tree: a call is reached through the calls whose
 //! sub-agent runs hold it.
 
-use std::rc::Rc;
+use super::own;
 
 use super::model::{AgentPart, SessionState, ToolPart};
 
@@ -42,8 +42,8 @@ pub fn call_at<'a>(root: &'a SessionState, path: &[CallPos]) -> Option<&'a ToolP
 
 /// Mutable access to the call at `pos` in `run`, copying shared nodes on the way.
 pub fn call_in_mut(run: &mut SessionState, pos: CallPos) -> Option<&mut ToolPart> {
-    let message = Rc::make_mut(run.messages.get_mut(pos.message)?);
-    match Rc::make_mut(message.parts.get_mut(pos.part)?) {
+    let message = own(run.messages.get_mut(pos.message)?);
+    match own(message.parts.get_mut(pos.part)?) {
         AgentPart::Tool(call) => Some(call),
         _ => None,
     }
@@ -53,7 +53,7 @@ pub fn call_in_mut(run: &mut SessionState, pos: CallPos) -> Option<&mut ToolPart
 pub fn run_at_mut<'a>(root: &'a mut SessionState, path: &RunPath) -> Option<&'a mut SessionState> {
     let mut run = root;
     for &pos in path {
-        run = Rc::make_mut(call_in_mut(run, pos)?.agent.as_mut()?);
+        run = own(call_in_mut(run, pos)?.agent.as_mut()?);
     }
     Some(run)
 }

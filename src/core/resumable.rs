@@ -1,5 +1,6 @@
 //! `resumable(messages)`: what Retry sends.
 
+use super::own;
 use std::rc::Rc;
 
 use super::model::{AgentMessage, AgentPart, Role};
@@ -29,7 +30,7 @@ impl Cut {
         messages.truncate(self.messages);
         if let (Some(parts), Some(last)) = (self.parts, messages.last_mut()) {
             if parts < last.parts.len() {
-                Rc::make_mut(last).parts.truncate(parts);
+                own(last).parts.truncate(parts);
             }
         }
     }

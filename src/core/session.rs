@@ -2,7 +2,7 @@
 //! of the conversation: the open calls, where each call id lives, and where each message id
 //! lives in its run.
 
-use std::cell::RefCell;
+use std::cell::{RefCell, RefMut};
 use std::rc::Rc;
 
 use super::id_map::IdMap;
@@ -191,9 +191,9 @@ impl CallIndex {
 
     /// Reads the indexed state's calls, once.
     fn read(&self) {
-        let unread = self.0.borrow_mut().unread.take();
+        let unread = ids(&self.0).unread.take();
         if let Some(state) = unread {
-            let located = &mut self.0.borrow_mut().located;
+            let located = &mut ids(&self.0).located;
             visit_calls(&state, &mut Vec::new(), &mut |path, call| {
                 located
                     .get_or_insert_with(&call.id, || Seen::at(path))
@@ -210,7 +210,7 @@ impl CallIndex {
     /// Where the call with this id is in `state`, nested runs included.
     pub fn locate(&self, state: &SessionState, id: &str) -> Option<CallPath> {
         self.read();
-        let path = self.0.borrow().located.get(id).map(Seen::path)?;
+        let path = ids(&self.0).located.get(id).map(Seen::path)?;
         if call_at(state, &path).is_some_and(|call| call.id == id) {
             return Some(path);
         }
@@ -221,13 +221,13 @@ impl CallIndex {
             }
         });
         let path = found?;
-        relocate(&mut self.0.borrow_mut().located, id, &path);
+        relocate(&mut ids(&self.0).located, id, &path);
         Some(path)
     }
 
     /// Notes a call added at `path`.
     pub fn record(&self, id: &str, path: &CallPath) {
-        add(&mut self.0.borrow_mut().located, id, path);
+        add(&mut ids(&self.0).located, id, path);
     }
 
     /// Read first: what is taken out must have been counted.
@@ -242,7 +242,7 @@ impl CallIndex {
     /// How many ids the index holds (its indexed state read).
     pub fn len(&self) -> usize {
         self.read();
-        self.0.borrow().located.len()
+        ids(&self.0).located.len()
     }
 }
 
@@ -278,6 +278,16 @@ struct Ids {
 /// root run holds: a small state is read at once only when lookups are many.
 const SCAN_ALLOWANCE: usize = 64;
 
+/// An index's ids, to read or change: `try_borrow_mut`, not `borrow` or `borrow_mut`, whose
+/// panic messages would bring string formatting into the wasm for them alone. Each borrow ends
+/// in the statement or block that takes it, so none is ever refused.
+fn ids(index: &RefCell<Ids>) -> RefMut<'_, Ids> {
+    match index.try_borrow_mut() {
+        Ok(ids) => ids,
+        Err(_) => unreachable!(),
+    }
+}
+
 impl Ids {
     fn unread(state: Rc<SessionState>) -> Rc<RefCell<Ids>> {
         Rc::new(RefCell::new(Ids {
@@ -301,7 +311,7 @@ impl MessageIndex {
         }
         let scan = || run.messages.iter().rposition(|message| message.id == id);
         let unread = {
-            let mut ids = self.0.borrow_mut();
+            let mut ids = ids(&self.0);
             if ids.unread.is_some() && ids.scans_left >= run.messages.len() {
                 ids.scans_left -= run.messages.len();
                 return scan();
@@ -309,7 +319,7 @@ impl MessageIndex {
             ids.unread.take()
         };
         if let Some(state) = unread {
-            let located = &mut self.0.borrow_mut().located;
+            let located = &mut ids(&self.0).located;
             visit_runs(&state, &mut Vec::new(), &mut |path, run| {
                 // Newest first: the first entry made for an id in a run is its newest there,
                 // and a message recorded since is newer than the indexed state's.
@@ -321,7 +331,7 @@ impl MessageIndex {
             });
         }
         // Absent from the index: in no run at all.
-        let seen = self.0.borrow().located.get(id).map(Seen::path)?;
+        let seen = ids(&self.0).located.get(id).map(Seen::path)?;
         if let Some((last, seen_run)) = seen.split_last() {
             if seen_run == path
                 && run
@@ -336,7 +346,7 @@ impl MessageIndex {
         // Only in an index no other session shares: the newest here may not be the newest in
         // a state that diverged.
         if let (Some(index), 1) = (found, Rc::strong_count(&self.0)) {
-            relocate(&mut self.0.borrow_mut().located, id, &at(path, index));
+            relocate(&mut ids(&self.0).located, id, &at(path, index));
         }
         found
     }
@@ -364,7 +374,7 @@ impl MessageIndex {
 
     /// How many ids the index holds.
     pub fn len(&self) -> usize {
-        self.0.borrow().located.len()
+        ids(&self.0).located.len()
     }
 }
 

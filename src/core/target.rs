@@ -50,7 +50,9 @@ fn made_up_id(index: usize) -> String {
         }
     }
     let mut id = String::from(MADE_UP_ID_PREFIX);
-    id.extend(digits.iter().rev());
+    for digit in digits.iter().rev() {
+        id.push(*digit);
+    }
     id
 }
 

@@ -92,16 +92,21 @@ impl<'a> Decoder<'a> {
     /// The next string, `units` UTF-16 code units long.
     fn string_of(&mut self, units: i32) -> String {
         let mut left = usize::try_from(units).unwrap_or(0);
-        let mut end = 0;
+        let mut end = self.strings.len();
         if self.ascii {
-            end = left.min(self.strings.len());
+            end = left.min(end);
         } else {
-            for (at, char) in self.strings.char_indices() {
-                if left == 0 {
-                    break;
+            // By bytes, not chars (whose decoding the wasm would carry): a char starts at each
+            // byte that does not continue one, and takes two code units when it takes four
+            // bytes (a lead byte from 0xF0).
+            for (at, byte) in self.strings.bytes().enumerate() {
+                if byte & 0xC0 != 0x80 {
+                    if left == 0 {
+                        end = at;
+                        break;
+                    }
+                    left = left.saturating_sub(if byte >= 0xF0 { 2 } else { 1 });
                 }
-                left = left.saturating_sub(char.len_utf16());
-                end = at + char.len_utf8();
             }
         }
         // `end` is a char boundary: `get` cannot fail (and, unlike `split_at`, brings in no

@@ -8,11 +8,15 @@
 
 use std::cell::{Cell, RefCell};
 
-use crate::core::Session;
+use crate::core::{remove_at, Session};
 
 /// Enough for a few conversations on one page.
 const HEADS: usize = 8;
 
+// Read through `try_with`, not `with`, whose panic (the thread's storage destroyed, which a
+// page's one thread never sees) would bring its error's formatting into the wasm, and
+// `try_borrow_mut` for the same reason (no borrow of the heads outlives its call); without the
+// storage nothing is remembered, which costs only time.
 thread_local! {
     static HEADS_BY_AGE: RefCell<Vec<(u32, Session)>> = const { RefCell::new(Vec::new()) };
     static LAST_ID: Cell<u32> = const { Cell::new(0) };
@@ -21,29 +25,35 @@ thread_local! {
 /// Takes the session with this id (as `state_facts.js` keeps it: a number), to change it in
 /// place.
 pub fn take(id: f64) -> Option<Session> {
-    HEADS_BY_AGE.with(|heads| {
-        let mut heads = heads.borrow_mut();
-        let index = heads.iter().position(|(head, _)| f64::from(*head) == id)?;
-        Some(heads.remove(index).1)
-    })
+    HEADS_BY_AGE
+        .try_with(|heads| {
+            let mut heads = heads.try_borrow_mut().ok()?;
+            let index = heads.iter().position(|(head, _)| f64::from(*head) == id)?;
+            Some(remove_at(&mut heads, index)?.1)
+        })
+        .ok()?
 }
 
 /// A new id for a session about to be kept (`keep`): the state it is for is recorded under it
 /// first (`state_facts.js`).
 pub fn new_id() -> u32 {
-    LAST_ID.with(|last| {
-        let id = last.get().wrapping_add(1) & 0x7fff_ffff;
-        last.set(id);
-        id
-    })
+    LAST_ID
+        .try_with(|last| {
+            let id = last.get().wrapping_add(1) & 0x7fff_ffff;
+            last.set(id);
+            id
+        })
+        .unwrap_or(0)
 }
 
 /// Keeps a session as a head, under `id` (from `new_id`).
 pub fn keep(id: u32, session: Session) {
-    HEADS_BY_AGE.with(|heads| {
-        let mut heads = heads.borrow_mut();
+    let _ = HEADS_BY_AGE.try_with(|heads| {
+        let Ok(mut heads) = heads.try_borrow_mut() else {
+            return;
+        };
         if heads.len() == HEADS {
-            heads.remove(0);
+            remove_at(&mut heads, 0);
         }
         heads.push((id, session));
     });
