@@ -503,17 +503,29 @@ const closesLane = new Set([
 // Event type -> the kind of streamed entity it is about, and whether it opens one (read once
 // from the types' names).
 const kinds = { TEXT_MESSAGE: "message", TOOL_CALL: "tool", REASONING_MESSAGE: "reasoning", ACTIVITY: "activity" };
-const entityOf = new Map();
-for (const type of Object.keys(handlers)) {
-  const match = /^(TEXT_MESSAGE|TOOL_CALL|REASONING_MESSAGE|ACTIVITY)_(START|SNAPSHOT|CONTENT|ARGS|DELTA|END)$/.exec(type);
-  if (match) entityOf.set(type, { kind: kinds[match[1]], opens: match[2] === "START" || match[2] === "SNAPSHOT" });
+let entities;
+
+// The entity table, made on first use: made at load, it would keep the whole translator in the
+// bundle of an app that imports only readAgUiStream from this subpath.
+function entityOf(type) {
+  entities ??= entityTable();
+  return entities.get(type);
+}
+
+function entityTable() {
+  const table = new Map();
+  for (const type of Object.keys(handlers)) {
+    const match = /^(TEXT_MESSAGE|TOOL_CALL|REASONING_MESSAGE|ACTIVITY)_(START|SNAPSHOT|CONTENT|ARGS|DELTA|END)$/.exec(type);
+    if (match) table.set(type, { kind: kinds[match[1]], opens: match[2] === "START" || match[2] === "SNAPSHOT" });
+  }
+  return table;
 }
 const entityNames = { message: "message", tool: "tool call", reasoning: "reasoning message", activity: "activity" };
 
 // An event as attributed by its entity's opener: one without subagentRunId belongs to the
 // opener's sub-agent; one naming another sub-agent is a problem (a string saying so).
 function attributed(memory, event) {
-  const entity = entityOf.get(event.type);
+  const entity = entityOf(event.type);
   if (!entity) return event;
   const { kind } = entity;
   const id = event[kind === "tool" ? "toolCallId" : "messageId"];
