@@ -1,7 +1,8 @@
 // Random shapes through the translators: they never throw, and every action they return is one
 // the reducer accepts (checkAction) and applies without throwing. Seeded, so a failure repeats;
-// FUZZ_SEED picks another sequence, FUZZ_COUNT a longer one (`npm run fuzz:adapters`: 100,000
-// objects per protocol). A new translator every STREAM objects: each is one stream.
+// FUZZ_SEED picks another sequence, FUZZ_COUNT a longer one (`npm run fuzz:adapters`, which
+// `npm run fuzz` runs after the differential fuzz: 100,000 objects per protocol). A new
+// translator every STREAM objects: each is one stream.
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { EventType } from "@ag-ui/core";
