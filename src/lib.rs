@@ -65,6 +65,8 @@
 //!   JavaScript binding; JSON values are then placeholders held by JavaScript. A Rust
 //!   program leaves it off.
 
+#![warn(missing_docs)]
+
 pub mod core;
 
 #[cfg(feature = "js-binding")]

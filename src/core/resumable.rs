@@ -10,7 +10,9 @@ use super::path::CallPos;
 /// kept only the first `parts` parts when set (set only when that drops some).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Cut {
+    /// How many messages are kept.
     pub messages: usize,
+    /// How many parts of the last one kept are, when set.
     pub parts: Option<usize>,
 }
 
@@ -41,6 +43,7 @@ impl Cut {
             || (pos.message + 1 == self.messages && self.parts.is_none_or(|parts| pos.part < parts))
     }
 
+    /// The first `messages` of `messages`, cut (a new list; `messages` is as it was).
     pub fn apply(&self, messages: &[Rc<AgentMessage>]) -> Vec<Rc<AgentMessage>> {
         let mut kept = messages[..self.messages.min(messages.len())].to_vec();
         self.apply_to(&mut kept);
