@@ -316,6 +316,28 @@ pub struct BranchAt {
 
 /// SPEC v3 "Actions": branchAt: the fork that `messages[index]` begins an alternative of
 /// (`index` may be `messages.len()`: the fork after the last message).
+///
+/// ```
+/// use chat_session_reducer::core::branch_at;
+/// use chat_session_reducer::core::model::{BranchAt, SessionState};
+/// use serde_json::{from_value, json};
+///
+/// // The second of two replies to u-1 is on the path; the first is set aside.
+/// let state: SessionState = from_value(json!({
+///     "messages": [
+///         { "id": "u-1", "role": "user", "parts": [{ "type": "text", "text": "Hi" }] },
+///         { "id": "a-2", "role": "assistant", "parts": [{ "type": "text", "text": "Hello" }] }
+///     ],
+///     "status": "idle",
+///     "forks": [{ "after": "u-1", "active": 1, "alternatives": [
+///         { "messages": [{ "id": "a-1", "role": "assistant", "parts": [{ "type": "text", "text": "Hey" }] }] },
+///         null
+///     ] }]
+/// })).unwrap();
+/// let at = BranchAt { after: Some("u-1".to_owned()), active: 1, count: 2 };
+/// assert_eq!(branch_at(&state, 1), Some(at)); // "< 2 / 2 >" beside a-2
+/// assert_eq!(branch_at(&state, 0), None);
+/// ```
 pub fn branch_at(state: &SessionState, index: usize) -> Option<BranchAt> {
     let after = match index {
         0 => None,
