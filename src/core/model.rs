@@ -474,7 +474,7 @@ pub enum ToolState {
     Done,
     /// Finished with an error.
     Error,
-    /// Cancelled before it finished (`stop`, an aborted `finish`, an `error`).
+    /// Cancelled before it finished (by `stop`, say); its `error` has the code `"cancelled"`.
     Cancelled,
 }
 
