@@ -474,7 +474,7 @@ pub enum ToolState {
     Done,
     /// Finished with an error.
     Error,
-    /// Cancelled before it finished (by `stop`, say); its `error` has the code `"cancelled"`.
+    /// Cancelled before it finished (by `stop`, say); nothing else about it changes.
     Cancelled,
 }
 
@@ -569,7 +569,7 @@ pub struct ToolPart {
     )]
     #[cfg_attr(feature = "js-binding", tsify(type = "JsonValue"))]
     pub output: Option<Json>,
-    /// Why the call failed, when its state is `error` (or `cancelled`).
+    /// Why the call failed, when its state is `error` (code `"cancelled"`: the user cancelled it).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<ToolError>,
     /// The confirmation question, set by `toolPhase` and `tool-approval-request`.
