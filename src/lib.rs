@@ -3,6 +3,69 @@
 //! [`core`] is the state machine, pure Rust, complete on every target (native, wasm32): it
 //! applies every SPEC row itself. With the `js-binding` feature (the npm package's build only),
 //! `wasm` is the thin binding that exposes it to JavaScript, which then holds every JSON value.
+//!
+//! # The reducer
+//!
+//! [`core::session_reducer`] is a pure function over shared values: it takes a
+//! `&Rc<SessionState>` and a [`SessionAction`](core::model::SessionAction) and returns the next
+//! `Rc<SessionState>`, leaving its input as it was. Only the nodes an action changes are new:
+//! every untouched message is the same `Rc` (`Rc::ptr_eq`) in the old and the new state, so a
+//! fine-grained reactive UI can skip it, and an action that changes nothing returns the same
+//! `Rc` back. States and actions (de)serialize with serde to exactly the SPEC's JSON shapes.
+//! [`core::Session`] and [`core::reduce`] are the same reducer in place, with its indexes kept
+//! between actions.
+//!
+//! ```
+//! use std::rc::Rc;
+//!
+//! use chat_session_reducer::core::model::{AgentPart, SessionAction, SessionState, Text};
+//! use chat_session_reducer::core::session_reducer;
+//! use serde_json::{from_value, json};
+//!
+//! let state: Rc<SessionState> = Rc::new(
+//!     from_value(json!({
+//!         "messages": [
+//!             { "id": "a-0", "role": "assistant", "parts": [{ "type": "text", "text": "Welcome" }] }
+//!         ],
+//!         "status": "idle"
+//!     }))
+//!     .unwrap(),
+//! );
+//! let actions: Vec<SessionAction> = from_value(json!([
+//!     { "type": "send", "id": "u-1", "text": "Hi" },
+//!     { "type": "part", "part": { "type": "message-start", "messageId": "a-1" } },
+//!     { "type": "part", "part": { "type": "text-delta", "text": "Hello" } },
+//!     { "type": "part", "part": { "type": "text-delta", "text": ", world" } },
+//!     { "type": "part", "part": { "type": "finish" } }
+//! ]))
+//! .unwrap();
+//!
+//! let mut next = Rc::clone(&state);
+//! for action in &actions {
+//!     next = session_reducer(&next, action);
+//! }
+//!
+//! let reply = &next.messages[2];
+//! assert_eq!(reply.id, "a-1");
+//! assert!(matches!(
+//!     &*reply.parts[0],
+//!     AgentPart::Text(part) if part.text == Text::from("Hello, world")
+//! ));
+//! // The welcome message, untouched, is shared with the first state, not copied.
+//! assert!(Rc::ptr_eq(&state.messages[0], &next.messages[0]));
+//! // `state` itself is as it was.
+//! assert_eq!(state.messages.len(), 1);
+//! ```
+//!
+//! # Features
+//!
+//! - `json-patch` (default): the core's RFC 6902 JSON Patch, for `data` and `agent-state`
+//!   patches. A build needs it or `js-binding`.
+//! - `js-binding`: the npm package's build only (with `--no-default-features`), the
+//!   JavaScript binding; JSON values are then placeholders held by JavaScript. A Rust
+//!   program leaves it off.
+
+#![warn(missing_docs)]
 
 pub mod core;
 

@@ -19,6 +19,7 @@ pub type Json = serde_json::Value;
 #[cfg(feature = "js-binding")]
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Json {
+    /// The placeholder for the host's value.
     Null,
 }
 
@@ -40,11 +41,17 @@ impl<'de> Deserialize<'de> for Json {
 /// objects (so a reply is never copied across on each delta) passes only whether it is empty.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Text {
+    /// The text itself.
     Owned(String),
-    Held { empty: bool },
+    /// Text the host holds itself; only whether it is empty.
+    Held {
+        /// Whether the text is empty.
+        empty: bool,
+    },
 }
 
 impl Text {
+    /// Whether the text is empty.
     pub fn is_empty(&self) -> bool {
         match self {
             Text::Owned(text) => text.is_empty(),
@@ -57,6 +64,7 @@ impl Text {
         more.is_empty() || matches!(self, Text::Held { empty: false })
     }
 
+    /// Appends `more` (a held text stays held, non-empty once `more` is).
     pub fn push(&mut self, more: &Text) {
         match (&mut *self, more) {
             (Text::Owned(text), Text::Owned(more)) => text.push_str(more),
@@ -97,29 +105,41 @@ impl<'de> Deserialize<'de> for Text {
     }
 }
 
+/// SPEC "State": `status`, the run's state.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "js-binding", derive(Tsify))]
 #[serde(rename_all = "lowercase")]
 pub enum SessionStatus {
+    /// Not streaming: the last run finished, was stopped, or none began.
     Idle,
+    /// A run is streaming.
     Streaming,
+    /// The run failed; `error` says why.
     Error,
 }
 
+/// SPEC "State": `error.code`, what kind of failure it was.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "js-binding", derive(Tsify))]
 #[serde(rename_all = "snake_case")]
 pub enum SessionErrorCode {
+    /// The chat is turned off.
     ChatDisabled,
+    /// Too many requests.
     RateLimited,
+    /// The request was refused as malformed.
     BadRequest,
+    /// The connection failed.
     Network,
 }
 
+/// SPEC "State": `error`, why the run failed.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "js-binding", derive(Tsify))]
 pub struct SessionError {
+    /// What went wrong, for the user.
     pub message: String,
+    /// What kind of failure, when known.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub code: Option<SessionErrorCode>,
 }
@@ -130,7 +150,9 @@ pub use super::protocol::MAX_NESTING;
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "js-binding", derive(Tsify))]
 pub struct SessionState {
+    /// The run's messages, in order (the active path when it has forks).
     pub messages: Vec<Rc<AgentMessage>>,
+    /// Whether a run is streaming, idle or failed.
     pub status: SessionStatus,
     /// Present exactly when `status` is `"error"`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -156,6 +178,7 @@ pub struct SessionState {
 }
 
 impl SessionState {
+    /// The state of a new conversation: no messages, `idle`.
     pub fn empty() -> Self {
         SessionState {
             messages: Vec::new(),
@@ -172,13 +195,16 @@ impl SessionState {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "js-binding", derive(Tsify))]
 pub struct QueuedMessage {
+    /// The id the user message gets when it is sent.
     pub id: String,
+    /// The message's text.
     #[cfg_attr(feature = "js-binding", tsify(type = "string"))]
     pub text: Text,
     /// Text and data parts sent with the text (attachments, sources, app data).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     #[cfg_attr(feature = "js-binding", tsify(type = "UserPart[]"))]
     pub parts: Vec<Rc<AgentPart>>,
+    /// The user message's metadata.
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
@@ -222,6 +248,7 @@ impl From<ForkFields> for Fork {
 }
 
 impl Fork {
+    /// A fork with these fields, its height computed from its branches.
     pub fn new(
         after: Option<String>,
         active: usize,
@@ -257,6 +284,7 @@ impl Fork {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "js-binding", derive(Tsify))]
 pub struct Branch {
+    /// The messages of the alternative, from the one after the fork's `after` on.
     pub messages: Vec<Rc<AgentMessage>>,
     /// The forks inside this alternative, as `forks` holds them for the path.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -278,13 +306,38 @@ impl Branch {
 /// What a UI needs to draw "< active+1 / count >" beside a message (`branch_at`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BranchAt {
+    /// The id of the message the alternatives follow; `None`: they begin the conversation.
     pub after: Option<String>,
+    /// The index of the alternative on the path.
     pub active: usize,
+    /// How many alternatives there are.
     pub count: usize,
 }
 
 /// SPEC v3 "Actions": branchAt: the fork that `messages[index]` begins an alternative of
 /// (`index` may be `messages.len()`: the fork after the last message).
+///
+/// ```
+/// use chat_session_reducer::core::branch_at;
+/// use chat_session_reducer::core::model::{BranchAt, SessionState};
+/// use serde_json::{from_value, json};
+///
+/// // The second of two replies to u-1 is on the path; the first is set aside.
+/// let state: SessionState = from_value(json!({
+///     "messages": [
+///         { "id": "u-1", "role": "user", "parts": [{ "type": "text", "text": "Hi" }] },
+///         { "id": "a-2", "role": "assistant", "parts": [{ "type": "text", "text": "Hello" }] }
+///     ],
+///     "status": "idle",
+///     "forks": [{ "after": "u-1", "active": 1, "alternatives": [
+///         { "messages": [{ "id": "a-1", "role": "assistant", "parts": [{ "type": "text", "text": "Hey" }] }] },
+///         null
+///     ] }]
+/// })).unwrap();
+/// let at = BranchAt { after: Some("u-1".to_owned()), active: 1, count: 2 };
+/// assert_eq!(branch_at(&state, 1), Some(at)); // "< 2 / 2 >" beside a-2
+/// assert_eq!(branch_at(&state, 0), None);
+/// ```
 pub fn branch_at(state: &SessionState, index: usize) -> Option<BranchAt> {
     let after = match index {
         0 => None,
@@ -301,19 +354,26 @@ pub fn branch_at(state: &SessionState, index: usize) -> Option<BranchAt> {
     })
 }
 
+/// SPEC "State": a message's `role`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "js-binding", derive(Tsify))]
 #[serde(rename_all = "lowercase")]
 pub enum Role {
+    /// Sent by the user.
     User,
+    /// Written by the agent.
     Assistant,
 }
 
+/// SPEC "State": a message of the conversation.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "js-binding", derive(Tsify))]
 pub struct AgentMessage {
+    /// The message's id, unique in the conversation.
     pub id: String,
+    /// Who wrote it.
     pub role: Role,
+    /// What it holds, in order.
     pub parts: Vec<Rc<AgentPart>>,
     /// Usage, model, provider fields, a protocol's own ids.
     #[serde(
@@ -325,13 +385,16 @@ pub struct AgentMessage {
     pub metadata: Option<Json>,
 }
 
+/// SPEC "State": a part of a message, by its `type`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "js-binding", derive(Tsify))]
 #[serde(tag = "type", rename_all = "lowercase")]
 pub enum AgentPart {
+    /// Text to show.
     Text(TextPart),
     /// Kept for the next request, not rendered.
     Reasoning(ReasoningPart),
+    /// A tool call.
     Tool(ToolPart),
     /// Sources, files, citations, generative-UI data, activities.
     Data(DataPart),
@@ -339,11 +402,14 @@ pub enum AgentPart {
     Step,
 }
 
+/// A `text` part.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "js-binding", derive(Tsify))]
 pub struct TextPart {
+    /// The text.
     #[cfg_attr(feature = "js-binding", tsify(type = "string"))]
     pub text: Text,
+    /// The part's metadata.
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
@@ -353,6 +419,7 @@ pub struct TextPart {
     pub metadata: Option<Json>,
 }
 
+/// A `data` part.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "js-binding", derive(Tsify))]
 pub struct DataPart {
@@ -361,8 +428,10 @@ pub struct DataPart {
     /// With an id, later `data` parts of the same name and id replace or patch this one's data.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
+    /// The data part's id: a `data` stream part with the same name and id updates it.
     #[cfg_attr(feature = "js-binding", tsify(type = "JsonValue"))]
     pub data: Json,
+    /// The data itself.
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
@@ -372,11 +441,14 @@ pub struct DataPart {
     pub metadata: Option<Json>,
 }
 
+/// A `reasoning` part.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "js-binding", derive(Tsify))]
 pub struct ReasoningPart {
+    /// The reasoning text.
     #[cfg_attr(feature = "js-binding", tsify(type = "string"))]
     pub text: Text,
+    /// The part's metadata.
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
@@ -394,14 +466,20 @@ pub struct ReasoningPart {
 pub enum ToolState {
     /// Its input is still arriving (`tool-input-delta`).
     InputStreaming,
+    /// Running: its result has not arrived.
     Running,
+    /// Waiting for the user to confirm or approve it.
     AwaitingConfirmation,
+    /// Finished with an output.
     Done,
+    /// Finished with an error.
     Error,
+    /// Cancelled before it finished (by `stop`, say); nothing else about it changes.
     Cancelled,
 }
 
 impl ToolState {
+    /// Whether the call is still open: its input is streaming, it runs, or it awaits confirmation.
     pub fn is_open(self) -> bool {
         matches!(
             self,
@@ -409,6 +487,7 @@ impl ToolState {
         )
     }
 
+    /// Whether the call finished, `done` or `error` (not `cancelled`).
     pub fn is_finished(self) -> bool {
         matches!(self, ToolState::Done | ToolState::Error)
     }
@@ -432,7 +511,9 @@ impl AgentStreamPart {
 #[cfg_attr(feature = "js-binding", derive(Tsify))]
 #[serde(rename_all = "kebab-case")]
 pub enum OpenToolState {
+    /// `running`.
     Running,
+    /// `awaiting-confirmation`.
     AwaitingConfirmation,
 }
 
@@ -445,9 +526,11 @@ impl From<OpenToolState> for ToolState {
     }
 }
 
+/// SPEC "State": a call's `error`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "js-binding", derive(Tsify))]
 pub struct ToolError {
+    /// What went wrong.
     pub message: String,
     /// `"cancelled"` means cancelled by the user.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -461,11 +544,13 @@ pub fn is_cancelled(error: &ToolError) -> bool {
     error.code.as_deref() == Some(super::protocol::CANCELLED_CODE)
 }
 
+/// SPEC "State": a `tool` part, one call of a tool, in the state its life has reached.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "js-binding", derive(Tsify))]
 pub struct ToolPart {
     /// The call id, unique in the whole conversation.
     pub id: String,
+    /// The tool's name.
     pub name: String,
     /// `null` while the input is streaming.
     #[cfg_attr(feature = "js-binding", tsify(type = "JsonValue"))]
@@ -474,7 +559,9 @@ pub struct ToolPart {
     #[serde(default, rename = "inputText", skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "js-binding", tsify(type = "string"))]
     pub input_text: Option<Text>,
+    /// Where the call is in its life.
     pub state: ToolState,
+    /// The call's output, once it has one (a streaming tool's progress included).
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
@@ -482,6 +569,7 @@ pub struct ToolPart {
     )]
     #[cfg_attr(feature = "js-binding", tsify(type = "JsonValue"))]
     pub output: Option<Json>,
+    /// Why the call failed, when its state is `error` (code `"cancelled"`: the user cancelled it).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<ToolError>,
     /// The confirmation question, set by `toolPhase` and `tool-approval-request`.
@@ -494,6 +582,7 @@ pub struct ToolPart {
     /// A sub-agent's run behind this call.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub agent: Option<Rc<SessionState>>,
+    /// The part's metadata.
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
@@ -542,21 +631,30 @@ pub struct Approval {
     )]
     #[cfg_attr(feature = "js-binding", tsify(type = "JsonValue"))]
     pub details: Option<Json>,
+    /// The answer: `None` until given.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub approved: Option<bool>,
+    /// The reason given with the answer.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
 }
 
+/// SPEC "Stream parts": `finish.reason`, why a run ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "js-binding", derive(Tsify))]
 #[serde(rename_all = "kebab-case")]
 pub enum FinishReason {
+    /// The agent finished its reply.
     Stop,
+    /// The run was aborted: open calls are cancelled.
     Aborted,
+    /// The reply hit the length limit.
     Length,
+    /// The agent stopped to call tools.
     ToolCalls,
+    /// The reply was filtered.
     ContentFilter,
+    /// Any other reason.
     Other,
 }
 
@@ -569,8 +667,11 @@ pub enum FinishReason {
     rename_all_fields = "camelCase"
 )]
 pub enum AgentStreamPart {
+    /// SPEC "Stream parts": `message-start`, a new assistant message with this id.
     MessageStart {
+        /// The new message's id.
         message_id: String,
+        /// The message's metadata.
         #[serde(
             default,
             skip_serializing_if = "Option::is_none",
@@ -579,11 +680,15 @@ pub enum AgentStreamPart {
         #[cfg_attr(feature = "js-binding", tsify(type = "JsonValue"))]
         metadata: Option<Json>,
     },
+    /// SPEC "Stream parts": `text-delta`, text appended to the target message.
     TextDelta {
+        /// The target message by id; `None`: the last message if it is an assistant's, else a new one.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         message_id: Option<String>,
+        /// The text appended.
         #[cfg_attr(feature = "js-binding", tsify(type = "string"))]
         text: Text,
+        /// Metadata merged into the text part.
         #[serde(
             default,
             skip_serializing_if = "Option::is_none",
@@ -592,11 +697,15 @@ pub enum AgentStreamPart {
         #[cfg_attr(feature = "js-binding", tsify(type = "JsonValue"))]
         metadata: Option<Json>,
     },
+    /// SPEC "Stream parts": `reasoning`, a whole reasoning part added to the target message.
     Reasoning {
+        /// The target message, as for `text-delta`.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         message_id: Option<String>,
+        /// The reasoning text.
         #[cfg_attr(feature = "js-binding", tsify(type = "string"))]
         text: Text,
+        /// The part's metadata.
         #[serde(
             default,
             skip_serializing_if = "Option::is_none",
@@ -605,13 +714,19 @@ pub enum AgentStreamPart {
         #[cfg_attr(feature = "js-binding", tsify(type = "JsonValue"))]
         metadata: Option<Json>,
     },
+    /// SPEC "Stream parts": `tool-call`, a call begins running (or a streamed input completes).
     ToolCall {
+        /// The target message, as for `text-delta`.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         message_id: Option<String>,
+        /// The call id.
         id: String,
+        /// The tool's name.
         name: String,
+        /// The call's input.
         #[cfg_attr(feature = "js-binding", tsify(type = "JsonValue"))]
         input: Json,
+        /// The part's metadata.
         #[serde(
             default,
             skip_serializing_if = "Option::is_none",
@@ -620,13 +735,17 @@ pub enum AgentStreamPart {
         #[cfg_attr(feature = "js-binding", tsify(type = "JsonValue"))]
         metadata: Option<Json>,
     },
+    /// SPEC "Stream parts": `tool-result`, a call's output.
     ToolResult {
+        /// The call id.
         id: String,
+        /// The output.
         #[cfg_attr(feature = "js-binding", tsify(type = "JsonValue"))]
         output: Json,
         /// A streaming tool's progress: `output` is set and the call stays as it is.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         preliminary: Option<bool>,
+        /// Metadata merged into the call.
         #[serde(
             default,
             skip_serializing_if = "Option::is_none",
@@ -635,9 +754,13 @@ pub enum AgentStreamPart {
         #[cfg_attr(feature = "js-binding", tsify(type = "JsonValue"))]
         metadata: Option<Json>,
     },
+    /// SPEC "Stream parts": `tool-error`, a call failed.
     ToolError {
+        /// The call id.
         id: String,
+        /// Why it failed.
         error: ToolError,
+        /// Metadata merged into the call.
         #[serde(
             default,
             skip_serializing_if = "Option::is_none",
@@ -646,22 +769,31 @@ pub enum AgentStreamPart {
         #[cfg_attr(feature = "js-binding", tsify(type = "JsonValue"))]
         metadata: Option<Json>,
     },
+    /// SPEC "Stream parts": `step-finish`, a step of the run ended.
     StepFinish,
+    /// SPEC "Stream parts": `finish`, the run ended.
     Finish {
+        /// Why it ended.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         reason: Option<FinishReason>,
     },
+    /// SPEC "Stream parts": `error`, the run failed.
     Error {
+        /// What went wrong.
         error: String,
+        /// What kind of failure, when known.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         code: Option<SessionErrorCode>,
     },
     /// Appends to the target's last part when it is a reasoning part, else adds one.
     ReasoningDelta {
+        /// The target message, as for `text-delta`.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         message_id: Option<String>,
+        /// The text appended.
         #[cfg_attr(feature = "js-binding", tsify(type = "string"))]
         text: Text,
+        /// Metadata merged into the reasoning part.
         #[serde(
             default,
             skip_serializing_if = "Option::is_none",
@@ -672,13 +804,18 @@ pub enum AgentStreamPart {
     },
     /// A piece of a call's input; with `name`, the first one adds the call.
     ToolInputDelta {
+        /// The target message, as for `text-delta`.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         message_id: Option<String>,
+        /// The call id.
         id: String,
+        /// The tool's name (the first delta of a call needs it).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         name: Option<String>,
+        /// The piece of input text.
         #[cfg_attr(feature = "js-binding", tsify(type = "string"))]
         text: Text,
+        /// Metadata merged into the call.
         #[serde(
             default,
             skip_serializing_if = "Option::is_none",
@@ -689,7 +826,9 @@ pub enum AgentStreamPart {
     },
     /// The call's input is complete: it is parsed, once, here.
     ToolInputEnd {
+        /// The call id.
         id: String,
+        /// Metadata merged into the call.
         #[serde(
             default,
             skip_serializing_if = "Option::is_none",
@@ -700,16 +839,22 @@ pub enum AgentStreamPart {
     },
     /// The agent asks for approval of a call, by call `id` or, without one, by tool `name`.
     ToolApprovalRequest {
+        /// The call id.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         id: Option<String>,
+        /// The tool's name, when there is no call id.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         name: Option<String>,
+        /// The protocol's approval id.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         approval_id: Option<String>,
+        /// The question to show.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         prompt: Option<String>,
+        /// Decided by a policy, not the user.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         automatic: Option<bool>,
+        /// Opaque: the protocol's descriptor of what is asked.
         #[serde(
             default,
             skip_serializing_if = "Option::is_none",
@@ -720,11 +865,15 @@ pub enum AgentStreamPart {
     },
     /// The answer to an approval, by call `id` or by `approvalId`.
     ToolApprovalResponse {
+        /// The call id.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         id: Option<String>,
+        /// The approval id, when there is no call id.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         approval_id: Option<String>,
+        /// Whether the call was approved.
         approved: bool,
+        /// The reason given with the answer.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         reason: Option<String>,
         /// Approved with edits: replaces the call's input.
@@ -748,11 +897,15 @@ pub enum AgentStreamPart {
     /// data of the message's data part with that name and id. The wasm reader lets exactly one
     /// of `data` and `patch` through, and `patch` only with an `id`.
     Data {
+        /// The target message, as for `text-delta`.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         message_id: Option<String>,
+        /// What kind of data it is.
         name: String,
+        /// The data part's id: with one, the part with this name and id is updated.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         id: Option<String>,
+        /// The data (replacing the part's data).
         #[serde(
             default,
             skip_serializing_if = "Option::is_none",
@@ -768,6 +921,7 @@ pub enum AgentStreamPart {
         )]
         #[cfg_attr(feature = "js-binding", tsify(type = "JsonPatch"))]
         patch: Option<Json>,
+        /// Metadata merged into the data part.
         #[serde(
             default,
             skip_serializing_if = "Option::is_none",
@@ -778,19 +932,24 @@ pub enum AgentStreamPart {
     },
     /// Metadata merged into the target message.
     MessageMetadata {
+        /// The target message, as for `text-delta`.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         message_id: Option<String>,
+        /// The metadata merged.
         #[cfg_attr(feature = "js-binding", tsify(type = "JsonValue"))]
         metadata: Json,
     },
     /// The run's messages as the agent holds them, reconciled by id (`exact`: exactly these).
     Snapshot {
+        /// The agent's messages.
         messages: Vec<Rc<AgentMessage>>,
+        /// Exactly these messages: held messages not in it go.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         exact: Option<bool>,
     },
     /// The agent's shared state: a `snapshot` that replaces it, or a JSON `patch` to it.
     AgentState {
+        /// The new agent state, replacing it.
         #[serde(
             default,
             skip_serializing_if = "Option::is_none",
@@ -798,6 +957,7 @@ pub enum AgentStreamPart {
         )]
         #[cfg_attr(feature = "js-binding", tsify(type = "JsonValue"))]
         snapshot: Option<Json>,
+        /// An RFC 6902 JSON Patch applied to it (all or nothing).
         #[serde(
             default,
             skip_serializing_if = "Option::is_none",
@@ -808,12 +968,14 @@ pub enum AgentStreamPart {
     },
     /// v3: a step begins in the target message.
     StepStart {
+        /// The target message, as for `text-delta`.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         message_id: Option<String>,
     },
     /// v3: the provider restarted the current step: the target's parts after its last step
     /// part go.
     StepReset {
+        /// The target message, as for `text-delta`.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         message_id: Option<String>,
     },
@@ -822,6 +984,7 @@ pub enum AgentStreamPart {
     Unknown,
 }
 
+/// SPEC "Actions": what the host dispatches to the reducer, by its `type`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "js-binding", derive(Tsify))]
 #[serde(
@@ -830,8 +993,11 @@ pub enum AgentStreamPart {
     rename_all_fields = "camelCase"
 )]
 pub enum SessionAction {
+    /// SPEC "Actions": send, a user message (queued while a run streams).
     Send {
+        /// The new message's id.
         id: String,
+        /// The message's text.
         #[cfg_attr(feature = "js-binding", tsify(type = "string"))]
         text: Text,
         /// v3: text and data parts sent after the text (the core ignores a send with any other).
@@ -847,51 +1013,70 @@ pub enum SessionAction {
         #[cfg_attr(feature = "js-binding", tsify(type = "JsonValue"))]
         metadata: Option<Json>,
     },
+    /// SPEC "Actions": part, a stream part from the agent.
     Part {
+        /// The stream part.
         part: AgentStreamPart,
         /// The call whose sub-agent run this part belongs to.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         within: Option<String>,
     },
+    /// SPEC "Actions": toolPhase, the open call of this tool changes state.
     ToolPhase {
+        /// The tool's name.
         name: String,
+        /// The state the call takes.
         state: OpenToolState,
+        /// The confirmation question (`awaiting-confirmation`).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         prompt: Option<String>,
     },
+    /// SPEC "Actions": stop, the user stops the run (open calls are cancelled).
     Stop,
+    /// SPEC "Actions": retry, the messages cut to `resumable(messages)`, streaming again.
     Retry,
+    /// SPEC "Actions": reset, back to the empty session.
     Reset,
     /// The agent goes on without a new user message.
     Continue,
     /// Its actions applied in order, as one action.
     Batch {
+        /// The actions, in order.
         actions: Vec<SessionAction>,
     },
     /// v3: the user message `message_id` (and what follows it) set aside for a new one.
     Edit {
+        /// The id of the user message edited.
         message_id: String,
+        /// The id of the new user message.
         id: String,
+        /// The new message's text.
         #[cfg_attr(feature = "js-binding", tsify(type = "string"))]
         text: Text,
     },
     /// v3: the reply after the last user message (before `message_id`) set aside for a new one.
     Regenerate {
+        /// An assistant message: the reply after the last user message before it is regenerated;
+        /// `None`: the reply after the last user message.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         message_id: Option<String>,
     },
     /// v3: the alternative `to` of the fork after `after` becomes the path.
     SwitchBranch {
+        /// The id of the message the fork follows; `None`: the fork at the start.
         #[cfg_attr(feature = "js-binding", tsify(type = "string | null"))]
         after: Option<String>,
+        /// The index of the alternative that becomes the path.
         to: usize,
     },
     /// v3: removes the first queued message with this id.
     Unqueue {
+        /// The queued message's id.
         id: String,
     },
     /// v3: the state becomes `state`, with the load rule applied (`core::load_rule`).
     Load {
+        /// The state loaded (a stored conversation).
         state: Rc<SessionState>,
     },
 }

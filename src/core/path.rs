@@ -8,7 +8,9 @@ use super::model::{AgentPart, SessionState, ToolPart};
 /// A tool part inside one run: `messages[message].parts[part]`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct CallPos {
+    /// The message's index in the run.
     pub message: usize,
+    /// The part's index in the message.
     pub part: usize,
 }
 

@@ -37,8 +37,11 @@ impl JsLiteral for &str {
 
 /// One `export const` of the generated module.
 pub struct JsExport {
+    /// The doc comment of the constant.
     pub doc: &'static str,
+    /// The constant's name.
     pub name: String,
+    /// Its value, as JavaScript source.
     pub value: String,
 }
 
@@ -86,6 +89,7 @@ constants! {
 
 /// A table of codes, as the generated module exports it.
 pub struct JsTable {
+    /// The doc comment of the table.
     pub doc: &'static str,
     /// The name of the list of the names, or the prefix of each code's constant.
     pub name: &'static str,
@@ -161,7 +165,10 @@ macro_rules! codes {
                 $($code),+
             }
 
-            $(pub const $code: u32 = Order::$code as u32;)+
+            $(
+                #[doc = concat!("The code of `", stringify!($code), "`.")]
+                pub const $code: u32 = Order::$code as u32;
+            )+
 
             codes!(@code $ty { $($pattern => $code),+ } $(unknown $unknown)?);
 
@@ -379,6 +386,7 @@ pub fn tables() -> Vec<JsTable> {
 
 /// Where the generated module is, from the crate's root, and the command that writes it again.
 pub const JS_PATH: &str = "src/wasm/protocol.js";
+/// The command that writes the generated module again.
 pub const JS_COMMAND: &str = "UPDATE_PROTOCOL=1 cargo test --test protocol_js";
 
 /// The generated JavaScript module: every constant and table above, as `export const`s.

@@ -28,6 +28,23 @@ pub enum Outcome {
 /// Applies one action to a session in place, copying only the nodes on each changed path
 /// that it shares with other states. Streamed tool inputs are parsed from the texts the
 /// session holds.
+///
+/// ```
+/// use std::rc::Rc;
+///
+/// use chat_session_reducer::core::model::{SessionAction, SessionState};
+/// use chat_session_reducer::core::{reduce, Outcome, Session};
+/// use serde_json::{from_value, json};
+///
+/// let mut session = Session::new(Rc::new(SessionState::empty()));
+/// let send: SessionAction = from_value(json!({ "type": "send", "id": "u-1", "text": "Hi" })).unwrap();
+/// assert!(matches!(reduce(&mut session, &send), Outcome::Changed(_)));
+/// assert_eq!(session.state.messages[0].id, "u-1");
+/// // `reset` twice: the second changes nothing.
+/// let reset: SessionAction = from_value(json!({ "type": "reset" })).unwrap();
+/// reduce(&mut session, &reset);
+/// assert!(matches!(reduce(&mut session, &reset), Outcome::Unchanged));
+/// ```
 pub fn reduce(session: &mut Session, action: &SessionAction) -> Outcome {
     reduce_with(session, action, &mut parse_owned_input, &mut |_, _| None)
 }
@@ -199,6 +216,25 @@ pub fn apply_part(editor: &mut Editor, run: &RunPath, part: &AgentStreamPart) ->
 
 /// `sessionReducer` on Rust values: the same state back when nothing changes. `state` is
 /// shared, so every node the action changes is copied and `state` stays as it is.
+///
+/// ```
+/// use std::rc::Rc;
+///
+/// use chat_session_reducer::core::model::{SessionAction, SessionState, SessionStatus};
+/// use chat_session_reducer::core::session_reducer;
+/// use serde_json::{from_value, json};
+///
+/// let idle = Rc::new(SessionState::empty());
+/// let send: SessionAction = from_value(json!({ "type": "send", "id": "u-1", "text": "Hi" })).unwrap();
+/// let sent = session_reducer(&idle, &send);
+/// assert_eq!(sent.status, SessionStatus::Streaming);
+/// assert!(idle.messages.is_empty(), "the input state is as it was");
+///
+/// // A stream part while idle changes nothing: the same `Rc` comes back.
+/// let late: SessionAction =
+///     from_value(json!({ "type": "part", "part": { "type": "text-delta", "text": "late" } })).unwrap();
+/// assert!(Rc::ptr_eq(&session_reducer(&idle, &late), &idle));
+/// ```
 pub fn session_reducer(state: &Rc<SessionState>, action: &SessionAction) -> Rc<SessionState> {
     let mut session = Session::new(state.clone());
     match reduce(&mut session, action) {
@@ -210,6 +246,30 @@ pub fn session_reducer(state: &Rc<SessionState>, action: &SessionAction) -> Rc<S
 /// SPEC v3 "Storage" (and "Actions": load): `state` as a reload shows it, the load rule
 /// applied; `state` itself when nothing needs stopping. For Rust users restoring a stored
 /// conversation: the same rule as the `load` action.
+///
+/// ```
+/// use std::rc::Rc;
+///
+/// use chat_session_reducer::core::load_rule;
+/// use chat_session_reducer::core::model::{AgentPart, SessionState, SessionStatus, ToolState};
+/// use serde_json::{from_value, json};
+///
+/// // Saved mid-reply, with a call still running.
+/// let saved: Rc<SessionState> = Rc::new(from_value(json!({
+///     "messages": [
+///         { "id": "u-1", "role": "user", "parts": [{ "type": "text", "text": "Search" }] },
+///         { "id": "a-1", "role": "assistant", "parts": [
+///             { "type": "tool", "id": "c-1", "name": "search", "input": {}, "state": "running" }
+///         ] }
+///     ],
+///     "status": "streaming"
+/// })).unwrap());
+/// let loaded = load_rule(&saved);
+/// assert_eq!(loaded.status, SessionStatus::Idle);
+/// assert!(matches!(&*loaded.messages[1].parts[0], AgentPart::Tool(call) if call.state == ToolState::Cancelled));
+/// // Nothing to stop: the state itself comes back.
+/// assert!(Rc::ptr_eq(&load_rule(&loaded), &loaded));
+/// ```
 pub fn load_rule(state: &Rc<SessionState>) -> Rc<SessionState> {
     let load = SessionAction::Load {
         state: Rc::clone(state),

@@ -10,7 +10,9 @@ use super::path::CallPos;
 /// kept only the first `parts` parts when set (set only when that drops some).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Cut {
+    /// How many messages are kept.
     pub messages: usize,
+    /// How many parts of the last one kept are, when set.
     pub parts: Option<usize>,
 }
 
@@ -41,6 +43,7 @@ impl Cut {
             || (pos.message + 1 == self.messages && self.parts.is_none_or(|parts| pos.part < parts))
     }
 
+    /// The first `messages` of `messages`, cut (a new list; `messages` is as it was).
     pub fn apply(&self, messages: &[Rc<AgentMessage>]) -> Vec<Rc<AgentMessage>> {
         let mut kept = messages[..self.messages.min(messages.len())].to_vec();
         self.apply_to(&mut kept);
@@ -76,6 +79,23 @@ pub fn resumable_cut(messages: &[Rc<AgentMessage>]) -> Option<Cut> {
 }
 
 /// `resumable(messages)`: a new list; unchanged when there is no user message.
+///
+/// ```
+/// use std::rc::Rc;
+///
+/// use chat_session_reducer::core::model::AgentMessage;
+/// use chat_session_reducer::core::resumable;
+/// use serde_json::{from_value, json};
+///
+/// let messages: Vec<Rc<AgentMessage>> = from_value(json!([
+///     { "id": "u-1", "role": "user", "parts": [{ "type": "text", "text": "Hi" }] },
+///     { "id": "a-1", "role": "assistant", "parts": [{ "type": "text", "text": "Hel" }] }
+/// ])).unwrap();
+/// // No finished call after the last user message: the cut is right after it.
+/// let kept = resumable(&messages);
+/// assert_eq!(kept.len(), 1);
+/// assert!(Rc::ptr_eq(&kept[0], &messages[0]));
+/// ```
 pub fn resumable(messages: &[Rc<AgentMessage>]) -> Vec<Rc<AgentMessage>> {
     match resumable_cut(messages) {
         Some(cut) => cut.apply(messages),

@@ -20,10 +20,13 @@ pub struct OpenCall {
 /// A state and its indexes. Cloning is cheap: everything is shared.
 #[derive(Clone, Debug)]
 pub struct Session {
+    /// The state.
     pub state: Rc<SessionState>,
     /// The open calls of the whole tree, in document order.
     pub open: Rc<Vec<OpenCall>>,
+    /// Where each call id is (shared by every state derived from the same indexed state).
     pub calls: CallIndex,
+    /// Where each message id is (shared likewise).
     pub messages: MessageIndex,
 }
 
