@@ -9,7 +9,6 @@ use super::model::{
     AgentPart, AgentStreamPart, Json, OpenToolState, QueuedMessage, Role, SessionAction,
     SessionState, SessionStatus, Text, ToolState, MAX_NESTING,
 };
-use super::path::CallPath;
 use super::reducer::{apply_action, apply_part};
 use super::resumable::resumable_cut;
 
@@ -98,24 +97,10 @@ pub fn apply_load_rule(editor: &mut Editor) -> Option<()> {
     if editor.state().status == SessionStatus::Streaming {
         return stop(editor);
     }
-    while let Some(path) = open_call_with_streaming_run(editor) {
-        editor.set_call(&path, ToolState::Cancelled, CallUpdate::Cancel)?;
-    }
-    Some(())
-}
-
-/// The first open call, in document order, whose sub-agent run is streaming.
-fn open_call_with_streaming_run(editor: &Editor) -> Option<CallPath> {
-    let streams = |path: &CallPath| {
-        let run = editor.call(path).and_then(|call| call.agent.as_ref());
+    editor.cancel_open_where(&|editor, call| {
+        let run = editor.call(&call.path).and_then(|call| call.agent.as_ref());
         run.is_some_and(|run| run.status == SessionStatus::Streaming)
-    };
-    let open = editor
-        .session
-        .open
-        .iter()
-        .find(|call| streams(&call.path))?;
-    Some(open.path.clone())
+    })
 }
 
 /// SPEC "Actions": part (and v2: part carrying an answer).

@@ -481,8 +481,14 @@ impl<'a> Editor<'a> {
     /// Cancels every open call in `run` and the runs nested in it (never the call that holds
     /// `run`, which belongs to the run above).
     pub fn cancel_open(&mut self, run: &RunPath) -> Option<()> {
-        let below = |call: &&OpenCall| call.path.len() > run.len() && call.path.starts_with(run);
-        while let Some(open) = self.session.open.iter().find(below) {
+        self.cancel_open_where(&|_, call| call.path.len() > run.len() && call.path.starts_with(run))
+    }
+
+    /// Cancels, as `stop` does, every open call that `cancels` picks, first to last in document
+    /// order (cancelling one may end a nested run, and so the open calls in it). One loop for
+    /// every caller: each closure type would be a copy of it in the wasm.
+    pub fn cancel_open_where(&mut self, cancels: &dyn Fn(&Self, &OpenCall) -> bool) -> Option<()> {
+        while let Some(open) = self.session.open.iter().find(|call| cancels(self, call)) {
             let path = open.path.clone();
             self.set_call(&path, ToolState::Cancelled, CallUpdate::Cancel)?;
         }
@@ -768,13 +774,9 @@ impl Editor<'_> {
     /// Cancels every open call of the root's messages from `message` on (nested ones included),
     /// as `stop` cancels them: a tail is set aside only without open calls.
     pub fn cancel_open_from(&mut self, message: usize) -> Option<()> {
-        let in_tail =
-            |call: &&OpenCall| call.path.first().is_some_and(|pos| pos.message >= message);
-        while let Some(open) = self.session.open.iter().find(in_tail) {
-            let path = open.path.clone();
-            self.set_call(&path, ToolState::Cancelled, CallUpdate::Cancel)?;
-        }
-        Some(())
+        self.cancel_open_where(&|_, call| {
+            call.path.first().is_some_and(|pos| pos.message >= message)
+        })
     }
 
     /// Sets the root's messages after the first `kept` aside, with the forks in them, as the
