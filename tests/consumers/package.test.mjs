@@ -14,7 +14,7 @@ const subpaths = ["ag-ui", "ai-sdk", "chat-stream"];
 
 test("the installed package holds the one module, its source map, the types, the manifest, the README, the LICENSE, the adapters, the React hook, the testing module and the Jest environment", () => {
   assert.deepEqual(readdirSync(installed()).sort(), [
-    "LICENSE", "README.md", ...subpaths, "index.d.ts", "index.js", "index.js.map", "package.json", "react", "stream-source.d.ts", "testing", "jest-environment",
+    "LICENSE", "README.md", ...subpaths, "bindgen.d.ts", "index.d.ts", "index.js", "index.js.map", "package.json", "react", "stream-source.d.ts", "testing", "jest-environment",
   ].sort());
   for (const subpath of [...subpaths, "react", "testing", "jest-environment"]) assert.deepEqual(readdirSync(join(installed(), subpath)).sort(), ["index.d.ts", "index.js"]);
 });
