@@ -27,22 +27,22 @@ export type ToolMap = Record<string, { input: unknown; output: unknown }>;
 export type DataMap = Record<string, unknown>;
 
 /** A `"source-url"` data part's `data` (the AI SDK's `source-url`; its `sourceId` is the part's `id`). */
-export interface SourceUrlData {
+export type SourceUrlData = {
   url: string;
   title?: string;
-}
+};
 /** A `"source-document"` data part's `data` (the AI SDK's `source-document`; its `sourceId` is the part's `id`). */
-export interface SourceDocumentData {
+export type SourceDocumentData = {
   mediaType: string;
   title: string;
   filename?: string;
-}
+};
 /** A `"file"` (or `"reasoning-file"`) data part's `data`: an attachment `send` sends, or a file the agent streamed. */
-export interface FileData {
+export type FileData = {
   mediaType: string;
   url: string;
   filename?: string;
-}
+};
 /** The data parts the AI SDK adapter makes of sources and files, in every map typed by name. */
 export type BuiltInData = {
   "source-url": SourceUrlData;
@@ -55,6 +55,8 @@ export type BuiltInData = {
 type Unnamed<Map> = string extends keyof Map ? true : false;
 /** A type's members as one object type (for editors' hovers; documentation kept). */
 type Flat<T> = { [K in keyof T]: T[K] };
+/** `T`, but no type argument is inferred from it (TypeScript 5.4's `NoInfer`, for earlier versions too). */
+type NotInferred<T> = [T][T extends unknown ? 0 : never];
 
 /** The tools' names. */
 export type ToolName<Tools extends ToolMap = ToolMap> = Extract<keyof Tools, string>;
@@ -205,22 +207,23 @@ export type SessionAction<Tools extends ToolMap = ToolMap, Data extends DataMap 
  * `undefined` is the empty session, and an action whose `type` is a string this version does
  * not know returns `state` (as Redux requires of a reducer). Throws a `TypeError` with
  * `code: "invalid"` and `path` when `state` or `action` is not of its type; nothing is
- * changed then. Typed by the state's tool and data maps; an action typed by none (an adapter's)
- * is taken as well.
+ * changed then. The state's tool and data maps type the state it returns; the action may be
+ * typed by them or by none (an adapter's, a checked frame's: what streams is the server's word).
  */
 export function sessionReducer<Tools extends ToolMap = ToolMap, Data extends DataMap = DataMap>(
   state: SessionState<Tools, Data> | undefined,
-  action: SessionAction<Tools, Data> | SessionAction,
+  action: NotInferred<SessionAction<Tools, Data>> | SessionAction,
 ): SessionState<Tools, Data>;
 
 /**
  * Checks that a value (a frame from the network, say) is a `SessionAction` before it is
  * dispatched, and returns it. Throws what `sessionReducer` would throw for it: a `TypeError`
  * with `code: "invalid"` and the `path` of the first thing that is wrong; and, unlike
- * `sessionReducer`, for an action type this version does not know, in a batch too. (It checks
- * the action's shape, not its tools' inputs and outputs: the maps are the caller's word.)
+ * `sessionReducer`, for an action type this version does not know, in a batch too. It checks
+ * the action's shape, not a tool map's names, inputs and outputs: the action is typed by none,
+ * and `sessionReducer` takes it into a typed state.
  */
-export function checkAction<Tools extends ToolMap = ToolMap, Data extends DataMap = DataMap>(value: unknown): SessionAction<Tools, Data>;
+export function checkAction(value: unknown): SessionAction;
 
 /**
  * What Retry sends: a new array, through the last finished call after the last user

@@ -1,5 +1,19 @@
 // useAgentSession: a chat connected to an agent endpoint (chat-session-reducer/react).
-import type { AgentMessage, JsonValue, QueuedMessage, SessionAction, SessionError, SessionState } from "chat-session-reducer";
+import type {
+  AgentMessage,
+  DataMap,
+  DataPart,
+  JsonValue,
+  QueuedMessage,
+  SessionAction,
+  SessionError,
+  SessionState,
+  ToolInput,
+  ToolMap,
+  ToolOutput,
+  ToolPart,
+  UserPart,
+} from "chat-session-reducer";
 
 /** The wire protocol of the endpoint. */
 export type AgentProtocol =
@@ -12,7 +26,11 @@ export type AgentProtocol =
   /** NDJSON `ChatStreamEvent` frames of a chat turn; the body is `{ messages }`. */
   | "chat-stream";
 
-export interface UseAgentSessionOptions {
+/**
+ * The hook's options. `Tools` and `Data` (the conversation's tool and data maps, as
+ * `useAgentSession<Tools, Data>` got them) type the session and the parts the callbacks get.
+ */
+export interface UseAgentSessionOptions<Tools extends ToolMap = ToolMap, Data extends DataMap = DataMap> {
   /**
    * The endpoint: a URL the hook POSTs the request body to as JSON, or a function that sends the
    * body itself and returns the response (it must honour `signal`: Stop, Reset and unmounting
@@ -25,7 +43,7 @@ export interface UseAgentSessionOptions {
    * The request body. Gets the session at the start of the run and the protocol's default body
    * (see `AgentProtocol`), and returns what to send.
    */
-  body?: (session: SessionState, defaultBody: unknown) => unknown;
+  body?: (session: SessionState<Tools, Data>, defaultBody: unknown) => unknown;
   /** Extra request headers (with a URL `api`), or a function called for each request. */
   headers?: Record<string, string> | (() => Record<string, string>);
   /** Where the conversation is kept; no key: nothing is stored. */
@@ -37,38 +55,54 @@ export interface UseAgentSessionOptions {
    * every so many milliseconds, each time as one `batch` action (one render).
    */
   throttle?: "frame" | number;
+  /** The conversation when nothing is stored. */
+  initialState?: SessionState<Tools, Data>;
+  /** The conversation's messages when nothing is stored (and no `initialState`). */
+  initialMessages?: AgentMessage<Tools, Data>[];
+  /**
+   * Called once per call that waits on the app for its result (a client-side tool; one that
+   * needs approval, once approved). What it returns (or its promise resolves to) is the call's
+   * output; a throw or rejection its error; `undefined`: the app answers later with `answer()`.
+   */
+  onToolCall?: (event: { toolCall: ToolPart<Tools, Data> }) => ToolOutput<Tools> | undefined | PromiseLike<ToolOutput<Tools> | undefined>;
+  /** Every data part as it streams, transient ones (never stored) included. */
+  onData?: (part: DataPart<Data>) => void;
+  /** After a run ends; `message` is the last assistant message. */
+  onFinish?: (event: { state: SessionState<Tools, Data>; message: AgentMessage<Tools, Data> | undefined }) => void;
 }
 
-export interface ApproveOptions {
+/** How a call is approved; `Tools` types the edited input and the answer as the tools' own. */
+export interface ApproveOptions<Tools extends ToolMap = ToolMap> {
   /** The call's input as the user edited it (approved with edits). */
-  input?: JsonValue;
+  input?: ToolInput<Tools>;
   /** The user's answer as the call's result: the call ends `done` (a question, an interrupt). */
-  output?: JsonValue;
+  output?: ToolOutput<Tools>;
   reason?: string;
 }
 
-export interface SendOptions {
+export interface SendOptions<Data extends DataMap = DataMap> {
   /** Parts sent after the text: attachments (a `data` part named `"file"`), sources, app data. */
-  parts?: QueuedMessage["parts"];
+  parts?: UserPart<Data>[];
   metadata?: JsonValue;
 }
 
-export interface AgentSession {
+/** What `useAgentSession<Tools, Data>` returns: the session typed by its tool and data maps. */
+export interface AgentSession<Tools extends ToolMap = ToolMap, Data extends DataMap = DataMap> {
   /** The whole session: `messages` (the active path), `status`, `error`, `forks`, `queue`. */
-  state: SessionState;
-  messages: AgentMessage[];
+  state: SessionState<Tools, Data>;
+  messages: AgentMessage<Tools, Data>[];
   status: SessionState["status"];
   /** Why the last run failed; `retry()` sends it again. */
   error: SessionError | undefined;
   /** The messages sent while a reply streamed, in order (`state.queue`, or an empty array). */
-  queue: readonly QueuedMessage[];
+  queue: readonly QueuedMessage<Data>[];
   /** Why the conversation is not being saved (storage full, blocked, or unreadable); else undefined. */
   storageError: (Error & { code: string }) | undefined;
   /**
    * Appends a user message and starts a run. While a reply streams, the message is queued
    * instead, and sent (with the rest of the queue, as one turn) when the run finishes.
    */
-  send(text: string, options?: SendOptions): void;
+  send(text: string, options?: SendOptions<Data>): void;
   /**
    * Replaces the user message `messageId` and what follows it with a new user message, keeping
    * them as a branch to switch back to, and starts a run (aborting the request in flight).
@@ -90,15 +124,26 @@ export interface AgentSession {
   /** Starts a run without a new user message. */
   continue(): void;
   /** Approves a call that awaits confirmation; the agent goes on once no call waits. */
-  approve(callId: string, options?: ApproveOptions): void;
+  approve(callId: string, options?: ApproveOptions<Tools>): void;
   /** Refuses a call that awaits confirmation (it ends `error`, code `denied`); the agent goes on. */
   deny(callId: string, reason?: string): void;
   /** Answers a client-side tool call (its result) or a question (its approval's answer). */
-  answer(callId: string, output: JsonValue): void;
+  answer(callId: string, output: ToolOutput<Tools>): void;
   /** Aborts the request and empties the conversation (and what is stored). */
   reset(): void;
+  /** Replaces the messages (a new array, or a function of the current ones), as `load` does. */
+  setMessages(messages: AgentMessage<Tools, Data>[] | ((messages: AgentMessage<Tools, Data>[]) => AgentMessage<Tools, Data>[])): void;
+  /** Replaces the whole session (SPEC v3 `load`). */
+  load(state: SessionState<Tools, Data>): void;
   /** Any other action; a malformed one throws here, in the caller, never in render. */
-  dispatch(action: SessionAction): void;
+  dispatch(action: SessionAction<Tools, Data>): void;
 }
 
-export function useAgentSession(options: UseAgentSessionOptions): AgentSession;
+/**
+ * A chat connected to an agent endpoint. `Tools` (a `ToolMap`) and `Data` (a `DataMap`) type
+ * the session by the conversation's tools and data parts: a tool part narrows by `name` to its
+ * tool's input and output and by `state` to the fields that state has.
+ */
+export function useAgentSession<Tools extends ToolMap = ToolMap, Data extends DataMap = DataMap>(
+  options: UseAgentSessionOptions<Tools, Data>,
+): AgentSession<Tools, Data>;

@@ -1,6 +1,6 @@
 // chat-session-reducer/ai-sdk: the Vercel AI SDK 7 UI message stream in, UIMessages out.
 // The protocol's shapes are declared structurally here: this package does not depend on `ai`.
-import type { AgentMessage, JsonValue, SessionAction } from "chat-session-reducer";
+import type { AgentMessage, DataMap, JsonValue, SessionAction, ToolMap } from "chat-session-reducer";
 import type { StreamSource } from "../stream-source.js";
 
 export type { StreamSource };
@@ -21,7 +21,8 @@ export interface FromAiSdkChunkOptions {
 
 /**
  * The actions for one chunk; dispatch them as `{ type: "batch", actions }`. Never throws: a
- * value that is not a chunk, or a chunk of an unknown type, gives `[]`.
+ * value that is not a chunk, or a chunk of an unknown type, gives `[]`. Typed by no tool map
+ * (the chunk's tool names are the server's); `sessionReducer` takes them into a typed state.
  */
 export function fromAiSdkChunk(chunk: UIMessageChunkLike | unknown, options?: FromAiSdkChunkOptions): SessionAction[];
 
@@ -93,4 +94,6 @@ export interface UIMessageLike {
  * (reasoning signatures), approvals and their answers, denials as `output-denied`; a
  * cancelled call, or one whose input was cut short, as `output-error` with its reason.
  */
-export function toAiSdkMessages(messages: readonly AgentMessage[]): UIMessageLike[];
+export function toAiSdkMessages<Tools extends ToolMap = ToolMap, Data extends DataMap = DataMap>(
+  messages: readonly AgentMessage<Tools, Data>[],
+): UIMessageLike[];
