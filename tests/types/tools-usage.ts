@@ -176,6 +176,14 @@ export function untypedToo(chat: Chat): void {
   void toAgUiInput(chat);
 }
 
+// Another agent's conversation is not this one's.
+type SupportTools = { openTicket: { input: { subject: string }; output: { ticket: number } } };
+export function otherAgent(support: SessionState<SupportTools>): void {
+  // @ts-expect-error a conversation typed by other tools
+  const chat: Chat = support;
+  void chat;
+}
+
 export const stored: Chat | null = loadSession<Tools, Data>("chat");
 export const fromServer: AgentMessage<Tools, Data>[] = fromAgUiMessages([]);
 
