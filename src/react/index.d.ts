@@ -63,8 +63,9 @@ export interface UseAgentSessionOptions<Tools extends ToolMap = ToolMap, Data ex
    * Called once per call that waits on the app for its result (a client-side tool; one that
    * needs approval, once approved). What it returns (or its promise resolves to) is the call's
    * output; a throw or rejection its error; `undefined`: the app answers later with `answer()`.
+   * The call is `running` (its input complete): narrow `toolCall.name` to read its input.
    */
-  onToolCall?: (event: { toolCall: ToolPart<Tools, Data> }) => ToolOutput<Tools> | undefined | PromiseLike<ToolOutput<Tools> | undefined>;
+  onToolCall?: (event: { toolCall: Extract<ToolPart<Tools, Data>, { state: "running" }> }) => ToolOutput<Tools> | undefined | PromiseLike<ToolOutput<Tools> | undefined>;
   /** Every data part as it streams, transient ones (never stored) included. */
   onData?: (part: DataPart<Data>) => void;
   /** After a run ends; `message` is the last assistant message. */

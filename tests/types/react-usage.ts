@@ -109,7 +109,11 @@ export function useShopChat(): AgentSession<ShopTools, ShopData> {
   const chat = useAgentSession<ShopTools, ShopData>({
     api: "/api/chat",
     protocol: "ai-sdk",
-    onToolCall: ({ toolCall }) => (toolCall.name === "getLocation" ? { lat: 59.9, lng: 10.7 } : undefined),
+    onToolCall: async ({ toolCall }) => {
+      if (toolCall.name === "getLocation") return { lat: 59.9, lng: 10.7 };
+      if (toolCall.name === "deleteFile" && toolCall.input.path.startsWith("/tmp/")) return { ok: true };
+      return undefined;
+    },
     onData: (part) => {
       if (part.name === "cart") console.log(part.data.items);
       else if (part.name === "source-url") console.log(part.data.url);
