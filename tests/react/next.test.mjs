@@ -175,6 +175,10 @@ async function chatScript(page, name) {
   await button("Share location").click();
   await lastMessageSays("You are in Paris.");
   await ended();
+  // A client-side tool the page answers by itself.
+  await say("What time is it?");
+  await lastMessageSays("Your time zone is Europe/Paris.");
+  await ended();
 
   // Stop mid-reply keeps what arrived.
   await say("Tell me a story");
@@ -235,7 +239,11 @@ test("the same script on useAgentSession and on useChat: equal conversations, eq
   if (process.env.DUMP) (await import("node:fs")).writeFileSync(process.env.DUMP, JSON.stringify(results, null, 1));
   assert.deepEqual(ours.problems, []);
   assert.deepEqual(useChat.problems, []);
-  assert.ok(ours.shown.streamed.length > 1, `the reply streamed in pieces: ${JSON.stringify(ours.shown.streamed)}`);
+  for (const [name, { shown, requests }] of Object.entries(results)) {
+    assert.ok(shown.streamed.length > 1, `${name}: the reply streamed in pieces: ${JSON.stringify(shown.streamed)}`);
+    // One conversation id in every request, reloads included (useChat's is the page's `id`).
+    assert.equal(new Set(requests.map((request) => request.id)).size, 1, `${name}: ids ${requests.map((request) => request.id)}`);
+  }
   assert.deepEqual(ours.shown.afterReload, ours.shown.beforeReload);
   assert.deepEqual(ours.shown.final, useChat.shown.final);
   assert.deepEqual(ours.shown.error, useChat.shown.error);

@@ -2,7 +2,7 @@
 
 // The support chat on useAgentSession, over the AI SDK route; ../usechat/page.js is the same
 // page on useChat (next.test.mjs drives both with one script and compares them).
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { useAgentSession } from "chat-session-reducer/react";
 
 export default function Page() {
@@ -10,9 +10,13 @@ export default function Page() {
     api: "/api/agent",
     protocol: "ai-sdk",
     storageKey: "package-chat",
-    // TODO(hook): onToolCall, onFinish, onError, onData
   });
   const [draft, setDraft] = useState("");
+  // TODO(hook): onToolCall: ({ toolCall }) => (toolCall.name === "getTimezone" ? { zone: "Europe/Paris" } : undefined), instead of this effect
+  useEffect(() => {
+    const call = messages.at(-1)?.parts.find((part) => part.type === "tool" && part.name === "getTimezone" && part.state === "running");
+    if (call && status === "idle") answer(call.id, { zone: "Europe/Paris" });
+  }, [messages, status, answer]);
   return (
     <main data-testid="chat" data-status={status}>
       {messages.map((message) => (

@@ -14,6 +14,9 @@ export default function Page() {
     id: "usechat-chat",
     transport,
     sendAutomaticallyWhen: answered,
+    onToolCall: ({ toolCall }) => {
+      if (toolCall.toolName === "getTimezone") addToolOutput({ tool: "getTimezone", toolCallId: toolCall.toolCallId, output: { zone: "Europe/Paris" } });
+    },
   });
   const [draft, setDraft] = useState("");
   useEffect(() => {

@@ -1,7 +1,7 @@
 // The agent both chat pages talk to (/package and /usechat): a real AI SDK streamText route over
-// the AI SDK's test model, scripted by the last message it gets. Two tools: deleteFile runs on
-// the server once the user approves it (needsApproval); getLocation has no execute, so the page
-// answers it. POST is the chat; GET returns every request's model messages (what
+// the AI SDK's test model, scripted by the last message it gets. Three tools: deleteFile runs on
+// the server once the user approves it (needsApproval); getLocation and getTimezone have no
+// execute, so the page answers them (the user shares the location; the time zone is automatic). POST is the chat; GET returns every request's model messages (what
 // convertToModelMessages made of the page's UI messages) and DELETE empties that log.
 import { convertToModelMessages, stepCountIs, streamText, tool, validateUIMessages } from "ai";
 import { MockLanguageModelV4 } from "ai/test";
@@ -17,7 +17,8 @@ const tools = {
     needsApproval: true,
     execute: async ({ path }) => ({ deleted: path }),
   }),
-  getLocation: tool({ description: "The user's city, from the browser", inputSchema: z.object({}) }),
+  getLocation: tool({ description: "The user's city, shared by the user", inputSchema: z.object({}) }),
+  getTimezone: tool({ description: "The browser's time zone", inputSchema: z.object({}) }),
 };
 
 const pause = (ms, signal) => new Promise((resolve) => (signal?.aborted ? resolve() : (setTimeout(resolve, ms), signal?.addEventListener("abort", resolve))));
@@ -35,11 +36,13 @@ function script(prompt) {
     const call = calls.find((c) => c.toolCallId === result.toolCallId);
     if (result.output.type !== "json") return { text: `OK, I kept ${call.input.path}.` }; // denied (or failed)
     if (call.toolName === "deleteFile") return { text: `Deleted ${result.output.value.deleted}.` };
+    if (call.toolName === "getTimezone") return { text: `Your time zone is ${result.output.value.zone}.` };
     return { text: `You are in ${result.output.value.city}.` };
   }
   const text = last.content.map((part) => part.text ?? "").join("");
   if (text.startsWith("Delete ")) return { call: { toolCallId: callId, toolName: "deleteFile", input: JSON.stringify({ path: text.slice(7) }) } };
   if (text === "Where am I?") return { call: { toolCallId: callId, toolName: "getLocation", input: "{}" } };
+  if (text === "What time is it?") return { call: { toolCallId: callId, toolName: "getTimezone", input: "{}" } };
   if (text === "Tell me a story") return { text: "Once upon a time", hang: true };
   if (text === "Fail once") return failures++ === 0 ? { fail: "The model is overloaded." } : { text: "Back on my feet." };
   return { text: `You said: ${text}` };
