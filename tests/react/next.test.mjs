@@ -215,6 +215,12 @@ async function chatScript(page, name) {
 // error-text result instead of "execution-denied". Reported; remove the todo once it is fixed.
 const DENIAL_TODO = "the package writes a fresh denial as output-denied (issue 22 item 6 report)";
 
+// TODO(hook): issue 22 item 5; the run's effect aborts a reply whose `finish` arrived before the
+// body's end was read. Remove the todo once useAgentSession no longer does.
+const ABORT_TODO = "issue 22 item 5: a finished request is aborted";
+
+const lastUserText = (request) => request.modelMessages.findLast((message) => message.role === "user").content[0].text;
+
 /** Lines of code: not blank, not only a comment (`//`, or JSX's `{/* … *\/}`). */
 function linesOfCode(file) {
   return readFileSync(file, "utf8")
@@ -249,6 +255,11 @@ test("the same script on useAgentSession and on useChat: equal conversations, eq
   assert.deepEqual(ours.shown.error, useChat.shown.error);
   await t.test("the model messages the route received are equal", { todo: DENIAL_TODO }, () => {
     assert.deepEqual(withoutServerIds(ours.requests), withoutServerIds(useChat.requests));
+  });
+  // Only the requests that Stop and the reload cut short were aborted, never one that had
+  // finished (useChat also aborts the request whose reply was an error).
+  await t.test("useAgentSession aborts no request that had finished", { todo: ABORT_TODO }, () => {
+    assert.deepEqual(ours.requests.filter((request) => request.aborted).map(lastUserText), ["Tell me a story", "Tell me a story"]);
   });
   const [ourLines, useChatLines] = ["package", "usechat"].map((dir) => linesOfCode(join(project, "app", dir, "page.js")));
   assert.ok(ourLines <= useChatLines, `app/package/page.js has ${ourLines} lines of code, app/usechat/page.js ${useChatLines}`);

@@ -1,8 +1,10 @@
 // The agent both chat pages talk to (/package and /usechat): a real AI SDK streamText route over
 // the AI SDK's test model, scripted by the last message it gets. Three tools: deleteFile runs on
 // the server once the user approves it (needsApproval); getLocation and getTimezone have no
-// execute, so the page answers them (the user shares the location; the time zone is automatic). POST is the chat; GET returns every request's model messages (what
-// convertToModelMessages made of the page's UI messages) and DELETE empties that log.
+// execute, so the page answers them (the user shares the location; the time zone is automatic).
+// POST is the chat; GET returns each request's conversation id, model messages (what
+// convertToModelMessages made of the page's UI messages) and whether the page aborted it;
+// DELETE empties that log.
 import { convertToModelMessages, stepCountIs, streamText, tool, validateUIMessages } from "ai";
 import { MockLanguageModelV4 } from "ai/test";
 import { z } from "zod";
@@ -81,7 +83,9 @@ const model = new MockLanguageModelV4({
 export async function POST(request) {
   const { id, messages } = await request.json();
   const modelMessages = await convertToModelMessages(await validateUIMessages({ messages, tools }), { tools });
-  requests.push({ id, modelMessages });
+  const logged = { id, modelMessages, aborted: false };
+  request.signal.addEventListener("abort", () => (logged.aborted = true));
+  requests.push(logged);
   const result = streamText({ model, messages: modelMessages, tools, stopWhen: stepCountIs(5), abortSignal: request.signal });
   return result.toUIMessageStreamResponse({ originalMessages: messages, onError: (error) => error.message });
 }
