@@ -240,7 +240,7 @@ function withoutServerIds(requests) {
   return JSON.parse(JSON.stringify(requests.map((request) => request.modelMessages)).replace(/"approvalId":"[^"]*"/g, '"approvalId":"…"'));
 }
 
-test("the same script on useAgentSession and on useChat: equal conversations, equal model messages, no longer a page", async (t) => {
+test("the same script on useAgentSession and on useChat: the same conversation shown at every step, and a page no longer than useChat's", async (t) => {
   const results = {};
   for (const name of Object.keys(PAGES)) {
     await clearAgentLog();
