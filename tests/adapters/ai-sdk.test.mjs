@@ -143,6 +143,27 @@ test("readAiSdkStream: leaving the loop early cancels the body", async () => {
   assert.equal(cancelled, true);
 });
 
+test("readAiSdkStream: after [DONE] the body is read to its end, never cancelled (the server would see the finished request aborted)", async () => {
+  let cancelled = false;
+  let closed = false;
+  const encoder = new TextEncoder();
+  const body = new ReadableStream({
+    start(controller) {
+      controller.enqueue(encoder.encode('data: {"type":"finish"}\n\ndata: [DONE]\n\n'));
+      // The server closes the response a moment after writing [DONE], as a real one does.
+      setTimeout(() => {
+        controller.close();
+        closed = true;
+      }, 20);
+    },
+    cancel: () => void (cancelled = true),
+  });
+  assert.deepEqual(await collect(readAiSdkStream(body)), [{ type: "finish" }]);
+  await new Promise((resolve) => setTimeout(resolve, 40));
+  assert.equal(closed, true);
+  assert.equal(cancelled, false, "the body was cancelled after [DONE]");
+});
+
 // A conversation as the v2 reducer leaves it after one AI SDK turn of every kind.
 const user = { id: "u1", role: "user", parts: [{ type: "text", text: "Clean up" }] };
 const call = (id, fields) => ({ type: "tool", id, name: "delete_file", input: { path: `/${id}` }, ...fields });

@@ -28,7 +28,8 @@ export function fromAiSdkChunk(chunk: UIMessageChunkLike | unknown, options?: Fr
 /**
  * The chunks of a UI message stream (SSE `data:` events, up to `data: [DONE]`). An event that is
  * not JSON throws an Error with `code: "invalid_json"` and `path: "stream[N]"`; a Response that
- * is not ok throws `code: "http"` with its `status`. Breaking out of the loop cancels the body.
+ * is not ok throws `code: "http"` with its `status`. Breaking out of the loop cancels the body;
+ * after `[DONE]` the rest of the body is read to its end, so the request ends as the server ends it.
  */
 export function readAiSdkStream(source: StreamSource): AsyncIterable<unknown>;
 
