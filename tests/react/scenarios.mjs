@@ -46,8 +46,11 @@ export const scenarios = [
       const agent = scriptedAgent();
       const hook = await renderHook({ api: agent.api });
       await act(async () => hook.session().send("Hello"));
-      assert.equal(hook.session().status, "streaming");
+      assert.equal(hook.session().status, "submitted", "request sent, nothing streamed yet");
+      assert.equal(hook.session().state.status, "streaming", "the session's own status is the reducer's");
       await until(() => agent.requests.length === 1);
+      agent.part({ type: "message-start", messageId: "a0" });
+      await until(() => hook.session().status === "streaming", "the first frame to end submitted");
       const [{ body }] = agent.requests;
       assert.equal(body.messages.length, 1);
       assert.equal(body.messages[0].role, "user");
@@ -92,12 +95,22 @@ export const scenarios = [
         [400, "bad_request"],
         [502, "network"],
       ]) {
+        const errors = [];
         const agent = scriptedAgent({ status });
-        const hook = await renderHook({ api: agent.api });
+        const hook = await renderHook({ api: agent.api, onError: (error) => errors.push(error) });
         await act(async () => hook.session().send("Hello"));
         await until(() => failed(hook), `HTTP ${status} to end the run`);
-        assert.equal(hook.session().error.code, code, `HTTP ${status}`);
-        assert.match(hook.session().error.message, new RegExp(`HTTP ${status}.*refused by the test`));
+        const { error, state } = hook.session();
+        assert.equal(error.code, code, `HTTP ${status}`);
+        // The status and the server's words are kept apart: the message is for people.
+        assert.equal(error.status, status);
+        assert.equal(error.body, JSON.stringify({ error: "refused by the test" }));
+        assert.doesNotMatch(error.message, /HTTP/);
+        // A refusal's reason is the server's message to the user; a server error's words are not.
+        if (status < 500) assert.equal(error.message, "refused by the test");
+        else assert.equal(error.message, "The agent failed to answer. Try again.");
+        assert.deepEqual(state.error, { message: error.message, code }, "the session keeps the message and code");
+        assert.deepEqual(errors, [error], "onError gets the same error, once");
         await hook.unmount();
       }
     },
@@ -108,7 +121,7 @@ export const scenarios = [
       const hook = await renderHook({ api: async () => Promise.reject(new TypeError("Failed to fetch")) });
       await act(async () => hook.session().send("Hello"));
       await until(() => failed(hook));
-      assert.deepEqual(hook.session().error, { message: "Couldn't reach the agent: Failed to fetch", code: "network" });
+      assert.deepEqual(hook.session().error, { message: "Couldn't reach the agent.", code: "network", cause: "Failed to fetch" });
       await hook.unmount();
     },
   },
@@ -226,7 +239,7 @@ export const scenarios = [
       assert.deepEqual(states(), ["running", "awaiting-confirmation"]);
       assert.equal(hook.session().status, "idle", "c2 still waits: no continuation yet");
       await act(async () => hook.session().deny("c2", "Keep it"));
-      assert.equal(hook.session().status, "streaming", "both answered: the agent goes on");
+      assert.equal(hook.session().state.status, "streaming", "both answered: the agent goes on");
       await until(() => agent.requests.length === 2);
       const [first, second] = agent.requests[1].body.messages[1].parts;
       assert.deepEqual([first.state, first.approval.approved], ["running", true]);
@@ -451,7 +464,7 @@ scenarios.push(
       agent.part({ type: "text-delta", messageId: "a1", text: "how can I help?" });
       agent.part({ type: "finish", reason: "stop" });
       await until(() => agent.requests.length === 2, "the queued turn's request");
-      assert.equal(hook.session().status, "streaming");
+      assert.equal(hook.session().status, "submitted", "the queued turn's run has streamed nothing yet");
       assert.deepEqual(hook.session().queue, []);
       assert.deepEqual(agent.requests[1].body.messages.map(textOf), ["Hello", "Hi, how can I help?", "And the weather?"]);
       assert.equal(agent.requests[0].signal.aborted, false, "the reply that ended is not aborted");

@@ -17,6 +17,12 @@ export interface FromAiSdkChunkOptions {
    * chunk first empties the message of that id, so text is not doubled.
    */
   replay?: boolean;
+  /**
+   * Receives each transient data part (`data-NAME` with `transient: true`) as
+   * `{ type: "data", name, id?, data, transient: true }`; it gives no action either way (a
+   * transient part is not conversation state).
+   */
+  onTransientData?: (part: { type: "data"; name: string; id?: string; data: JsonValue; transient: true }) => void;
 }
 
 /**
