@@ -12,12 +12,13 @@ import { useClientLayoutEffect } from "./storage.js";
 
 /** The conversation before anything is restored: `initialState`, else `initialMessages`, else empty.
  *  Loaded as the `load` action loads a state; a bad one throws, naming the option. */
+/** @param {{ initialState?: import("chat-session-reducer").SessionState, initialMessages?: import("chat-session-reducer").AgentMessage[] }} options */
 export function initialSession({ initialState, initialMessages }) {
   // What the reader names `action.state…` is, in the app's terms, the option it came from.
   const [state, from, to] =
     initialState !== undefined
       ? [initialState, /^action\.state/, "options.initialState"]
-      : [initialMessages === undefined ? undefined : { messages: initialMessages, status: "idle" }, /^action\.state\.messages/, "options.initialMessages"];
+      : [initialMessages === undefined ? undefined : { messages: initialMessages, status: /** @type {const} */ ("idle") }, /^action\.state\.messages/, "options.initialMessages"];
   if (state === undefined) return EMPTY_SESSION;
   try {
     return sessionReducer(undefined, { type: "load", state });

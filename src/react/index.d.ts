@@ -1,5 +1,5 @@
 // useAgentSession: a chat connected to an agent endpoint (chat-session-reducer/react).
-import type { AgentMessage, JsonValue, QueuedMessage, SessionAction, SessionError, SessionState } from "chat-session-reducer";
+import type { AgentMessage, AgentStreamPart, JsonValue, QueuedMessage, SessionAction, SessionError, SessionState, ToolPart } from "chat-session-reducer";
 
 /** The wire protocol of the endpoint. */
 export type AgentProtocol =
@@ -37,6 +37,52 @@ export interface UseAgentSessionOptions {
    * every so many milliseconds, each time as one `batch` action (one render).
    */
   throttle?: "frame" | number;
+  /**
+   * The conversation's id: the AI SDK body's `id`, AG-UI's `threadId`. Default: a new id for each
+   * conversation (at mount, after `reset`), kept with it in storage. Changing it opens another
+   * conversation: the one stored under `storageKey` if it has this id, else the initial one; the
+   * running reply is aborted.
+   */
+  id?: string;
+  /** The conversation shown when nothing is stored (and after `reset`); loaded as `load` loads a state. */
+  initialState?: SessionState;
+  /** The same as `initialState: { messages: initialMessages, status: "idle" }`; `initialState` wins. */
+  initialMessages?: AgentMessage[];
+  /**
+   * Called once for each call that waits on the app for its result (`waitsOnApp` says
+   * `"result"`: a client-side tool, once the run that made it finished). What it returns (or
+   * resolves to) is the call's result, what it throws (or rejects with) the call's error;
+   * `undefined`: the app answers later with `answer()`. The agent goes on once no call waits. A
+   * call that needs approval is never given to it: it waits for the user, and once approved it is
+   * the agent's to run.
+   */
+  onToolCall?: (event: { toolCall: { type: "tool" } & ToolPart }) => JsonValue | undefined | void | Promise<JsonValue | undefined | void>;
+  /**
+   * Called after each run ended (finished, failed, stopped, or replaced by an edit, a regenerate
+   * or the queued turn), with the session then and its last assistant message.
+   */
+  onFinish?: (event: { state: SessionState; message: AgentMessage | undefined }) => void;
+  /** Called when a run ended in error, with the hook's `error`. */
+  onError?: (error: AgentError) => void;
+  /**
+   * Called with each `data` stream part as it arrives, before it is applied: the AI SDK's
+   * transient ones (`transient: true`, never stored) and the others (stored as data parts).
+   */
+  onData?: (part: DataStreamPart | (DataStreamPart & { transient: true })) => void;
+}
+
+/** A `data` stream part, as `onData` gets it. */
+export type DataStreamPart = Extract<AgentStreamPart, { type: "data" }>;
+
+/**
+ * Why the last run failed: the session's `SessionError` (`message` for people, `code`) and,
+ * while it is the current run's, the details: the HTTP `status` and the `body` the server sent
+ * (a refusal), or the `cause` (the network error's own message).
+ */
+export interface AgentError extends SessionError {
+  status?: number;
+  body?: string;
+  cause?: string;
 }
 
 export interface ApproveOptions {
@@ -54,12 +100,15 @@ export interface SendOptions {
 }
 
 export interface AgentSession {
+  /** The conversation's id (the `id` option, or the hook's own). */
+  id: string;
   /** The whole session: `messages` (the active path), `status`, `error`, `forks`, `queue`. */
   state: SessionState;
   messages: AgentMessage[];
-  status: SessionState["status"];
-  /** Why the last run failed; `retry()` sends it again. */
-  error: SessionError | undefined;
+  /** The session's status, and `"submitted"` while it streams a run whose reply has not begun to arrive. */
+  status: SessionState["status"] | "submitted";
+  /** Why the last run failed; `retry()` sends it again, `clearError()` dismisses it. */
+  error: AgentError | undefined;
   /** The messages sent while a reply streamed, in order (`state.queue`, or an empty array). */
   queue: readonly QueuedMessage[];
   /** Why the conversation is not being saved (storage full, blocked, or unreadable); else undefined. */
@@ -95,8 +144,14 @@ export interface AgentSession {
   deny(callId: string, reason?: string): void;
   /** Answers a client-side tool call (its result) or a question (its approval's answer). */
   answer(callId: string, output: JsonValue): void;
-  /** Aborts the request and empties the conversation (and what is stored). */
+  /** Aborts the request and starts a new conversation: the initial one (`initialState`, `initialMessages`), a new id. */
   reset(): void;
+  /** Makes `state` the session (SPEC v3 `load`: a streaming one is loaded with `stop` applied, aborting the request). */
+  load(state: SessionState): void;
+  /** Replaces the messages (`load` of the session with them; its branches go); a reply in flight is stopped. */
+  setMessages(messages: AgentMessage[] | ((messages: AgentMessage[]) => AgentMessage[])): void;
+  /** Dismisses the error: status `idle`, the messages as they are (nothing is sent). */
+  clearError(): void;
   /** Any other action; a malformed one throws here, in the caller, never in render. */
   dispatch(action: SessionAction): void;
 }

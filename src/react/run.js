@@ -171,6 +171,7 @@ export async function streamRun(request, controller, report) {
   const send = (actions) => {
     if (!signal.aborted) report.deliver(actions);
   };
+  /** @param {{ message: string, code?: string, details?: object }} failure */
   const fail = ({ message, code, details }) => {
     if (signal.aborted) return;
     if (details !== undefined) report.failed(details);

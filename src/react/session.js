@@ -42,8 +42,7 @@ export function resetsConversation(action) {
 export function callsOfLastTurn(messages) {
   const calls = [];
   const runs = [{ messages, turn: true }];
-  while (runs.length > 0) {
-    const run = runs.pop();
+  for (let run = runs.pop(); run !== undefined; run = runs.pop()) {
     const start = run.turn ? run.messages.findLastIndex((message) => message.role === "user") + 1 : 0;
     for (const message of run.messages.slice(start)) {
       for (const part of message.parts) {
