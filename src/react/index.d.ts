@@ -59,7 +59,8 @@ export interface UseAgentSessionOptions {
   onToolCall?: (event: { toolCall: { type: "tool" } & ToolPart }) => JsonValue | undefined | void | Promise<JsonValue | undefined | void>;
   /**
    * Called after each run ended (finished, failed, stopped, or replaced by an edit, a regenerate
-   * or the queued turn), with the session then and its last assistant message.
+   * or the queued turn; not one aborted because another conversation was opened), with the
+   * session then and its last assistant message.
    */
   onFinish?: (event: { state: SessionState; message: AgentMessage | undefined }) => void;
   /** Called when a run ended in error, with the hook's `error`. */

@@ -97,8 +97,11 @@ function withSession(current, session, action) {
 
 export function hookReducer(current, action) {
   switch (action.type) {
-    case OPEN:
-      return withSession({ ...current, id: action.id, opened: action.opened }, action.session, action);
+    case OPEN: {
+      // The run of the conversation left is aborted, not reported: the callbacks are the new one's.
+      const opened = withSession({ ...current, id: action.id, opened: action.opened }, action.session, action);
+      return { ...opened, ended: current.ended };
+    }
     case NEW_CONVERSATION:
       return { ...hookReducer(current, action.action), id: action.id };
     case FAILED:

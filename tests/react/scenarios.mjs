@@ -606,11 +606,15 @@ scenarios.push(
     async run() {
       const agent = scriptedAgent();
       const initialMessages = [{ id: "hello", role: "assistant", parts: [{ type: "text", text: "How can I help?" }] }];
-      const hook = await renderHook({ api: agent.api, id: "one", initialMessages });
+      const finished = [];
+      const onFinish = (event) => finished.push(event);
+      const hook = await renderHook({ api: agent.api, id: "one", initialMessages, onFinish });
       await act(async () => hook.session().send("Hi"));
       await until(() => agent.requests.length === 1);
-      await hook.rerender({ api: agent.api, id: "two", initialMessages });
+      assert.equal(agent.requests[0].body.messages.length, 2, "the initial message is sent too");
+      await hook.rerender({ api: agent.api, id: "two", initialMessages, onFinish });
       assert.equal(agent.requests[0].signal.aborted, true);
+      assert.deepEqual(finished, [], "the aborted run was the conversation left's: not reported");
       assert.deepEqual([hook.session().id, hook.session().status], ["two", "idle"]);
       assert.deepEqual(hook.session().messages.map(textOf), ["How can I help?"]);
       await hook.unmount();
