@@ -164,6 +164,32 @@ test("readAiSdkStream: after [DONE] the body is read to its end, never cancelled
   assert.equal(cancelled, false, "the body was cancelled after [DONE]");
 });
 
+test("readAiSdkStream: a connection that breaks after an event without its blank line gives that event, then the failure", async () => {
+  const encoder = new TextEncoder();
+  const broken = (text) =>
+    new ReadableStream({
+      start(controller) {
+        controller.enqueue(encoder.encode(text));
+      },
+      pull(controller) {
+        controller.error(new TypeError("network error"));
+      },
+    });
+  const read = async (text) => {
+    const chunks = [];
+    const error = await (async () => {
+      for await (const chunk of readAiSdkStream(broken(text))) chunks.push(chunk);
+    })().catch((thrown) => thrown);
+    return { chunks, error: error?.message };
+  };
+  assert.deepEqual(await read('data: {"type":"start"}\n\ndata: {"type":"error","errorText":"Quota exhausted"}\n'), {
+    chunks: [{ type: "start" }, { type: "error", errorText: "Quota exhausted" }],
+    error: "network error",
+  });
+  assert.deepEqual(await read('data: {"type":"start"}\n\ndata: {"type":"err'), { chunks: [{ type: "start" }], error: "network error" }, "half a line is not an event");
+  assert.deepEqual(await read('data: {"type":"start"}\ndata: "cut"\n'), { chunks: [], error: "network error" }, "data lines that are not whole JSON are dropped");
+});
+
 // A conversation as the v2 reducer leaves it after one AI SDK turn of every kind.
 const user = { id: "u1", role: "user", parts: [{ type: "text", text: "Clean up" }] };
 const call = (id, fields) => ({ type: "tool", id, name: "delete_file", input: { path: `/${id}` }, ...fields });

@@ -6,9 +6,9 @@ import { StrictMode, act, createElement } from "react";
 import { createRoot, hydrateRoot } from "react-dom/client";
 import { renderToString } from "react-dom/server";
 import { useAgentSession } from "chat-session-reducer/react";
-import { drop, liveReply, mockEndpoint } from "chat-session-reducer/testing";
+import { drop, liveReply, mockEndpoint, raw } from "chat-session-reducer/testing";
 
-export { drop, mockEndpoint };
+export { drop, mockEndpoint, raw };
 
 globalThis.IS_REACT_ACT_ENVIRONMENT = true;
 

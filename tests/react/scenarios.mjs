@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { act, version } from "react";
 import { branchAt } from "chat-session-reducer";
-import { drop, hydrateHook, mockEndpoint, renderHook, renderToStringOf, scriptedAgent, textOf, until } from "./harness.mjs";
+import { drop, hydrateHook, mockEndpoint, raw, renderHook, renderToStringOf, scriptedAgent, textOf, until } from "./harness.mjs";
 
 const idle = (hook) => hook.session().status === "idle";
 const failed = (hook) => hook.session().status === "error";
@@ -844,6 +844,11 @@ scenarios.push(
         assert.equal(hook.session().error.message, "Quota exhausted", protocol);
         await hook.unmount();
       }
+      // A hand-written SSE server whose last event lost its blank line to the break.
+      const unterminated = mockEndpoint("ai-sdk", [[raw('data: {"type":"error","errorText":"Quota exhausted"}\n'), drop()]]);
+      const cut = await sentOn(unterminated, "Hello", { protocol: "ai-sdk" });
+      assert.equal(cut.session().error.message, "Quota exhausted");
+      await cut.unmount();
       const broken = mockEndpoint("actions", [[{ type: "part", part: { type: "message-start", messageId: "a1" } }, drop()]]);
       const hook = await sentOn(broken, "Hello");
       assert.deepEqual(hook.session().error, { message: "The connection to the agent broke before the reply was finished.", code: "network", cause: "network error" });

@@ -106,23 +106,40 @@ export async function* readJsonEvents(source, done) {
   let data = null;
   let index = 0;
   const reading = { ended: false };
-  for await (const lines of lineBatches(source, reading)) {
-    for (const line of lines) {
-      if (line === "") {
-        if (data === null) continue;
-        if (data === done) {
-          reading.ended = true;
-          return;
+  try {
+    for await (const lines of lineBatches(source, reading)) {
+      for (const line of lines) {
+        if (line === "") {
+          if (data === null) continue;
+          if (data === done) {
+            reading.ended = true;
+            return;
+          }
+          yield parseItem(data, index++);
+          data = null;
+        } else if (line.startsWith("data") && (line.length === 4 || line[4] === ":")) {
+          const value = line.length === 4 ? "" : line.slice(line[5] === " " ? 6 : 5);
+          data = data === null ? value : `${data}\n${value}`;
         }
-        yield parseItem(data, index++);
-        data = null;
-      } else if (line.startsWith("data") && (line.length === 4 || line[4] === ":")) {
-        const value = line.length === 4 ? "" : line.slice(line[5] === " " ? 6 : 5);
-        data = data === null ? value : `${data}\n${value}`;
       }
     }
+  } catch (error) {
+    // The connection broke after an event whose blank line never came (the server's last
+    // words, often its error): it is given before the failure, when its data is whole JSON.
+    const last = data === null || data === done || error?.code === "invalid_json" ? undefined : lastWords(data);
+    if (last !== undefined) yield last;
+    throw error;
   }
   if (data !== null && data !== done) yield parseItem(data, index);
+}
+
+// An event's data as JSON, or undefined when it is not (cut short by the break).
+function lastWords(data) {
+  try {
+    return JSON.parse(data);
+  } catch {
+    return undefined;
+  }
 }
 
 // One JSON value per line; blank lines are skipped.
