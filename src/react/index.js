@@ -39,29 +39,30 @@ function findCall(messages, callId) {
   return undefined;
 }
 
-/** Calls the app's `onData`, outside the stream's reading: what it throws is the app's, reported
- *  as an uncaught error, and never ends the run. */
+/** Calls `onData`, outside the stream's reading: what it throws is the app's, reported as an
+ *  uncaught error, and never ends the run. */
 function toApp(onData, part) {
-  if (onData !== undefined) queueMicrotask(() => onData(part));
+  queueMicrotask(() => onData(part));
 }
 
 /**
  * Starts the run the session streams: its request, read into the frame queue. Returns what
- * stops it (the effect's cleanup). `run` is the run's number; `chatId` the conversation's id.
+ * stops it (the effect's cleanup). `run` is the run's number; `chatId` the conversation's id;
+ * `onData` calls the newest options' onData (an app's inline callback changes every render).
  */
-function startRun({ options, session, chatId }, run, dispatchToHook, throttle) {
+function startRun({ options, session, chatId }, run, dispatchToHook, throttle, onData) {
   const controller = new AbortController();
   // Tagged with its run, so what it delivers after the next run began is dropped (session.js).
   const queue = createFrameQueue((action) => dispatchToHook({ type: STREAMED, run, action }), throttle);
   let replyEnded = false;
   const report = {
     deliver(actions) {
-      for (const part of dataPartsOf(actions)) toApp(options.onData, part);
+      for (const part of dataPartsOf(actions)) toApp(onData, part);
       queue.push(actions);
     },
     ended: () => (replyEnded = true),
     failed: (details) => dispatchToHook({ type: FAILED, run, details }),
-    transient: (part) => toApp(options.onData, part),
+    transient: (part) => toApp(onData, part),
   };
   void streamRun({ options, session, chatId }, controller, report);
   return {
@@ -111,7 +112,8 @@ export function useAgentSession(options) {
   useEffect(() => {
     if (!streaming) return;
     const { options: runOptions, session: runSession, id: chatId } = newest();
-    const run = startRun({ options: runOptions, session: runSession, chatId }, runs, dispatchToHook, throttle);
+    const onData = (part) => newest().options.onData?.(part);
+    const run = startRun({ options: runOptions, session: runSession, chatId }, runs, dispatchToHook, throttle, onData);
     currentRun.current = run;
     return () => {
       run.stop();
