@@ -48,6 +48,12 @@ function opening(options) {
 
 const sameConversation = (a, b) => a.storageKey === b.storageKey && a.storage === b.storage && a.id === b.id;
 
+/** Whether the conversation shown is the one `options` name (`opened`: what the last OPEN opened):
+ *  until then nothing is saved, so the conversation left never overwrites the one opened. */
+export function isOpened(opened, options) {
+  return opened !== undefined && sameConversation(opened, options);
+}
+
 /** Opens the conversation of `options` at mount (a stored one) and whenever it changes. */
 export function useOpenConversation(options, dispatch) {
   const { storageKey, storage, id } = options;

@@ -10,7 +10,7 @@
 import { useCallback, useEffect, useMemo, useReducer, useRef } from "react";
 import { checkAction } from "chat-session-reducer";
 import { useRunCallbacks, dataPartsOf } from "./callbacks.js";
-import { initialSession, useOpenConversation } from "./conversation.js";
+import { initialSession, isOpened, useOpenConversation } from "./conversation.js";
 import { createFrameQueue } from "./frameQueue.js";
 import { newId } from "./ids.js";
 import { checkProtocolName, loadProtocol } from "./protocols.js";
@@ -102,8 +102,7 @@ export function useAgentSession(options) {
   const currentRun = useRef(undefined);
 
   useOpenConversation(options, dispatchToHook);
-  const opened = hook.opened !== undefined && hook.opened.storageKey === storageKey && hook.opened.storage === storage && hook.opened.id === options.id;
-  const storageError = useStoredSession(storageKey, storage, session, id, opened);
+  const storageError = useStoredSession(storageKey, storage, session, id, isOpened(hook.opened, options));
 
   // The protocol's adapter is loaded ahead of the first run.
   useEffect(() => void loadProtocol(protocolName).catch(() => {}), [protocolName]);
