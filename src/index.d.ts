@@ -252,3 +252,16 @@ export function branchAt<Tools extends ToolMap = ToolMap, Data extends DataMap =
   state: SessionState<Tools, Data>,
   index: number,
 ): BranchAt | undefined;
+
+/**
+ * Whether the tool part `part` of `state` waits on the app, for a UI to tell a call it must act
+ * on from one the agent is working on: `"confirmation"`, a call awaiting the user's approval or
+ * answer to a question (`approve`, `deny`, `answer`); `"result"`, a client-side tool whose result
+ * the app must give (`running` after every run holding it stopped streaming, not approved, with
+ * no sub-agent run); `undefined`, the agent is working on it, or it is done. It reads the state in
+ * JavaScript, without a call into the module.
+ */
+export function waitsOnApp<Tools extends ToolMap = ToolMap, Data extends DataMap = DataMap>(
+  state: SessionState<Tools, Data>,
+  part: AgentPart<Tools, Data>,
+): "confirmation" | "result" | undefined;

@@ -1,6 +1,7 @@
 // useAgentSession: a chat connected to an agent endpoint (chat-session-reducer/react).
 import type {
   AgentMessage,
+  AgentStreamPart,
   DataMap,
   DataPart,
   JsonValue,
@@ -55,21 +56,55 @@ export interface UseAgentSessionOptions<Tools extends ToolMap = ToolMap, Data ex
    * every so many milliseconds, each time as one `batch` action (one render).
    */
   throttle?: "frame" | number;
-  /** The conversation when nothing is stored. */
+  /**
+   * The conversation's id: the AI SDK body's `id`, AG-UI's `threadId`. Default: a new id for each
+   * conversation (at mount, after `reset`), kept with it in storage. Changing it opens another
+   * conversation: the one stored under `storageKey` if it has this id, else the initial one; the
+   * running reply is aborted.
+   */
+  id?: string;
+  /** The conversation shown when nothing is stored (and after `reset`); loaded as `load` loads a state. */
   initialState?: SessionState<Tools, Data>;
-  /** The conversation's messages when nothing is stored (and no `initialState`). */
+  /** The same as `initialState: { messages: initialMessages, status: "idle" }`; `initialState` wins. */
   initialMessages?: AgentMessage<Tools, Data>[];
   /**
-   * Called once per call that waits on the app for its result (a client-side tool; one that
-   * needs approval, once approved). What it returns (or its promise resolves to) is the call's
-   * output; a throw or rejection its error; `undefined`: the app answers later with `answer()`.
-   * The call is `running` (its input complete): narrow `toolCall.name` to read its input.
+   * Called once for each call that waits on the app for its result (`waitsOnApp` says
+   * `"result"`: a client-side tool, once the run that made it finished). What it returns (or
+   * resolves to) is the call's result, what it throws (or rejects with) the call's error;
+   * `undefined`: the app answers later with `answer()`. The agent goes on once no call waits. A
+   * call that needs approval is never given to it: it waits for the user, and once approved it is
+   * the agent's to run. The call is `running` (its input complete): narrow `toolCall.name` to read its input.
    */
-  onToolCall?: (event: { toolCall: Extract<ToolPart<Tools, Data>, { state: "running" }> }) => ToolOutput<Tools> | undefined | PromiseLike<ToolOutput<Tools> | undefined>;
-  /** Every data part as it streams, transient ones (never stored) included. */
-  onData?: (part: DataPart<Data>) => void;
-  /** After a run ends; `message` is the last assistant message. */
+  onToolCall?: (event: {
+    toolCall: Extract<ToolPart<Tools, Data>, { state: "running" }>;
+  }) => ToolOutput<Tools> | undefined | void | PromiseLike<ToolOutput<Tools> | undefined | void>;
+  /**
+   * Called after each run ended (finished, failed, stopped, or replaced by an edit, a regenerate
+   * or the queued turn; not one aborted because another conversation was opened), with the
+   * session then and its last assistant message.
+   */
   onFinish?: (event: { state: SessionState<Tools, Data>; message: AgentMessage<Tools, Data> | undefined }) => void;
+  /** Called when a run ended in error, with the hook's `error`. */
+  onError?: (error: AgentError) => void;
+  /**
+   * Called with each `data` stream part as it arrives, before it is applied: the AI SDK's
+   * transient ones (`transient: true`, never stored) and the others (stored as data parts).
+   */
+  onData?: (part: DataStreamPart<Data> | (DataStreamPart<Data> & { transient: true })) => void;
+}
+
+/** A `data` stream part, as `onData` gets it, typed by the data map. */
+export type DataStreamPart<Data extends DataMap = DataMap> = Extract<AgentStreamPart<ToolMap, Data>, { type: "data" }>;
+
+/**
+ * Why the last run failed: the session's `SessionError` (`message` for people, `code`) and,
+ * while it is the current run's, the details: the HTTP `status` and the `body` the server sent
+ * (a refusal), or the `cause` (the network error's own message).
+ */
+export interface AgentError extends SessionError {
+  status?: number;
+  body?: string;
+  cause?: string;
 }
 
 /** How a call is approved; `Tools` types the edited input and the answer as the tools' own. */
@@ -89,12 +124,15 @@ export interface SendOptions<Data extends DataMap = DataMap> {
 
 /** What `useAgentSession<Tools, Data>` returns: the session typed by its tool and data maps. */
 export interface AgentSession<Tools extends ToolMap = ToolMap, Data extends DataMap = DataMap> {
+  /** The conversation's id (the `id` option, or the hook's own). */
+  id: string;
   /** The whole session: `messages` (the active path), `status`, `error`, `forks`, `queue`. */
   state: SessionState<Tools, Data>;
   messages: AgentMessage<Tools, Data>[];
-  status: SessionState["status"];
-  /** Why the last run failed; `retry()` sends it again. */
-  error: SessionError | undefined;
+  /** The session's status, and `"submitted"` while it streams a run whose reply has not begun to arrive. */
+  status: SessionState["status"] | "submitted";
+  /** Why the last run failed; `retry()` sends it again, `clearError()` dismisses it. */
+  error: AgentError | undefined;
   /** The messages sent while a reply streamed, in order (`state.queue`, or an empty array). */
   queue: readonly QueuedMessage<Data>[];
   /** Why the conversation is not being saved (storage full, blocked, or unreadable); else undefined. */
@@ -130,12 +168,14 @@ export interface AgentSession<Tools extends ToolMap = ToolMap, Data extends Data
   deny(callId: string, reason?: string): void;
   /** Answers a client-side tool call (its result) or a question (its approval's answer). */
   answer(callId: string, output: ToolOutput<Tools>): void;
-  /** Aborts the request and empties the conversation (and what is stored). */
+  /** Aborts the request and starts a new conversation: the initial one (`initialState`, `initialMessages`), a new id. */
   reset(): void;
-  /** Replaces the messages (a new array, or a function of the current ones), as `load` does. */
-  setMessages(messages: AgentMessage<Tools, Data>[] | ((messages: AgentMessage<Tools, Data>[]) => AgentMessage<Tools, Data>[])): void;
-  /** Replaces the whole session (SPEC v3 `load`). */
+  /** Makes `state` the session (SPEC v3 `load`: a streaming one is loaded with `stop` applied, aborting the request). */
   load(state: SessionState<Tools, Data>): void;
+  /** Replaces the messages (`load` of the session with them; its branches go); a reply in flight is stopped. */
+  setMessages(messages: AgentMessage<Tools, Data>[] | ((messages: AgentMessage<Tools, Data>[]) => AgentMessage<Tools, Data>[])): void;
+  /** Dismisses the error: status `idle`, the messages as they are (nothing is sent). */
+  clearError(): void;
   /** Any other action; a malformed one throws here, in the caller, never in render. */
   dispatch(action: SessionAction<Tools, Data>): void;
 }

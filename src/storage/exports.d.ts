@@ -7,8 +7,13 @@ export interface SessionStorageLike {
   setItem(key: string, value: string): void;
   removeItem(key: string): void;
 }
+/** What is stored with a session besides its state. */
+export interface SaveSessionOptions {
+  /** The conversation's id (the hook's `id`), kept in the envelope; `storedSessionId` reads it back. */
+  id?: string;
+}
 /** Stores `state` under `key`. Throws a coded `Error`: `invalid`, `unavailable` or `quota`; `state` is never changed. */
-export function saveSession<Tools extends ToolMap = ToolMap, Data extends DataMap = DataMap>(key: string, state: SessionState<Tools, Data>, storage?: SessionStorageLike): void;
+export function saveSession<Tools extends ToolMap = ToolMap, Data extends DataMap = DataMap>(key: string, state: SessionState<Tools, Data>, storage?: SessionStorageLike, options?: SaveSessionOptions): void;
 /** The session stored under `key`, or `null` when nothing is stored. Loaded as the `load` action loads a state:
  *  stored while `streaming`, with `stop` applied; stored after the run ended, as it was (a call waiting on the user
  *  stays open and answerable). Reads every version of the envelope. Throws a coded `Error`: `unavailable`,
@@ -23,4 +28,7 @@ export function clearSession(key: string, storage?: SessionStorageLike): void;
 export function restoreSession<Tools extends ToolMap = ToolMap, Data extends DataMap = DataMap>(key: string, storage?: SessionStorageLike): SessionState<Tools, Data>;
 /** For an effect after each change: saves `state` and returns the failure instead of throwing. Skips the state
  *  `restoreSession` returned for this key. */
-export function persistSession<Tools extends ToolMap = ToolMap, Data extends DataMap = DataMap>(key: string, state: SessionState<Tools, Data>, storage?: SessionStorageLike): SessionReducerError | undefined;
+export function persistSession<Tools extends ToolMap = ToolMap, Data extends DataMap = DataMap>(key: string, state: SessionState<Tools, Data>, storage?: SessionStorageLike, options?: SaveSessionOptions): SessionReducerError | undefined;
+/** The conversation id stored with the session under `key` (`SaveSessionOptions.id`), or undefined when there is
+ *  none, nothing is stored, or it cannot be read. Never throws. */
+export function storedSessionId(key: string, storage?: SessionStorageLike): string | undefined;

@@ -89,6 +89,7 @@ test("the package's JavaScript, wasm included, stays within the size its README 
 });
 
 test("the React hook adds little on top of the core", () => {
+  // Issue 22's options and returns (id, callbacks, load, setMessages, clearError) are in it.
   const code = readFileSync(join(installed(), "react", "index.js"));
-  assert.ok(gzipSync(code, { level: 9 }).length < 4_000, "gzip -9 size: the budget is 4 kB");
+  assert.ok(gzipSync(code, { level: 9 }).length < 6_000, "gzip -9 size: the budget is 6 kB");
 });

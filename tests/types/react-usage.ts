@@ -115,8 +115,8 @@ export function useShopChat(): AgentSession<ShopTools, ShopData> {
       return undefined;
     },
     onData: (part) => {
-      if (part.name === "cart") console.log(part.data.items);
-      else if (part.name === "source-url") console.log(part.data.url);
+      if (part.name === "cart") console.log(part.data?.items);
+      else if (part.name === "source-url") console.log(part.data?.url);
     },
     onFinish: ({ message }) => {
       const last: TypedMessage<ShopTools, ShopData> | undefined = message;
@@ -159,3 +159,40 @@ export const wrongToolCall: UseAgentSessionOptions<ShopTools> = {
 
 // The defaults: the untyped session of every example above.
 export const untyped: AgentSession = useMockedChat();
+// Issue 22: the options and returns at parity with useChat.
+import { waitsOnApp } from "chat-session-reducer";
+import type { AgentError, DataStreamPart } from "chat-session-reducer/react";
+
+export function useParityChat(saved: SessionState | undefined): AgentSession {
+  const chat = useAgentSession({
+    api: "/api/chat",
+    protocol: "ai-sdk",
+    id: "chat-42",
+    initialMessages: [{ id: "hi", role: "assistant", parts: [{ type: "text", text: "How can I help?" }] }],
+    ...(saved === undefined ? {} : { initialState: saved }),
+    onToolCall: async ({ toolCall }) => (toolCall.name === "locate" ? { city: "Lisbon" } : undefined),
+    onFinish: ({ state, message }) => void [state.status, message?.id],
+    onError: (error: AgentError) => void [error.message, error.code, error.status, error.body, error.cause],
+    onData: (part: DataStreamPart) => void [part.name, part.data],
+  });
+  const id: string = chat.id;
+  const status: "idle" | "streaming" | "error" | "submitted" = chat.status;
+  chat.setMessages((messages) => messages.slice(0, -1));
+  chat.setMessages([]);
+  chat.load({ messages: [], status: "idle" });
+  chat.clearError();
+  chat.send("Look", { parts: [{ type: "data", name: "file", data: { mediaType: "image/png", url: "data:," } }], metadata: { from: "ui" } });
+  for (const message of chat.messages) {
+    for (const part of message.parts) {
+      const waits: "confirmation" | "result" | undefined = waitsOnApp(chat.state, part);
+      void [id, status, waits];
+    }
+  }
+  return chat;
+}
+
+// @ts-expect-error: onToolCall's result is a JSON value
+useAgentSession({ api: "/api/chat", onToolCall: () => new Map() });
+
+// @ts-expect-error: initialMessages are messages
+useAgentSession({ api: "/api/chat", initialMessages: [{ text: "Hi" }] });

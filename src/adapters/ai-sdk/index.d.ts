@@ -17,6 +17,12 @@ export interface FromAiSdkChunkOptions {
    * chunk first empties the message of that id, so text is not doubled.
    */
   replay?: boolean;
+  /**
+   * Receives each transient data part (`data-NAME` with `transient: true`) as
+   * `{ type: "data", name, id?, data, transient: true }`; it gives no action either way (a
+   * transient part is not conversation state).
+   */
+  onTransientData?: (part: { type: "data"; name: string; id?: string; data: JsonValue; transient: true }) => void;
 }
 
 /**
@@ -29,7 +35,8 @@ export function fromAiSdkChunk(chunk: UIMessageChunkLike | unknown, options?: Fr
 /**
  * The chunks of a UI message stream (SSE `data:` events, up to `data: [DONE]`). An event that is
  * not JSON throws an Error with `code: "invalid_json"` and `path: "stream[N]"`; a Response that
- * is not ok throws `code: "http"` with its `status`. Breaking out of the loop cancels the body.
+ * is not ok throws `code: "http"` with its `status`. Breaking out of the loop cancels the body;
+ * after `[DONE]` the rest of the body is read to its end, so the request ends as the server ends it.
  */
 export function readAiSdkStream(source: StreamSource): AsyncIterable<unknown>;
 
