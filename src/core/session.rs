@@ -28,6 +28,9 @@ pub struct Session {
     pub calls: CallIndex,
     /// Where each message id is (shared likewise).
     pub messages: MessageIndex,
+    /// Whether `reduce` checked the state (`check_state`), so that it checks it once: the
+    /// states the core makes from a checked one are sound.
+    pub(crate) checked: bool,
 }
 
 impl Session {
@@ -49,6 +52,7 @@ impl Session {
             calls: CallIndex::new(state.clone()),
             state,
             open: Rc::new(open),
+            checked: false,
         }
     }
 }
