@@ -24,6 +24,20 @@ use yew::AppHandle;
 pub use chat::Chat;
 pub use transport::Transport;
 
+/// The page in a browser: mounted on `#app`, its runs on the demo's NDJSON actions endpoint
+/// (same origin), its conversation kept in the tab's sessionStorage (index.html calls it).
+#[wasm_bindgen::prelude::wasm_bindgen]
+pub fn start() {
+    let root = web_sys::window()
+        .and_then(|window| window.document())
+        .and_then(|document| document.get_element_by_id("app"));
+    if let Some(root) = root {
+        let chat = Chat::new(Transport::fetch("/api/chat/actions"), "yew-chat");
+        // The page stays for the document's life.
+        std::mem::forget(mount(root, chat));
+    }
+}
+
 /// The page mounted in `root`, showing `chat`; `unmount` takes it down again.
 pub fn mount(root: Element, chat: Rc<Chat>) -> Page {
     let props = ChatPageProps {
