@@ -113,6 +113,7 @@ pub fn ChatPage(props: &ChatPageProps) -> Html {
         <main class="chat" data-status={status_name(state.status)}>
             <ol class="messages">{ for messages }</ol>
             { error_view(&state, &chat) }
+            { queue_view(&state, &chat) }
             <Composer chat={chat.clone()} streaming={streaming} />
         </main>
     }
@@ -140,6 +141,23 @@ fn error_view(state: &SessionState, chat: &ChatRef) -> Html {
             <button class="retry" onclick={retry}>{ "Retry" }</button>
         </p>
     }
+}
+
+/// The messages sent while the reply streams, each with Remove (`unqueue`); they go out as one
+/// turn when the reply ends.
+fn queue_view(state: &SessionState, chat: &ChatRef) -> Html {
+    let queued = state.queue.iter().map(|message| {
+        let chat = chat.clone();
+        let id = message.id.clone();
+        let remove = move |_| chat.0.dispatch(SessionAction::Unqueue { id: id.clone() });
+        html! {
+            <li class="queued">
+                <span class="queued-text">{ format!("queued: {}", owned_text(&message.text)) }</span>
+                <button class="unqueue" onclick={remove}>{ "Remove" }</button>
+            </li>
+        }
+    });
+    html! { <ul class="queue">{ for queued }</ul> }
 }
 
 #[derive(Properties, PartialEq)]

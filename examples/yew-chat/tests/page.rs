@@ -452,6 +452,46 @@ async fn a_reload_while_a_reply_streams_keeps_what_came_and_stops_it() {
     );
 }
 
+#[wasm_bindgen_test]
+async fn a_message_sent_while_a_reply_streams_waits_in_the_queue_then_gets_its_own_request() {
+    let key = "yew-chat-test-queue";
+    clear(key);
+    let agent = Agent::new(5);
+    let page = Mounted::new(&agent, key).await;
+    page.send("Write a haiku");
+    page.until("the reply to begin", |page| page.status() == "streaming")
+        .await;
+    page.send("Hello!");
+    page.until("the queued message", |page| {
+        page.find(".queued-text").is_some()
+    })
+    .await;
+    assert_eq!(
+        page.find(".queued-text").unwrap().text_content().unwrap(),
+        "queued: Hello!"
+    );
+    assert_eq!(
+        page.texts().len(),
+        2,
+        "not in the conversation while the reply streams"
+    );
+
+    page.until_done("the queued turn's reply", |texts| {
+        texts.len() == 4 && texts[3].ends_with("Stop me halfway.")
+    })
+    .await;
+    assert_eq!(
+        page.texts()[..3],
+        [
+            "Write a haiku",
+            "I'll write it to a file.\nSaved.",
+            "Hello!"
+        ]
+    );
+    assert!(page.find(".queued").is_none(), "the queue went out");
+    assert_eq!(agent.requests().len(), 2, "one request for the queued turn");
+}
+
 async fn edit_first_message(page: &Mounted, text: &str) {
     page.click(".message.user .edit");
     settle().await;
