@@ -70,6 +70,9 @@ fn workloads() -> Vec<(&'static str, Vec<Value>)> {
     ]
 }
 
+/// One way of reading an action.
+type Reader = fn(&JsValue) -> SessionAction;
+
 fn by_reader(action: &JsValue) -> SessionAction {
     let codes = read_action(action, false).expect("reads").to_vec();
     wasm::decode_action(&codes, &read_strings())
@@ -86,7 +89,7 @@ fn by_interop(action: &JsValue) -> SessionAction {
 }
 
 /// Microseconds per action of `read` over `actions`, the median of `rounds`.
-fn median_micros(actions: &[JsValue], read: fn(&JsValue) -> SessionAction, rounds: &mut Vec<f64>) {
+fn median_micros(actions: &[JsValue], read: Reader, rounds: &mut Vec<f64>) {
     let start = now();
     for action in actions {
         std::hint::black_box(read(action));
@@ -102,7 +105,7 @@ fn serde_wasm_bindgen_against_the_packages_reader() {
             .iter()
             .map(|action| JSON::parse(&action.to_string()).unwrap())
             .collect();
-        let readers: [(&str, fn(&JsValue) -> SessionAction); 3] = [
+        let readers: [(&str, Reader); 3] = [
             ("the package's reader", by_reader),
             ("serde-wasm-bindgen", by_serde),
             ("js_interop::action_from_js", by_interop),
