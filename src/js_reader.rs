@@ -9,6 +9,7 @@ use crate::Error;
 
 #[wasm_bindgen(module = "/src/wasm/read.js")]
 extern "C" {
+    #[cfg(feature = "js-interop")]
     #[wasm_bindgen(js_name = readAction, catch)]
     fn read_action(action: &JsValue, refuse: bool) -> Result<JsValue, JsValue>;
 
@@ -41,6 +42,7 @@ extern "C" {
 
 /// Checks `value` as the package checks an action (a type it does not know refused, as
 /// `checkAction` refuses it): `Error::Invalid` with the path (`action.part.id`) if it is not one.
+#[cfg(feature = "js-interop")]
 pub fn check_action(value: &JsValue) -> Result<(), Error> {
     read_action(value, true).map(drop).map_err(invalid)
 }

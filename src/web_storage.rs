@@ -11,7 +11,7 @@
 //! Where there is no window (Node, a worker, server rendering) or the storage refuses access
 //! (privacy settings, a sandboxed frame), every function returns
 //! [`StorageError::Unavailable`]: nothing panics and no JavaScript exception crosses into the
-//! caller. gloo-storage's `raw()` expects a window and a storage (`expect_throw`), so it is
+//! caller. gloo-storage's `raw()` expects a window and a storage (it throws a JavaScript exception without them), so it is
 //! called only after both were found; its `get`, `set` and `delete` are not used, because they
 //! throw or panic on the failures a blocked or full storage gives.
 //!

@@ -50,13 +50,13 @@ pub enum Outcome {
 /// ```
 pub fn reduce(session: &mut Session, action: &SessionAction) -> Result<Outcome, Error> {
     check_action(action)?;
-    if !session.checked {
+    if !session.checked() {
         check_state(&session.state)?;
     }
     match reduce_with(session, action, &mut parse_owned_input, &mut |_, _| None) {
         Outcome::Broken => Err(Error::Internal),
         outcome => {
-            session.checked = true;
+            session.set_checked();
             Ok(outcome)
         }
     }
@@ -268,7 +268,7 @@ pub fn session_reducer(
         check_state(state)?;
     }
     let mut session = Session::new(state.clone());
-    session.checked = true;
+    session.set_checked();
     match reduce_with(&mut session, action, &mut parse_owned_input, &mut |_, _| {
         None
     }) {
