@@ -17,6 +17,8 @@ use chat_session_reducer::core::branch_at;
 use chat_session_reducer::core::model::{
     AgentMessage, AgentPart, BranchAt, Role, SessionAction, SessionState, SessionStatus, Text,
 };
+use wasm_bindgen::closure::Closure;
+use wasm_bindgen::JsCast;
 use web_sys::{Element, HtmlInputElement};
 use yew::prelude::*;
 use yew::AppHandle;
@@ -31,11 +33,19 @@ pub fn start() {
     let root = web_sys::window()
         .and_then(|window| window.document())
         .and_then(|document| document.get_element_by_id("app"));
-    if let Some(root) = root {
-        let chat = Chat::new(Transport::fetch("/api/chat/actions"), "yew-chat");
-        // The page stays for the document's life.
-        std::mem::forget(mount(root, chat));
-    }
+    let (Some(window), Some(root)) = (web_sys::window(), root) else {
+        return;
+    };
+    let chat = Chat::new(Transport::fetch("/api/chat/actions"), "yew-chat");
+    // The page is leaving (a reload, a closed tab): its run is aborted first, so the request the
+    // browser cancels is not saved as a failed run, and what streamed is saved, not only what
+    // the last throttled save kept; the next load stops the reply there (the load rule).
+    let leaving = Rc::clone(&chat);
+    let close = Closure::<dyn Fn()>::new(move || leaving.close());
+    let _ = window.add_event_listener_with_callback("pagehide", close.as_ref().unchecked_ref());
+    // The listener and the page stay for the document's life.
+    close.forget();
+    std::mem::forget(mount(root, chat));
 }
 
 /// The page mounted in `root`, showing `chat`; `unmount` takes it down again.
