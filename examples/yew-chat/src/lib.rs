@@ -272,7 +272,7 @@ fn edit_form(message: &AgentMessage, chat: &ChatRef, editing: &UseStateHandle<bo
         let input = event
             .target_dyn_into::<web_sys::HtmlFormElement>()
             .and_then(|form| form.query_selector("input").ok().flatten())
-            .and_then(|input| wasm_bindgen::JsCast::dyn_into::<HtmlInputElement>(input).ok());
+            .and_then(|input| input.dyn_into::<HtmlInputElement>().ok());
         let Some(input) = input else {
             return;
         };
