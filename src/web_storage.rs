@@ -6,7 +6,7 @@
 //! Loading reads versions 1 to 3 (every v1 state is a v2 state and every v2 state a v3 state),
 //! checks what it reads with the package's reader (the same `corrupt` paths as the JavaScript
 //! helpers: `stored.state.messages[0].id`), and applies the SPEC's load rule
-//! ([`load_rule`](crate::core::load_rule)): stored while streaming, the run is stopped.
+//! ([`crate::core::load_rule`]): stored while streaming, the run is stopped.
 //!
 //! Where there is no window (Node, a worker, server rendering) or the storage refuses access
 //! (privacy settings, a sandboxed frame), every function returns
