@@ -25,8 +25,10 @@ if ! wasm-bindgen --version 2>/dev/null | grep -qx "wasm-bindgen $wasm_bindgen_v
   cargo install wasm-bindgen-cli --version "$wasm_bindgen_version" --force
 fi
 
-# wasm-pack runs the Yew chat page's tests (examples/yew-chat) with the wasm-bindgen CLI above.
-wasm_pack_version=0.15.1
+# wasm-pack runs the Yew chat page's tests (examples/yew-chat) and the user's-crate example
+# (tests/from-rust) as the README shows it; pinned, built from crates.io (about 3 minutes on 2
+# cores), only when this version is missing.
+wasm_pack_version="0.15.1"
 if ! wasm-pack --version 2>/dev/null | grep -qx "wasm-pack $wasm_pack_version"; then
   echo "setup: cargo install wasm-pack --version $wasm_pack_version"
   cargo install wasm-pack --version "$wasm_pack_version" --locked

@@ -15,10 +15,12 @@ suite() {
 suite "setup"
 bash scripts/setup.sh
 
-suite "gates: cargo fmt --check, cargo clippy -D warnings (native; wasm32 as a Rust web app builds it; wasm32 as the package builds it)"
+suite "gates: cargo fmt --check, cargo clippy -D warnings (native; wasm32 as a Rust web app builds it, with and without web-storage and js-interop; wasm32 as the package builds it)"
 cargo fmt --check
+cargo fmt --check --manifest-path tests/from-rust/Cargo.toml
 cargo clippy --all-targets -- -D warnings
 cargo clippy --all-targets --target wasm32-unknown-unknown -- -D warnings
+cargo clippy --all-targets --target wasm32-unknown-unknown --features web-storage,js-interop -- -D warnings
 cargo clippy --all-targets --target wasm32-unknown-unknown --no-default-features --features js-binding -- -D warnings
 
 suite "Rust core (native): cargo test"
@@ -59,10 +61,11 @@ retry_runner_flake() {
     echo "test.sh: $*: the runner's page never loaded its scripts (attempt $attempt); running it again"
   done
 }
+# `features` (js-binding unless set) are the crate's features for the tests.
 browser_tests() {
   local test
   for test in "$@"; do
-    WASM_BINDGEN_USE_BROWSER=1 retry_runner_flake cargo test --target wasm32-unknown-unknown --features js-binding --test "$test" || return 1
+    WASM_BINDGEN_USE_BROWSER=1 retry_runner_flake cargo test --target wasm32-unknown-unknown --features "${features:-js-binding}" --test "$test" || return 1
   done
 }
 
@@ -81,6 +84,21 @@ cargo test --target wasm32-unknown-unknown --features js-binding
 # The reducer's tests run again, the same bodies, in Chromium.
 suite "Rust binding (wasm) in headless Chromium: the same reducer tests"
 browser_tests wasm_reducer wasm_calls wasm_fuzz wasm_queue wasm_branches
+
+# The Rust web app features, against the package just built (pkg/index.js, which the tests import).
+suite "Rust features web-storage and js-interop (wasm32) in Node: js_interop, web_storage without a window"
+cargo test --target wasm32-unknown-unknown --features web-storage,js-interop --test js_interop --test web_storage_no_window
+
+suite "web_storage in headless Chromium, in one page with the package's storage helpers"
+features=web-storage,js-interop browser_tests web_storage_chromium
+
+# The README's "From Rust": a user's crate tested with wasm-pack in Node and headless Chromium
+# (wasm-pack uses the wasm-bindgen on PATH, never downloads: --mode no-install), with a target
+# directory of its own: sharing the crate's, the linker meets two builds of js-sys. Its browser run
+# retries the runner's page that never loads, as browser_tests does.
+suite "a user's crate under wasm-pack: tests/from-rust (wasm-pack test --node, --headless --chrome)"
+CARGO_TARGET_DIR="$root/target/from-rust" wasm-pack test --node --mode no-install tests/from-rust
+CARGO_TARGET_DIR="$root/target/from-rust" retry_runner_flake wasm-pack test --headless --chrome --chromedriver "$CHROMEDRIVER" --mode no-install tests/from-rust
 
 # The Yew chat page, its own crate outside the package's build: mounted in headless Chromium and
 # driven through Send, Stop, Retry, Edit, "< 1/2 >" and a reload, its requests answered with the

@@ -6,7 +6,7 @@
 //! Loading reads versions 1 to 3 (every v1 state is a v2 state and every v2 state a v3 state),
 //! checks what it reads with the package's reader (the same `corrupt` paths as the JavaScript
 //! helpers: `stored.state.messages[0].id`), and applies the SPEC's load rule
-//! ([`load_rule`](crate::core::load_rule)): stored while streaming, the run is stopped.
+//! ([`crate::core::load_rule`]): stored while streaming, the run is stopped.
 //!
 //! Where there is no window (Node, a worker, server rendering) or the storage refuses access
 //! (privacy settings, a sandboxed frame), every function returns
@@ -169,14 +169,15 @@ fn storage(area: StorageArea) -> Result<web_sys::Storage, StorageError> {
     }
 }
 
-/// The envelope as it is written.
+/// The envelope as it is written, its fields in the JavaScript helpers' order (no `rev`: a
+/// revision counter the JavaScript helpers may add reads as 0 when absent).
 #[derive(Serialize)]
 struct Envelope<'a> {
     format: &'static str,
     version: u32,
-    state: &'a SessionState,
     #[serde(skip_serializing_if = "Option::is_none")]
     id: Option<&'a str>,
+    state: &'a SessionState,
 }
 
 /// Stores `state` (and the conversation's `id`, when given) under `key` in `area`, in the
@@ -270,8 +271,17 @@ fn stored_session(key: &str, text: &str) -> Result<StoredSession, StorageError> 
     let id = match fields.get("id") {
         None => None,
         Some(Value::String(id)) => Some(id.clone()),
-        Some(_) => return Err(corrupt("stored.id", "expected a string".into())),
+        Some(_) => return Err(not_ours("stored.id")),
     };
+    // A revision, where the JavaScript helpers wrote one: a safe integer.
+    if let Some(rev) = fields.get("rev") {
+        let safe = rev
+            .as_f64()
+            .is_some_and(|rev| rev.fract() == 0.0 && rev.abs() <= 9_007_199_254_740_991.0);
+        if !safe {
+            return Err(not_ours("stored.rev"));
+        }
+    }
     let state = checked_state(key, text, state)?;
     Ok(StoredSession {
         state: load_rule(&Rc::new(state)).map_err(|error| stored_error(key, error))?,

@@ -257,6 +257,15 @@ fn what_cannot_be_read_is_corrupt_with_the_javascript_helpers_path_and_is_kept()
     set_raw(false, "bad", &json!({ "format": "chat-session-reducer", "version": 3, "state": { "messages": [], "status": "idle" }, "id": 7 }).to_string());
     let error = load_session("bad", StorageArea::Session).unwrap_err();
     assert_eq!(error.path(), Some("stored.id"));
+    set_raw(false, "bad", &json!({ "format": "chat-session-reducer", "version": 3, "rev": 1.5, "state": { "messages": [], "status": "idle" } }).to_string());
+    let error = load_session("bad", StorageArea::Session).unwrap_err();
+    assert_eq!(error.path(), Some("stored.rev"));
+    // A revision the JavaScript helpers wrote is read past.
+    set_raw(false, "revised", &json!({ "format": "chat-session-reducer", "version": 3, "rev": 7, "id": "c", "state": { "messages": [], "status": "idle" } }).to_string());
+    assert_eq!(
+        loaded("revised", StorageArea::Session).id.as_deref(),
+        Some("c")
+    );
 }
 
 #[wasm_bindgen_test]
