@@ -54,7 +54,11 @@ function answered(session, answer) {
 }
 
 export function hookReducer(current, action) {
-  if (action.type === RESTORE) return { session: action.session, runs: current.runs };
+  if (action.type === RESTORE) {
+    // An asynchronous store answers late: an action taken since on the session it replaces wins.
+    if ("over" in action && action.over !== current.session) return current;
+    return { session: action.session, runs: current.runs };
+  }
   // What an earlier run's stream delivered after the next run began (an edit while it streamed)
   // belongs to a reply set aside: it must not land in the new one.
   if (action.type === STREAMED) return action.run === current.runs ? hookReducer(current, action.action) : current;

@@ -1,14 +1,23 @@
 // Keeping the session in storage from the hook. The stored session is applied right after
 // hydration (a layout effect, before the browser paints): the server and the first client render
 // both show the empty session, so the markup always matches and the server never reads storage.
-// Saving serialises the whole conversation, so while a reply streams it happens at most every
-// SAVE_EVERY_MS (and when the page is hidden: a reload, a closed tab), and at once otherwise.
+// An asynchronous store (chat-session-reducer/indexeddb) answers after the first paint: until it
+// has, nothing is saved (the empty session never overwrites what is stored), and what it restores
+// replaces the session only if nothing changed it meanwhile (an action taken on the empty session
+// is kept, and saved).
+// A save serialises only the messages that changed, but a Web Storage entry is one text, so
+// while a reply streams it happens at most every SAVE_EVERY_MS (and when the page is hidden: a
+// reload, a closed tab), and at once otherwise. A failed save is shown (storageError); one refused
+// for size (`quota`) loses nothing: the session stays due and is saved again at the next change,
+// or after RETRY_MS (doubling up to RETRY_MAX_MS) when none comes, until a save lands.
 
 import { useEffect, useLayoutEffect, useRef, useState } from "react";
-import { persistSession, restoreSession } from "chat-session-reducer";
+import { persistSession, restoreSessionEntry } from "chat-session-reducer";
 import { EMPTY_SESSION, RESTORE } from "./session.js";
 
 const SAVE_EVERY_MS = 500;
+const RETRY_MS = 2_000;
+const RETRY_MAX_MS = 30_000;
 
 /** @typedef {import("chat-session-reducer").SessionState} SessionState */
 /** @typedef {import("chat-session-reducer").SessionReducerError} SessionReducerError */
@@ -16,37 +25,65 @@ const SAVE_EVERY_MS = 500;
 // useLayoutEffect warns when it runs on the server (React 18); there is nothing to restore there.
 export const useClientLayoutEffect = typeof document === "undefined" ? useEffect : useLayoutEffect;
 
-/** Restores and saves `session` under `storageKey` (nothing without a key); returns the last
- *  save's failure, or undefined. */
-export function useStoredSession(storageKey, storage, session, dispatch) {
+/** Restores and saves `session` under `storageKey` (nothing without a key), with the conversation
+ *  `id`; returns the last save's failure, or undefined. */
+export function useStoredSession(storageKey, storage, session, dispatch, id) {
+  // The session not saved yet, the save that is due for it, a retry after a refused save, and
+  // whether an asynchronous store is still restoring. `save` is set by the effect below before
+  // the one after it can call it.
+  /** @type {import("react").RefObject<{ session?: SessionState, timer?: ReturnType<typeof setTimeout>, retry?: ReturnType<typeof setTimeout>, restoring: boolean, save: () => void }>} */
+  const unsaved = useRef({ session: undefined, timer: undefined, retry: undefined, restoring: false, save: () => {} });
+
   useClientLayoutEffect(() => {
     if (storageKey === undefined) return;
-    dispatch({ type: RESTORE, session: restoreSession(storageKey, storage) });
+    const restored = restoreSessionEntry(storageKey, storage);
+    if (!(restored instanceof Promise)) {
+      dispatch({ type: RESTORE, session: restored.state, id: restored.id });
+      return;
+    }
+    return restoreLater(restored, session, dispatch, unsaved.current);
   }, [storageKey, storage]);
 
   const [storageError, setStorageError] = useState(/** @type {SessionReducerError | undefined} */ (undefined));
-  // The session not saved yet, and the save that is due for it.
-  // `save` is set by the effect below before the one after it can call it.
-  /** @type {import("react").RefObject<{ session?: SessionState, timer?: ReturnType<typeof setTimeout>, save: () => void }>} */
-  const unsaved = useRef({ session: undefined, timer: undefined, save: () => {} });
   useEffect(() => {
     if (storageKey === undefined) return;
-    const save = () => {
-      const { session: latest, timer } = unsaved.current;
-      clearTimeout(timer);
-      Object.assign(unsaved.current, { session: undefined, timer: undefined });
-      if (latest === undefined) return;
-      const failure = persistSession(storageKey, latest, storage);
+    const due = unsaved.current;
+    let open = true;
+    let retryIn = RETRY_MS;
+    const settled = (latest, failure) => {
+      if (!open) return;
       setStorageError((shown) => (shown?.message === failure?.message ? shown : failure));
+      if (failure?.code !== "quota") {
+        retryIn = RETRY_MS;
+        return;
+      }
+      // Nothing is lost: unless a newer session is due, this one is saved again.
+      due.session ??= latest;
+      clearTimeout(due.retry);
+      due.retry = setTimeout(due.save, retryIn);
+      retryIn = Math.min(retryIn * 2, RETRY_MAX_MS);
     };
-    unsaved.current.save = save;
+    const save = () => {
+      const { session: latest } = due;
+      clearTimeout(due.timer);
+      clearTimeout(due.retry);
+      // While a store restores, the session stays due: restoreLater saves it once it has answered.
+      Object.assign(due, { session: due.restoring ? latest : undefined, timer: undefined, retry: undefined });
+      if (latest === undefined || due.restoring) return;
+      const failure = persistSession(storageKey, latest, storage, { id });
+      if (failure instanceof Promise) failure.then((found) => settled(latest, found));
+      else settled(latest, failure);
+    };
+    due.save = save;
     // A page has pagehide; other hosts (React Native, a test's bare global) may not.
     globalThis.addEventListener?.("pagehide", save);
     return () => {
       globalThis.removeEventListener?.("pagehide", save);
       save();
+      open = false;
+      clearTimeout(due.retry);
     };
-  }, [storageKey, storage]);
+  }, [storageKey, storage, id]);
 
   useEffect(() => {
     // The empty session before restoring must not overwrite what is stored.
@@ -58,4 +95,21 @@ export function useStoredSession(storageKey, storage, session, dispatch) {
   }, [storageKey, storage, session]);
 
   return storageError;
+}
+
+// Applies what an asynchronous store restores, over `shown` (the session on screen when it was
+// asked) only; saves wait until it has answered. Returns the effect's cleanup.
+function restoreLater(restored, shown, dispatch, due) {
+  let current = true;
+  due.restoring = true;
+  restored.then((entry) => {
+    if (!current) return;
+    due.restoring = false;
+    dispatch({ type: RESTORE, session: entry.state, id: entry.id, over: shown });
+    due.save();
+  });
+  return () => {
+    current = false;
+    due.restoring = false;
+  };
 }

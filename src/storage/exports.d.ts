@@ -7,19 +7,63 @@ export interface SessionStorageLike {
   setItem(key: string, value: string): void;
   removeItem(key: string): void;
 }
-/** Stores `state` under `key`. Throws a coded `Error`: `invalid`, `unavailable` or `quota`; `state` is never changed. */
-export function saveSession(key: string, state: SessionState, storage?: SessionStorageLike): void;
+/** A stored envelope: `{ format: "chat-session-reducer", version, rev?, id?, state }`. */
+export interface StoredEnvelope {
+  format: "chat-session-reducer";
+  version: number;
+  /** +1 per write. */
+  rev?: number;
+  /** The conversation id. */
+  id?: string;
+  state: unknown;
+}
+/** An asynchronous storage (`indexedDBStore()` of `chat-session-reducer/indexeddb`, or the app's own): with it
+ *  every storage helper returns a promise. `write` may store only what changed since its last `read` or `write`
+ *  of `key` (unchanged messages are the same objects); a rejection is coded `quota` when it is a
+ *  `QuotaExceededError`, else `unavailable`. */
+export interface SessionStore {
+  read(key: string): Promise<StoredEnvelope | null>;
+  write(key: string, entry: { state: SessionState; id?: string }): Promise<void>;
+  remove(key: string): Promise<void>;
+}
+/** A stored session as loaded, with the conversation `id` it was saved with and its revision (`rev`, +1 per
+ *  write; 0 for an entry stored without one). */
+export interface SessionEntry {
+  state: SessionState;
+  id: string | undefined;
+  rev: number;
+}
+/** What a save stores beside the state: the conversation `id`. */
+export interface SaveOptions {
+  id?: string;
+}
+/** Stores `state` under `key`, serialising only the messages changed since the last save under `key` (a
+ *  session store writes only those). Throws a coded `Error`: `invalid`, `unavailable` or `quota`; `state` is never
+ *  changed. With a session store, a promise that rejects so. */
+export function saveSession(key: string, state: SessionState, storage?: SessionStorageLike, options?: SaveOptions): void;
+export function saveSession(key: string, state: SessionState, storage: SessionStore, options?: SaveOptions): Promise<void>;
 /** The session stored under `key`, or `null` when nothing is stored. Loaded as the `load` action loads a state:
  *  stored while `streaming`, with `stop` applied; stored after the run ended, as it was (a call waiting on the user
  *  stays open and answerable). Reads every version of the envelope. Throws a coded `Error`: `unavailable`,
- *  `corrupt` (with the `path` of what is wrong) or `version`; the stored entry is kept. */
+ *  `corrupt` (with the `path` of what is wrong) or `version`; the stored entry is kept. With a session store, a
+ *  promise. */
 export function loadSession(key: string, storage?: SessionStorageLike): SessionState | null;
-/** Removes the session stored under `key`. Throws a coded `Error`: `unavailable`. */
+export function loadSession(key: string, storage: SessionStore): Promise<SessionState | null>;
+/** As `loadSession`, with the stored `id` and `rev`. */
+export function loadSessionEntry(key: string, storage?: SessionStorageLike): SessionEntry | null;
+export function loadSessionEntry(key: string, storage: SessionStore): Promise<SessionEntry | null>;
+/** Removes the session stored under `key`. Throws a coded `Error`: `unavailable`. With a session store, a promise. */
 export function clearSession(key: string, storage?: SessionStorageLike): void;
+export function clearSession(key: string, storage: SessionStore): Promise<void>;
 /** For `useReducer(sessionReducer, key, restoreSession)`: the stored session (loaded as `loadSession` loads it), or a new empty one.
  *  Never throws; a failure is reported with `console.warn`, except where there is no storage at all (server
- *  rendering), where it quietly returns a new empty session. */
+ *  rendering), where it quietly returns a new empty session. With a session store, a promise that never rejects. */
 export function restoreSession(key: string, storage?: SessionStorageLike): SessionState;
+export function restoreSession(key: string, storage: SessionStore): Promise<SessionState>;
+/** As `restoreSession`, with the stored `id` and `rev` (`id` undefined, `rev` 0 for a new session). */
+export function restoreSessionEntry(key: string, storage?: SessionStorageLike): SessionEntry;
+export function restoreSessionEntry(key: string, storage: SessionStore): Promise<SessionEntry>;
 /** For an effect after each change: saves `state` and returns the failure instead of throwing. Skips the state
- *  `restoreSession` returned for this key. */
-export function persistSession(key: string, state: SessionState, storage?: SessionStorageLike): SessionReducerError | undefined;
+ *  `restoreSession` returned for this key. With a session store, a promise of the failure that never rejects. */
+export function persistSession(key: string, state: SessionState, storage?: SessionStorageLike, options?: SaveOptions): SessionReducerError | undefined;
+export function persistSession(key: string, state: SessionState, storage: SessionStore, options?: SaveOptions): Promise<SessionReducerError | undefined>;

@@ -3,12 +3,15 @@
 // (stored while streaming: `stop` applied; stored after the run: as stored, a question waiting on
 // the user still open); corrupt entries say what is wrong with a `path`; failures keep their codes
 // and never lose what is stored or held.
+// Saves serialise only the messages that changed, and each write adds 1 to the envelope's `rev`.
 // The same helpers in a browser: tests/js/storage_chromium.test.mjs; in jsdom and happy-dom:
-// tests/vitest/.
+// tests/vitest/; with the IndexedDB store: tests/js/storage_indexeddb.test.mjs.
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { branchAt, clearSession, loadSession, persistSession, restoreSession, saveSession, sessionReducer } from "../../pkg/index.js";
+import {
+  branchAt, clearSession, loadSession, loadSessionEntry, persistSession, restoreSession, restoreSessionEntry, saveSession, sessionReducer,
+} from "../../pkg/index.js";
 
 /** A Web Storage in memory; `fail` makes its methods throw. */
 class MemoryStorage {
@@ -338,4 +341,83 @@ test("an entry of a newer version than 3 is a version error that says which vers
   const storage = new MemoryStorage();
   storage.setItem("k", envelope(4, { messages: [], status: "idle" }));
   assert.throws(() => loadSession("k", storage), (error) => error.code === "version" && /format 4\b.*formats 1 to 3/.test(error.message));
+});
+
+// A conversation of `turns` finished turns, then a reply streaming.
+function longConversation(turns) {
+  const actions = [];
+  for (let turn = 0; turn < turns; turn++) {
+    actions.push({ type: "send", id: `u${turn}`, text: `question ${turn}` }, part({ type: "text-delta", text: `answer ${turn}` }), part({ type: "finish" }));
+  }
+  actions.push({ type: "send", id: "last", text: "one more" }, part({ type: "text-delta", text: "Stream" }));
+  return actions.reduce(sessionReducer, undefined);
+}
+
+// Calls `run` with every value JSON.stringify is given meanwhile collected.
+function stringified(run) {
+  const { stringify } = JSON;
+  const values = [];
+  JSON.stringify = (value, ...rest) => (values.push(value), stringify(value, ...rest));
+  try {
+    run();
+  } finally {
+    JSON.stringify = stringify;
+  }
+  return values;
+}
+
+test("a save while a reply streams serialises only the message that changed; the text is JSON.stringify's", () => {
+  const storage = new MemoryStorage();
+  const before = longConversation(50);
+  saveSession("long", before, storage, { id: "chat-1" });
+  const after = sessionReducer(before, part({ type: "text-delta", text: "ing on" }));
+  const values = stringified(() => saveSession("long", after, storage, { id: "chat-1" }));
+  const messages = values.filter((value) => after.messages.includes(value));
+  assert.deepEqual(messages, [after.messages.at(-1)], "only the streaming message");
+  assert.ok(!values.includes(after) && !values.includes(after.messages), "never the whole conversation");
+  assert.equal(storage.getItem("long"), JSON.stringify({ format: "chat-session-reducer", version: 3, rev: 2, id: "chat-1", state: after }));
+  assert.equal(loadSession("long", storage).messages.at(-1).parts[0].text, "Streaming on");
+});
+
+test("each write adds 1 to rev, continuing the stored one; id and rev load with loadSessionEntry", () => {
+  const storage = new MemoryStorage();
+  const state = longConversation(2);
+  saveSession("k", state, storage);
+  saveSession("k", sessionReducer(state, { type: "stop" }), storage, { id: "chat-7" });
+  assert.deepEqual(loadSessionEntry("k", storage), { state: loadSession("k", storage), id: "chat-7", rev: 2 });
+  // Another page (a reload) continues from what is stored.
+  const other = new MemoryStorage();
+  other.setItem("k", storage.getItem("k"));
+  saveSession("k", state, other);
+  assert.equal(JSON.parse(other.getItem("k")).rev, 3);
+  assert.deepEqual(restoreSessionEntry("none", other), { state: { messages: [], status: "idle" }, id: undefined, rev: 0 });
+  // Entries stored before rev and id load with rev 0; a wrong id or rev is named.
+  storage.setItem("old", envelope(3, { messages: [], status: "idle" }));
+  assert.deepEqual(loadSessionEntry("old", storage), { state: { messages: [], status: "idle" }, id: undefined, rev: 0 });
+  storage.setItem("bad", JSON.stringify({ format: "chat-session-reducer", version: 3, id: 7, state: { messages: [], status: "idle" } }));
+  assert.throws(() => loadSession("bad", storage), { code: "corrupt", path: "stored.id" });
+  assert.throws(() => saveSession("k", state, storage, { id: 7 }), { code: "invalid", path: "options.id" });
+});
+
+test("a full storage: quota, nothing lost in memory or stored; the next save writes everything since", () => {
+  const storage = new MemoryStorage();
+  const limit = { bytes: Infinity };
+  const setItem = storage.setItem.bind(storage);
+  storage.setItem = (key, value) => {
+    if (value.length > limit.bytes) throw new DOMException("full", "QuotaExceededError");
+    setItem(key, value);
+  };
+  let state = longConversation(3);
+  saveSession("k", state, storage);
+  const stored = storage.getItem("k");
+  limit.bytes = stored.length;
+  const grown = [part({ type: "text-delta", text: " and more" }), part({ type: "finish" })].reduce(sessionReducer, state);
+  const copy = JSON.stringify(grown);
+  assert.equal(persistSession("k", grown, storage).code, "quota");
+  assert.equal(JSON.stringify(grown), copy, "the conversation in memory is intact");
+  assert.equal(storage.getItem("k"), stored, "what was stored is kept");
+  limit.bytes = Infinity;
+  assert.equal(persistSession("k", grown, storage), undefined, "retried once there is room");
+  assert.deepEqual(loadSessionEntry("k", storage), { state: loadSession("k", storage), id: undefined, rev: 2 });
+  assert.equal(loadSession("k", storage).messages.at(-1).parts[0].text, "Stream and more");
 });
