@@ -5,9 +5,11 @@
 // has, nothing is saved (the empty session never overwrites what is stored), and what it restores
 // replaces the session only if nothing changed it meanwhile (an action taken on the empty session
 // is kept, and saved).
-// A save serialises only the messages that changed, but a Web Storage entry is one text, so
-// while a reply streams it happens at most every SAVE_EVERY_MS (and when the page is hidden: a
-// reload, a closed tab), and at once otherwise. A failed save is shown (storageError); one refused
+// A Web Storage entry is one text, written whole (a 4 MB conversation: a few hundred ms in
+// Chromium; the IndexedDB store writes the changed messages alone), so while a reply streams a
+// save happens at most every SAVE_EVERY_MS, and never sooner than SAVE_SHARE times what the last
+// save took (saving keeps to a tenth of the main thread), and when the page is hidden (a reload, a
+// closed tab); at once otherwise. A failed save is shown (storageError); one refused
 // for size (`quota`) loses nothing: the session stays due and is saved again at the next change,
 // or after RETRY_MS (doubling up to RETRY_MAX_MS) when none comes, until a save lands.
 
@@ -16,6 +18,7 @@ import { persistSession, restoreSessionEntry } from "chat-session-reducer";
 import { EMPTY_SESSION, RESTORE } from "./session.js";
 
 const SAVE_EVERY_MS = 500;
+const SAVE_SHARE = 10;
 const RETRY_MS = 2_000;
 const RETRY_MAX_MS = 30_000;
 
@@ -28,11 +31,11 @@ export const useClientLayoutEffect = typeof document === "undefined" ? useEffect
 /** Restores and saves `session` under `storageKey` (nothing without a key), with the conversation
  *  `id`; returns the last save's failure, or undefined. */
 export function useStoredSession(storageKey, storage, session, dispatch, id) {
-  // The session not saved yet, the save that is due for it, a retry after a refused save, and
-  // whether an asynchronous store is still restoring. `save` is set by the effect below before
-  // the one after it can call it.
-  /** @type {import("react").RefObject<{ session?: SessionState, timer?: ReturnType<typeof setTimeout>, retry?: ReturnType<typeof setTimeout>, restoring: boolean, save: () => void }>} */
-  const unsaved = useRef({ session: undefined, timer: undefined, retry: undefined, restoring: false, save: () => {} });
+  // The session not saved yet, the save that is due for it, a retry after a refused save, how
+  // long the last save took (ms), and whether an asynchronous store is still restoring. `save` is
+  // set by the effect below before the one after it can call it.
+  /** @type {import("react").RefObject<{ session?: SessionState, timer?: ReturnType<typeof setTimeout>, retry?: ReturnType<typeof setTimeout>, took: number, restoring: boolean, save: () => void }>} */
+  const unsaved = useRef({ session: undefined, timer: undefined, retry: undefined, took: 0, restoring: false, save: () => {} });
 
   useClientLayoutEffect(() => {
     if (storageKey === undefined) return;
@@ -70,7 +73,9 @@ export function useStoredSession(storageKey, storage, session, dispatch, id) {
       // While a store restores, the session stays due: restoreLater saves it once it has answered.
       Object.assign(due, { session: due.restoring ? latest : undefined, timer: undefined, retry: undefined });
       if (latest === undefined || due.restoring) return;
+      const started = Date.now();
       const failure = persistSession(storageKey, latest, storage, { id });
+      due.took = Date.now() - started;
       if (failure instanceof Promise) failure.then((found) => settled(latest, found));
       else settled(latest, failure);
     };
@@ -91,7 +96,7 @@ export function useStoredSession(storageKey, storage, session, dispatch, id) {
     const due = unsaved.current;
     due.session = session;
     if (session.status !== "streaming") due.save();
-    else due.timer ??= setTimeout(due.save, SAVE_EVERY_MS);
+    else due.timer ??= setTimeout(due.save, Math.max(SAVE_EVERY_MS, SAVE_SHARE * due.took));
   }, [storageKey, storage, session]);
 
   return storageError;

@@ -18,8 +18,9 @@
 // by a newer version), and "invalid" (a TypeError) for arguments of the wrong type. A read never
 // removes what is stored, and a failed save changes nothing in memory.
 //
-// A save serialises only what changed since the last save under that key: the reducer keeps the
-// messages it did not touch the same objects, so the JSON of each unchanged message is reused.
+// A Web Storage entry is one text, written whole by each save (the browser's setItem copies all of
+// it: in Chromium that, not JSON.stringify, is most of a save's time); a session store may write
+// only what changed (the IndexedDB store writes the changed messages' records).
 
 const FORMAT = "chat-session-reducer";
 // Version 2 added the v2 values (data parts, metadata, agentState), version 3 the v3 ones (forks,
@@ -143,28 +144,6 @@ function storedEntry(key, envelope) {
   throw notOurs("stored.version");
 }
 
-// What a save into Web Storage reuses: the JSON of each top-level field of the state last saved
-// under a key (each message's apart), reused while the value is the same object.
-function serialised(state, last) {
-  const json = (value, before) => (before !== undefined && before.value === value ? before.json : JSON.stringify(value));
-  const messages = state.messages.map((message, index) => ({ value: message, json: json(message, last?.messages[index]) }));
-  const fields = new Map();
-  for (const [name, value] of Object.entries(state)) {
-    if (name !== "messages") fields.set(name, { value, json: json(value, last?.fields.get(name)) });
-  }
-  return { messages, fields };
-}
-
-// The envelope's text, as JSON.stringify writes it, from the state's serialised fields.
-function envelopeText(state, { messages, fields }, id, rev) {
-  const members = Object.keys(state).flatMap((name) => {
-    const json = name === "messages" ? `[${messages.map((message) => message.json).join(",")}]` : fields.get(name).json;
-    return json === undefined ? [] : [`${JSON.stringify(name)}:${json}`];
-  });
-  const idMember = id === undefined ? "" : `,"id":${JSON.stringify(id)}`;
-  return `{"format":"${FORMAT}","version":${VERSION},"rev":${rev}${idMember},"state":{${members.join(",")}}}`;
-}
-
 // The revision of the entry stored under `key`, read from the head of its text (an envelope
 // this library wrote puts `rev` before the state); 0 when there is none or it cannot be read (the
 // write that follows says why).
@@ -183,9 +162,8 @@ export function sessionStorageHelpers(sessionReducer) {
   // gives the same object, and persistSession does not overwrite an entry before the
   // conversation has changed, even one it could not read.
   const restored = new WeakMap();
-  // What was last written to or read from each key of each Web Storage: its revision and, once
-  // saved, the serialised fields a save reuses.
-  const written = new WeakMap();
+  // The revision last written to or read from each key of each Web Storage.
+  const revisions = new WeakMap();
 
   const entriesOf = (map, target) => {
     if (!map.has(target)) map.set(target, new Map());
@@ -202,14 +180,11 @@ export function sessionStorageHelpers(sessionReducer) {
   };
 
   function writeWebStorage(key, state, id, target) {
-    const byKey = entriesOf(written, target);
-    const last = byKey.get(key);
-    const rev = (last?.rev ?? storedRev(key, target)) + 1;
-    let parts;
+    const byKey = entriesOf(revisions, target);
+    const rev = (byKey.get(key) ?? storedRev(key, target)) + 1;
     let json;
     try {
-      parts = serialised(state, last?.parts);
-      json = envelopeText(state, parts, id, rev);
+      json = JSON.stringify({ format: FORMAT, version: VERSION, rev, id, state });
     } catch (thrown) {
       throw invalid("state", `not JSON: ${describe(thrown)}`);
     }
@@ -218,7 +193,7 @@ export function sessionStorageHelpers(sessionReducer) {
     } catch (thrown) {
       throw failure(isQuota(thrown) ? "quota" : "unavailable", `the session could not be saved: ${describe(thrown)}`);
     }
-    byKey.set(key, { rev, parts });
+    byKey.set(key, rev);
   }
 
   function saveSession(key, state, storage, options) {
@@ -267,7 +242,7 @@ export function sessionStorageHelpers(sessionReducer) {
       throw failure("corrupt", `stored: the stored session under "${key}" is not JSON: ${describe(thrown)}`, "stored");
     }
     const entry = loadEntry(key, envelope);
-    entriesOf(written, target).set(key, { rev: entry.rev, parts: undefined });
+    entriesOf(revisions, target).set(key, entry.rev);
     return entry;
   }
 
@@ -297,7 +272,7 @@ export function sessionStorageHelpers(sessionReducer) {
     return settle(storage, () => {
       checkKey(key);
       const target = requireStorage(storage);
-      written.get(target)?.delete(key);
+      revisions.get(target)?.delete(key);
       if (isStore(target)) return Promise.resolve(target.remove(key)).then(() => undefined, storeFailure("removed"));
       try {
         target.removeItem(key);
