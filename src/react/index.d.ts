@@ -1,5 +1,5 @@
 // useAgentSession: a chat connected to an agent endpoint (chat-session-reducer/react).
-import type { AgentMessage, JsonValue, QueuedMessage, SessionAction, SessionError, SessionState } from "chat-session-reducer";
+import type { AgentMessage, JsonValue, QueuedMessage, SessionAction, SessionError, SessionState, SessionStore } from "chat-session-reducer";
 
 /** The wire protocol of the endpoint. */
 export type AgentProtocol =
@@ -30,8 +30,9 @@ export interface UseAgentSessionOptions {
   headers?: Record<string, string> | (() => Record<string, string>);
   /** Where the conversation is kept; no key: nothing is stored. */
   storageKey?: string;
-  /** Any object with the Web Storage methods; default `sessionStorage`. */
-  storage?: Pick<Storage, "getItem" | "setItem" | "removeItem">;
+  /** Any object with the Web Storage methods (default `sessionStorage`), or a session store such as
+   *  `indexedDBStore()` of `chat-session-reducer/indexeddb` (restored once it answers, after hydration). */
+  storage?: Pick<Storage, "getItem" | "setItem" | "removeItem"> | SessionStore;
   /**
    * How often the streamed actions are applied: `"frame"` (default) once per animation frame, or
    * every so many milliseconds, each time as one `batch` action (one render).

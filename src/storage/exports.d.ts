@@ -37,33 +37,35 @@ export interface SessionEntry {
 export interface SaveOptions {
   id?: string;
 }
+// Each helper's overload for a session store comes first: a helper passed as a callback (useReducer's
+// initializer) is typed by its last overload, the Web Storage one.
 /** Stores `state` under `key`, serialising only the messages changed since the last save under `key` (a
  *  session store writes only those). Throws a coded `Error`: `invalid`, `unavailable` or `quota`; `state` is never
  *  changed. With a session store, a promise that rejects so. */
-export function saveSession(key: string, state: SessionState, storage?: SessionStorageLike, options?: SaveOptions): void;
 export function saveSession(key: string, state: SessionState, storage: SessionStore, options?: SaveOptions): Promise<void>;
+export function saveSession(key: string, state: SessionState, storage?: SessionStorageLike, options?: SaveOptions): void;
 /** The session stored under `key`, or `null` when nothing is stored. Loaded as the `load` action loads a state:
  *  stored while `streaming`, with `stop` applied; stored after the run ended, as it was (a call waiting on the user
  *  stays open and answerable). Reads every version of the envelope. Throws a coded `Error`: `unavailable`,
  *  `corrupt` (with the `path` of what is wrong) or `version`; the stored entry is kept. With a session store, a
  *  promise. */
-export function loadSession(key: string, storage?: SessionStorageLike): SessionState | null;
 export function loadSession(key: string, storage: SessionStore): Promise<SessionState | null>;
+export function loadSession(key: string, storage?: SessionStorageLike): SessionState | null;
 /** As `loadSession`, with the stored `id` and `rev`. */
-export function loadSessionEntry(key: string, storage?: SessionStorageLike): SessionEntry | null;
 export function loadSessionEntry(key: string, storage: SessionStore): Promise<SessionEntry | null>;
+export function loadSessionEntry(key: string, storage?: SessionStorageLike): SessionEntry | null;
 /** Removes the session stored under `key`. Throws a coded `Error`: `unavailable`. With a session store, a promise. */
-export function clearSession(key: string, storage?: SessionStorageLike): void;
 export function clearSession(key: string, storage: SessionStore): Promise<void>;
+export function clearSession(key: string, storage?: SessionStorageLike): void;
 /** For `useReducer(sessionReducer, key, restoreSession)`: the stored session (loaded as `loadSession` loads it), or a new empty one.
  *  Never throws; a failure is reported with `console.warn`, except where there is no storage at all (server
  *  rendering), where it quietly returns a new empty session. With a session store, a promise that never rejects. */
-export function restoreSession(key: string, storage?: SessionStorageLike): SessionState;
 export function restoreSession(key: string, storage: SessionStore): Promise<SessionState>;
+export function restoreSession(key: string, storage?: SessionStorageLike): SessionState;
 /** As `restoreSession`, with the stored `id` and `rev` (`id` undefined, `rev` 0 for a new session). */
-export function restoreSessionEntry(key: string, storage?: SessionStorageLike): SessionEntry;
 export function restoreSessionEntry(key: string, storage: SessionStore): Promise<SessionEntry>;
+export function restoreSessionEntry(key: string, storage?: SessionStorageLike): SessionEntry;
 /** For an effect after each change: saves `state` and returns the failure instead of throwing. Skips the state
  *  `restoreSession` returned for this key. With a session store, a promise of the failure that never rejects. */
-export function persistSession(key: string, state: SessionState, storage?: SessionStorageLike, options?: SaveOptions): SessionReducerError | undefined;
 export function persistSession(key: string, state: SessionState, storage: SessionStore, options?: SaveOptions): Promise<SessionReducerError | undefined>;
+export function persistSession(key: string, state: SessionState, storage?: SessionStorageLike, options?: SaveOptions): SessionReducerError | undefined;

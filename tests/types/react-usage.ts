@@ -1,7 +1,8 @@
 // Type-checked (never run) as a React app using chat-session-reducer/react; see types.test.mjs.
 // Every `@ts-expect-error` line must fail to compile: tsc reports an unused one as an error.
 import { useAgentSession, type AgentSession, type UseAgentSessionOptions } from "chat-session-reducer/react";
-import { branchAt, type AgentMessage, type QueuedMessage, type SessionState } from "chat-session-reducer";
+import { branchAt, loadSessionEntry, saveSession, type AgentMessage, type QueuedMessage, type SessionEntry, type SessionState } from "chat-session-reducer";
+import { indexedDBStore } from "chat-session-reducer/indexeddb";
 
 export function useSupportChat(token: string): AgentSession {
   const chat = useAgentSession({
@@ -93,4 +94,15 @@ export async function readsFetch(): Promise<void> {
   for await (const chunk of readAiSdkStream(await fetch("/api/chat"))) void chunk;
   const { body } = await fetch("/api/chat");
   if (body !== null) for await (const chunk of readAiSdkStream(body)) void chunk;
+}
+
+// The IndexedDB store: the hook takes it as its storage; with it the helpers return promises.
+export async function storedInIndexedDB(state: SessionState): Promise<SessionEntry | null> {
+  const storage = indexedDBStore({ database: "chats" });
+  useAgentSession({ api: "/api/chat", storageKey: "support-chat", storage });
+  const saved: Promise<void> = saveSession("support-chat", state, storage, { id: "chat-1" });
+  await saved;
+  // @ts-expect-error a promise is not a state
+  const wrong: SessionState | null = loadSessionEntry("support-chat", storage);
+  return wrong && loadSessionEntry("support-chat", storage);
 }
