@@ -24,6 +24,7 @@ const RETRY_MAX_MS = 30_000;
 
 /** @typedef {import("chat-session-reducer").SessionState} SessionState */
 /** @typedef {import("chat-session-reducer").SessionReducerError} SessionReducerError */
+/** @typedef {import("chat-session-reducer").SessionEntry} SessionEntry */
 
 // useLayoutEffect warns when it runs on the server (React 18); there is nothing to restore there.
 export const useClientLayoutEffect = typeof document === "undefined" ? useEffect : useLayoutEffect;
@@ -39,7 +40,7 @@ export function useStoredSession(storageKey, storage, session, dispatch, id) {
 
   useClientLayoutEffect(() => {
     if (storageKey === undefined) return;
-    const restored = restoreSessionEntry(storageKey, storage);
+    const restored = /** @type {SessionEntry | Promise<SessionEntry>} */ (restoreSessionEntry(storageKey, storage));
     if (!(restored instanceof Promise)) {
       dispatch({ type: RESTORE, session: restored.state, id: restored.id });
       return;

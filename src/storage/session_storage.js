@@ -79,8 +79,15 @@ function isQuota(thrown) {
 const hasMethods = (value, methods) =>
   typeof value === "object" && value !== null && methods.every((method) => typeof value[method] === "function");
 
-// Whether `storage` is an asynchronous session store (read, write, remove, each a promise).
-const isStore = (storage) => hasMethods(storage, ["read", "write", "remove"]);
+// Whether `storage` is an asynchronous session store (read, write, remove, each a promise); never
+// throws (a getter that throws makes it a Web Storage, which storageOf then refuses).
+function isStore(storage) {
+  try {
+    return hasMethods(storage, ["read", "write", "remove"]);
+  } catch {
+    return false;
+  }
+}
 
 // The storage to use: the one given, or globalThis.sessionStorage. `null` when there is none at
 // all (no storage given and none in this environment).
@@ -292,8 +299,8 @@ export function sessionStorageHelpers(sessionReducer) {
 
   const emptyEntry = () => ({ state: { messages: [], status: "idle" }, id: undefined, rev: 0 });
 
-  // The entry restored under `key` from what is stored (`stored`, a Web Storage's text or a
-  // store's envelope), kept so that restoring the same text again gives the same object.
+  // The entry restored under `key` from what is stored (`stored`, a Web Storage's text), kept so
+  // that restoring the same text again gives the same object (a store's entry is read afresh).
   function restoredEntry(key, target, stored, load) {
     const byKey = entriesOf(restored, target);
     const again = byKey.get(key);
@@ -322,10 +329,12 @@ export function sessionStorageHelpers(sessionReducer) {
     if (target === null) return emptyEntry();
     if (isStore(target)) {
       return Promise.resolve()
-        .then(() => target.read(key))
+        .then(() => loadFrom(key, target))
         .then(
-          (envelope) => restoredEntry(key, target, envelope, () => (envelope === null || envelope === undefined ? null : loadEntry(key, envelope))),
-          (thrown) => restoredEntry(key, target, undefined, () => storeFailure("read")(thrown)),
+          (entry) => restoredEntry(key, target, undefined, () => entry),
+          (error) => restoredEntry(key, target, undefined, () => {
+            throw error;
+          }),
         );
     }
     let stored;
