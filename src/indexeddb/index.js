@@ -15,12 +15,25 @@ const FORMAT = "chat-session-reducer";
 const VERSION = 3;
 const RECORDS = "records";
 
+// The store of each database of each IndexedDB: `indexedDBStore()` called in a render gives the
+// same object each time (the hook's effects depend on it), and every caller shares its last state.
+const stores = new WeakMap();
+const NO_INDEXEDDB = {};
+
 /**
  * @param {{ database?: string, indexedDB?: IDBFactory, IDBKeyRange?: typeof IDBKeyRange }} [options]
  */
 export function indexedDBStore(options = {}) {
   const { database = FORMAT, indexedDB = globalThis.indexedDB, IDBKeyRange: KeyRange = globalThis.IDBKeyRange } = options;
   if (typeof database !== "string") throw invalidOption("options.database", "expected a string");
+  const factory = indexedDB ?? NO_INDEXEDDB;
+  if (!stores.has(factory)) stores.set(factory, new Map());
+  const byName = stores.get(factory);
+  if (!byName.has(database)) byName.set(database, newStore(database, indexedDB, KeyRange));
+  return byName.get(database);
+}
+
+function newStore(database, indexedDB, KeyRange) {
   /** @type {Promise<IDBDatabase> | undefined} */
   let opened;
   // Per key: the state this store last read or wrote, and its revision; and the write in flight.

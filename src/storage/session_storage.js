@@ -89,11 +89,20 @@ function isStore(storage) {
   }
 }
 
+// Whether `storage` has the Web Storage methods; never throws (a getter that throws: it has not).
+function isWebStorage(storage) {
+  try {
+    return hasMethods(storage, ["getItem", "setItem", "removeItem"]);
+  } catch {
+    return false;
+  }
+}
+
 // The storage to use: the one given, or globalThis.sessionStorage. `null` when there is none at
 // all (no storage given and none in this environment).
 function storageOf(storage) {
   if (storage !== undefined) {
-    if (!isStore(storage) && !hasMethods(storage, ["getItem", "setItem", "removeItem"])) {
+    if (!isStore(storage) && !isWebStorage(storage)) {
       throw invalid("storage", "expected an object with getItem, setItem and removeItem, or a session store (read, write, remove)");
     }
     return storage;

@@ -405,3 +405,17 @@ test("a full storage: quota, nothing lost in memory or stored; the next save wri
   assert.deepEqual(loadSessionEntry("k", storage), { state: loadSession("k", storage), id: undefined, rev: 2 });
   assert.equal(loadSession("k", storage).messages.at(-1).parts[0].text, "Stream and more");
 });
+
+test("a storage whose every property throws is refused by the helpers that throw, and reported by those that never do", () => {
+  const hostile = new Proxy({}, { get() { throw new Error("trap"); } });
+  const state = longConversation(1);
+  assert.throws(() => saveSession("k", state, hostile), { code: "invalid", path: "storage" });
+  assert.equal(persistSession("k", state, hostile).code, "invalid");
+  const warn = console.warn;
+  console.warn = () => {};
+  try {
+    assert.deepEqual(restoreSession("k", hostile), { messages: [], status: "idle" });
+  } finally {
+    console.warn = warn;
+  }
+});

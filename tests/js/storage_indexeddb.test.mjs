@@ -11,6 +11,9 @@ import { indexedDBStore } from "../../pkg/indexeddb/index.js";
 
 const part = (part) => ({ type: "part", part });
 const newStore = (indexedDB = new IDBFactory()) => ({ indexedDB, store: indexedDBStore({ indexedDB, IDBKeyRange }) });
+// The same database as another tab sees it: a store of its own (indexedDBStore gives one store per
+// database of each IndexedDB factory, so this goes through a factory of its own onto the same one).
+const anotherTab = (indexedDB) => indexedDBStore({ indexedDB: { open: (...args) => indexedDB.open(...args) }, IDBKeyRange });
 
 function conversation(turns) {
   const actions = [];
@@ -77,7 +80,7 @@ test("fewer messages (an edit, a reset) delete the records past the end; a secon
   await saveSession("chat", long, store);
   const edited = sessionReducer(long, { type: "edit", messageId: "u1", id: "u1b", text: "instead" });
   await saveSession("chat", edited, store);
-  const other = indexedDBStore({ indexedDB, IDBKeyRange });
+  const other = anotherTab(indexedDB);
   const loaded = await loadSession("chat", other);
   assert.deepEqual(loaded.messages, edited.messages);
   assert.deepEqual(loaded.forks, edited.forks);
@@ -87,7 +90,7 @@ test("fewer messages (an edit, a reset) delete the records past the end; a secon
 
 test("written by another tab since this store last read: the next save writes the conversation whole", async () => {
   const { indexedDB, store } = newStore();
-  const tab = indexedDBStore({ indexedDB, IDBKeyRange });
+  const tab = anotherTab(indexedDB);
   const mine = conversation(3);
   await saveSession("chat", mine, store);
   await saveSession("chat", conversation(8), tab);
@@ -123,7 +126,7 @@ test("a refused write (quota) rejects with code quota, writes nothing, and the n
   }
   assert.equal(failure.code, "quota", failure.message);
   assert.ok(failure instanceof Error);
-  const kept = await loadSessionEntry("chat", indexedDBStore({ indexedDB, IDBKeyRange }));
+  const kept = await loadSessionEntry("chat", anotherTab(indexedDB));
   assert.equal(kept.rev, 1, "the aborted transaction wrote nothing");
   assert.equal(kept.state.messages.length, first.messages.length);
   assert.equal(await persistSession("chat", grown, store), undefined, "retried");
@@ -157,6 +160,13 @@ test("records that are not a session are corrupt with a path, and stay; no Index
   }
   assert.deepEqual(warnings, ["unavailable"]);
   await assert.rejects(saveSession(1, conversation(1), store), { code: "invalid", path: "key" });
+});
+
+test("indexedDBStore gives one store per database (a render may call it), another for another database", () => {
+  const indexedDB = new IDBFactory();
+  assert.equal(indexedDBStore({ indexedDB, IDBKeyRange }), indexedDBStore({ indexedDB, IDBKeyRange }));
+  assert.notEqual(indexedDBStore({ indexedDB, IDBKeyRange, database: "other" }), indexedDBStore({ indexedDB, IDBKeyRange }));
+  assert.throws(() => indexedDBStore({ database: 1 }), { code: "invalid", path: "options.database" });
 });
 
 test("restoreSession then persistSession does not write back what was restored", async () => {
