@@ -164,14 +164,16 @@ function envelopeOf(keys, values) {
   if (keys.length === 0) return null;
   const meta = values[keys.findIndex(([, part]) => part === "meta")];
   if (typeof meta !== "object" || meta === null || !Array.isArray(meta.fields)) return { format: undefined };
-  const messages = Array.from({ length: Number(meta.messages) || 0 }, () => undefined);
+  const { format, version, rev, id } = meta;
+  // A count written by someone else is not trusted further than the records there are.
+  if (!Number.isSafeInteger(meta.messages) || meta.messages < 0) return { format, version, rev, id, state: undefined };
+  const messages = Array.from({ length: Math.min(meta.messages, keys.length) }, () => undefined);
   const fields = new Map();
   keys.forEach(([, part, name], index) => {
     if (typeof part === "number" && part < messages.length) messages[part] = values[index];
     else if (part === "state") fields.set(name, values[index]);
   });
   const state = Object.fromEntries(meta.fields.map((name) => [name, name === "messages" ? messages : fields.get(name)]));
-  const { format, version, rev, id } = meta;
   return { format, version, rev, ...(id === undefined ? {} : { id }), state };
 }
 

@@ -141,12 +141,20 @@ test("records that are not a session are corrupt with a path, and stay; no Index
     const transaction = db.transaction("records", "readwrite");
     transaction.objectStore("records").delete(["chat", 1]);
     transaction.objectStore("records").put({ theme: "dark" }, ["theme", "meta"]);
+    // Tampered by another tab: a count of a billion messages, and a count that is no count.
+    transaction.objectStore("records").put({ format: "chat-session-reducer", version: 3, rev: 1, fields: ["messages", "status"], messages: 1e9 }, ["huge", "meta"]);
+    transaction.objectStore("records").put({ theme: "dark" }, ["huge", 0]);
+    transaction.objectStore("records").put({ format: "chat-session-reducer", version: 3, rev: 1, fields: ["messages"], messages: "2" }, ["odd", "meta"]);
     transaction.oncomplete = resolve;
   });
   db.close();
   await assert.rejects(loadSession("chat", store), { code: "corrupt", path: "stored.state.messages[1]" });
   await assert.rejects(loadSession("chat", store), { code: "corrupt" }, "the read removed nothing");
   await assert.rejects(loadSession("theme", store), { code: "corrupt", path: "stored.format" });
+  await assert.rejects(loadSession("huge", store), { code: "corrupt", path: "stored.state.messages[0].id" }, "read as the records there are");
+  await assert.rejects(loadSession("odd", store), { code: "corrupt", path: "stored.state" });
+  assert.equal(await saveSession("huge", conversation(1), store), undefined, "a save replaces a tampered entry whole");
+  assert.equal((await loadSession("huge", store)).messages.length, conversation(1).messages.length);
 
   const nowhere = indexedDBStore({ indexedDB: undefined });
   const warn = console.warn;
