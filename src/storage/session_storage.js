@@ -165,7 +165,8 @@ function storedEntry(key, envelope) {
 // write that follows says why).
 function storedRev(key, target) {
   try {
-    return Number(/^\{"format":"chat-session-reducer","version":\d+,"rev":(\d+)[,}]/.exec(target.getItem(key) ?? "")?.[1] ?? 0);
+    const rev = Number(/^\{"format":"chat-session-reducer","version":\d+,"rev":(\d+)[,}]/.exec(target.getItem(key) ?? "")?.[1] ?? 0);
+    return Number.isSafeInteger(rev) ? rev : 0;
   } catch {
     return 0;
   }
