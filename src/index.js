@@ -61,6 +61,11 @@ export function restoreSessionEntry(...args) {
 export function persistSession(...args) {
   return helpers().persistSession(...args);
 }
+/** @param {any[]} args (the declarations in src/storage/exports.d.ts: one overload per kind of storage) */
+export function storedSessionId(...args) {
+  return helpers().storedSessionId(...args);
+}
 
 export { checkAction, isCancelled, resumable } from "./glue.js";
 export { branchAt } from "./branch_at.js";
+export { waitsOnApp } from "./waits_on_app.js";

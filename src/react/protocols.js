@@ -1,6 +1,7 @@
 // The wire protocols the hook speaks. Each says how to read a response into frames, how to turn
 // a frame into session actions (a fresh translator per run: some protocols carry state across
-// frames), what the response's content type is, and what to send by default.
+// frames; it is given the run's `onTransientData`), what the response's content type is, and
+// what to send by default (`chatId` is the conversation's id).
 //
 //   actions      this package's own NDJSON: one SessionAction a line ("part" or "toolPhase")
 //   ai-sdk       the Vercel AI SDK UI message stream (server-sent events, up to [DONE])
@@ -36,7 +37,8 @@ const LOADERS = {
     return {
       accept: "text/event-stream",
       read: readAiSdkStream,
-      translator: () => (chunk) => fromAiSdkChunk(chunk),
+      // Transient data parts reach the app's onData and never the session.
+      translator: ({ onTransientData }) => (chunk) => fromAiSdkChunk(chunk, { onTransientData }),
       body: ({ session, chatId }) => ({ id: chatId, messages: toAiSdkMessages(session.messages) }),
     };
   },

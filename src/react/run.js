@@ -26,17 +26,34 @@ function codeForStatus(status) {
   return "network";
 }
 
+// What the app's user reads when the server refused the request and said nothing of its own.
+function sentenceForStatus(status) {
+  if (status === 429) return "Too many requests: wait a moment and try again.";
+  if (status === 401 || status === 403) return "The agent refused the request.";
+  if (status === 404) return "The agent was not found at this address.";
+  if (status === 413) return "The message is too large for the agent.";
+  if (status >= 400 && status < 500) return "The agent could not accept the request.";
+  return "The agent failed to answer. Try again.";
+}
+
+/**
+ * An HTTP refusal: `message` for people (the server's own words when it refused the request and
+ * gave a reason, `{ error }` or `{ message }` or a short text; else a sentence for the status),
+ * and the details apart (`status`, `body`: the text the server sent). A server error's words
+ * (5xx) are for developers, never the message.
+ */
 async function describeRefusal(response) {
-  const text = await response.text().catch(() => "");
-  let reason = response.statusText;
+  const body = await response.text().catch(() => "");
+  let reason;
   try {
-    const body = JSON.parse(text);
-    if (typeof body?.error === "string") reason = body.error;
-    else if (typeof body?.message === "string") reason = body.message;
+    const parsed = JSON.parse(body);
+    reason = typeof parsed?.error === "string" ? parsed.error : typeof parsed?.message === "string" ? parsed.message : undefined;
   } catch {
-    if (text.trim() !== "" && text.length <= 200) reason = text.trim();
+    if (body.trim() !== "" && body.length <= 200 && !body.trimStart().startsWith("<")) reason = body.trim();
   }
-  return `The agent refused the request (HTTP ${response.status})${reason ? `: ${reason}` : "."}`;
+  const status = response.status;
+  const message = status < 500 && reason ? reason : sentenceForStatus(status);
+  return { message, code: codeForStatus(status), details: { status, body } };
 }
 
 function post({ api, headers }, protocol, body, signal) {
@@ -93,14 +110,18 @@ const AFTER_END_MS = 1000;
  * Reads the reply's frames and delivers their actions, up to the frame that ends the run; then
  * `ended()`, and the rest of the body is drained for at most AFTER_END_MS. Returns whether that
  * frame came.
- * @param {{ translator: () => (frame: unknown) => unknown[], read: (response: Response) => AsyncIterable<unknown> }} protocol
+ * @param {{ translator: (hooks: { onTransientData: (part: unknown) => void }) => (frame: unknown) => unknown[], read: (response: Response) => AsyncIterable<unknown> }} protocol
  * @param {Response} response
  * @param {AbortController} controller
  * @param {(actions: any[]) => void} send
- * @param {() => void} ended
+ * @param {RunReport} report
  */
-async function readReply(protocol, response, controller, send, ended) {
-  const translate = protocol.translator();
+async function readReply(protocol, response, controller, send, report) {
+  const onTransientData = (part) => {
+    if (!controller.signal.aborted) report.transient(part);
+  };
+  const translate = protocol.translator({ onTransientData });
+  const { ended } = report;
   let index = 0;
   /** @type {ReturnType<typeof setTimeout> | undefined} */
   let cutOff;
@@ -124,32 +145,53 @@ async function readReply(protocol, response, controller, send, ended) {
 }
 
 /**
- * Runs one request. `request` is { options, session, chatId }: the hook's options and the
- * session at the start of the run; `deliver(actions)` receives the checked actions in order; it
- * is not called once `controller` has aborted. `ended()` is called when the frame that ends the
- * run arrives: from then on the request is left to end by itself (see AFTER_END_MS).
+ * What a run tells the hook. `deliver(actions)` receives the checked actions in order;
+ * `ended()` is called when the frame that ends the run arrives: from then on the request is left
+ * to end by itself (see AFTER_END_MS); `failed(details)` just before the error part of a run the
+ * hook ends in error (the HTTP status and body, or the thrown `cause`); `transient(part)` for a
+ * transient data part (never stored). None is called once the controller has aborted.
+ * @typedef {{ deliver: (actions: any[]) => void, ended: () => void, failed: (details: object) => void, transient: (part: unknown) => void }} RunReport
  */
-export async function streamRun(request, controller, deliver, ended) {
+
+/** Why the request or its body failed, for people; the thrown error is the `cause`. */
+function unreachable(error, responded) {
+  const message = responded ? "The connection to the agent broke before the reply was finished." : "Couldn't reach the agent.";
+  return { message, code: "network", details: { cause: error?.message ?? String(error) } };
+}
+
+/**
+ * Runs one request. `request` is { options, session, chatId }: the hook's options and the
+ * session at the start of the run, and the conversation's id.
+ * @param {{ options: any, session: any, chatId: string }} request
+ * @param {AbortController} controller
+ * @param {RunReport} report
+ */
+export async function streamRun(request, controller, report) {
   const { signal } = controller;
   const send = (actions) => {
-    if (!signal.aborted) deliver(actions);
+    if (!signal.aborted) report.deliver(actions);
+  };
+  /** @param {{ message: string, code?: string, details?: object }} failure */
+  const fail = ({ message, code, details }) => {
+    if (signal.aborted) return;
+    if (details !== undefined) report.failed(details);
+    send([runFailed(message, code)]);
   };
   const protocolName = request.options.protocol;
   let response;
   try {
     const protocol = await loadProtocol(protocolName);
     response = await post(request.options, protocol, bodyOf(request, protocol), signal);
-    if (!response.ok) return send([runFailed(await describeRefusal(response), codeForStatus(response.status))]);
-    if (response.body === null) return send([runFailed("The agent answered with an empty response.", "network")]);
-    if (await readReply(protocol, response, controller, send, ended)) return;
-    send([runFailed("The connection closed before the reply was finished.", "network")]);
+    if (!response.ok) return fail(await describeRefusal(response));
+    if (response.body === null) return fail({ message: "The agent answered with an empty response.", code: "network" });
+    if (await readReply(protocol, response, controller, send, report)) return;
+    fail({ message: "The connection closed before the reply was finished.", code: "network" });
   } catch (error) {
-    if (signal.aborted) return;
     // A frame the reader could not parse (invalid_json), or one that is not a valid action.
     if (error?.code === "invalid" || error?.code === "invalid_json") {
-      send([runFailed(`The agent sent a malformed frame, so this reply was stopped: ${error.message}${protocolHint(response, protocolName)}`)]);
+      fail({ message: `The agent sent a malformed frame, so this reply was stopped: ${error.message}${protocolHint(response, protocolName)}` });
     } else {
-      send([runFailed(`Couldn't reach the agent: ${error?.message ?? String(error)}`, "network")]);
+      fail(unreachable(error, response !== undefined));
     }
   }
 }

@@ -1,10 +1,8 @@
 // Keeping the session in storage from the hook. The stored session is applied right after
-// hydration (a layout effect, before the browser paints): the server and the first client render
-// both show the empty session, so the markup always matches and the server never reads storage.
-// An asynchronous store (chat-session-reducer/indexeddb) answers after the first paint: until it
-// has, nothing is saved (the empty session never overwrites what is stored), and what it restores
-// replaces the session only if nothing changed it meanwhile (an action taken on the empty session
-// is kept, and saved).
+// hydration (a layout effect, before the browser paints, conversation.js): the server and the
+// first client render both show the initial session, so the markup always matches and the
+// server never reads storage. An asynchronous store (chat-session-reducer/indexeddb) answers
+// after the first paint: until the conversation it holds is opened, nothing is saved.
 // A Web Storage entry is one text, written whole (a 4 MB conversation: a few hundred ms in
 // Chromium; the IndexedDB store writes the changed messages alone), so while a reply streams a
 // save happens at most every SAVE_EVERY_MS, and never sooner than SAVE_SHARE times what the last
@@ -14,8 +12,7 @@
 // or after RETRY_MS (doubling up to RETRY_MAX_MS) when none comes, until a save lands.
 
 import { useEffect, useLayoutEffect, useRef, useState } from "react";
-import { persistSession, restoreSessionEntry } from "chat-session-reducer";
-import { EMPTY_SESSION, RESTORE } from "./session.js";
+import { persistSession } from "chat-session-reducer";
 
 const SAVE_EVERY_MS = 500;
 const SAVE_SHARE = 10;
@@ -24,29 +21,19 @@ const RETRY_MAX_MS = 30_000;
 
 /** @typedef {import("chat-session-reducer").SessionState} SessionState */
 /** @typedef {import("chat-session-reducer").SessionReducerError} SessionReducerError */
-/** @typedef {import("chat-session-reducer").SessionEntry} SessionEntry */
 
 // useLayoutEffect warns when it runs on the server (React 18); there is nothing to restore there.
 export const useClientLayoutEffect = typeof document === "undefined" ? useEffect : useLayoutEffect;
 
-/** Restores and saves `session` under `storageKey` (nothing without a key), with the conversation
- *  `id`; returns the last save's failure, or undefined. */
-export function useStoredSession(storageKey, storage, session, dispatch, id) {
-  // The session not saved yet, the save that is due for it, a retry after a refused save, how
-  // long the last save took (ms), and whether an asynchronous store is still restoring. `save` is
-  // set by the effect below before the one after it can call it.
-  /** @type {import("react").RefObject<{ session?: SessionState, timer?: ReturnType<typeof setTimeout>, retry?: ReturnType<typeof setTimeout>, took: number, restoring: boolean, save: () => void }>} */
-  const unsaved = useRef({ session: undefined, timer: undefined, retry: undefined, took: 0, restoring: false, save: () => {} });
-
-  useClientLayoutEffect(() => {
-    if (storageKey === undefined) return;
-    const restored = /** @type {SessionEntry | Promise<SessionEntry>} */ (restoreSessionEntry(storageKey, storage));
-    if (!(restored instanceof Promise)) {
-      dispatch({ type: RESTORE, session: restored.state, id: restored.id });
-      return;
-    }
-    return restoreLater(restored, session, dispatch, unsaved.current);
-  }, [storageKey, storage]);
+/** Saves `session`, with the conversation's `id`, under `storageKey` (nothing without a key,
+ *  nor before `opened`: the conversation shown is the one opened for this key and storage);
+ *  returns the last save's failure, or undefined. */
+export function useStoredSession(storageKey, storage, session, id, opened) {
+  // The session not saved yet (with its id), the save that is due for it, a retry after a
+  // refused save, and how long the last save took (ms). `save` is set by the effect below before
+  // the one after it can call it.
+  /** @type {import("react").RefObject<{ session?: SessionState, id?: string, timer?: ReturnType<typeof setTimeout>, retry?: ReturnType<typeof setTimeout>, took: number, save: () => void }>} */
+  const unsaved = useRef({ session: undefined, id: undefined, timer: undefined, retry: undefined, took: 0, save: () => {} });
 
   const [storageError, setStorageError] = useState(/** @type {SessionReducerError | undefined} */ (undefined));
   useEffect(() => {
@@ -68,12 +55,11 @@ export function useStoredSession(storageKey, storage, session, dispatch, id) {
       retryIn = Math.min(retryIn * 2, RETRY_MAX_MS);
     };
     const save = () => {
-      const { session: latest } = due;
+      const { session: latest, id } = due;
       clearTimeout(due.timer);
       clearTimeout(due.retry);
-      // While a store restores, the session stays due: restoreLater saves it once it has answered.
-      Object.assign(due, { session: due.restoring ? latest : undefined, timer: undefined, retry: undefined });
-      if (latest === undefined || due.restoring) return;
+      Object.assign(due, { session: undefined, timer: undefined, retry: undefined });
+      if (latest === undefined) return;
       const started = Date.now();
       const failure = persistSession(storageKey, latest, storage, { id });
       due.took = Date.now() - started;
@@ -89,33 +75,18 @@ export function useStoredSession(storageKey, storage, session, dispatch, id) {
       open = false;
       clearTimeout(due.retry);
     };
-  }, [storageKey, storage, id]);
+  }, [storageKey, storage]);
 
   useEffect(() => {
-    // The empty session before restoring must not overwrite what is stored.
-    if (storageKey === undefined || session === EMPTY_SESSION) return;
+    // The session before the stored one was opened (the initial one, or the conversation left
+    // when the key changed) must not overwrite what is stored.
+    if (storageKey === undefined || !opened) return;
     const due = unsaved.current;
     due.session = session;
+    due.id = id;
     if (session.status !== "streaming") due.save();
     else due.timer ??= setTimeout(due.save, Math.max(SAVE_EVERY_MS, SAVE_SHARE * due.took));
-  }, [storageKey, storage, session]);
+  }, [storageKey, storage, session, id, opened]);
 
   return storageError;
-}
-
-// Applies what an asynchronous store restores, over `shown` (the session on screen when it was
-// asked) only; saves wait until it has answered. Returns the effect's cleanup.
-function restoreLater(restored, shown, dispatch, due) {
-  let current = true;
-  due.restoring = true;
-  restored.then((entry) => {
-    if (!current) return;
-    due.restoring = false;
-    dispatch({ type: RESTORE, session: entry.state, id: entry.id, over: shown });
-    due.save();
-  });
-  return () => {
-    current = false;
-    due.restoring = false;
-  };
 }

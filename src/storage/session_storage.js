@@ -381,5 +381,17 @@ export function sessionStorageHelpers(sessionReducer) {
     }
   }
 
-  return { saveSession, loadSession, loadSessionEntry, clearSession, restoreSession, restoreSessionEntry, persistSession };
+  // The conversation id stored with the session under `key`: the id of its entry, as
+  // loadSessionEntry reads it; undefined when there is none or the entry cannot be read.
+  function storedSessionId(key, storage) {
+    const idOf = (entry) => entry?.id;
+    try {
+      const entry = loadSessionEntry(key, storage);
+      return entry instanceof Promise ? entry.then(idOf, () => undefined) : idOf(entry);
+    } catch {
+      return undefined;
+    }
+  }
+
+  return { saveSession, loadSession, loadSessionEntry, clearSession, restoreSession, restoreSessionEntry, persistSession, storedSessionId };
 }

@@ -15,7 +15,7 @@ const subpaths = ["ag-ui", "ai-sdk", "chat-stream", "indexeddb"];
 
 test("the installed package holds the one module, its source map, the types, the manifest, the README, the LICENSE, the adapters, the IndexedDB store, the React hook, the testing module and the Jest environment", () => {
   assert.deepEqual(readdirSync(installed()).sort(), [
-    "LICENSE", "README.md", ...subpaths, "index.d.ts", "index.js", "index.js.map", "package.json", "react", "stream-source.d.ts", "testing", "jest-environment",
+    "LICENSE", "README.md", ...subpaths, "bindgen.d.ts", "index.d.ts", "index.js", "index.js.map", "package.json", "react", "stream-source.d.ts", "testing", "jest-environment",
   ].sort());
   for (const subpath of [...subpaths, "react", "testing", "jest-environment"]) assert.deepEqual(readdirSync(join(installed(), subpath)).sort(), ["index.d.ts", "index.js"]);
 });
@@ -90,6 +90,7 @@ test("the package's JavaScript, wasm included, stays within the size its README 
 });
 
 test("the React hook adds little on top of the core", () => {
+  // Issue 22's options and returns (id, callbacks, load, setMessages, clearError) are in it.
   const code = readFileSync(join(installed(), "react", "index.js"));
-  assert.ok(gzipSync(code, { level: 9 }).length < 4_000, "gzip -9 size: the budget is 4 kB");
+  assert.ok(gzipSync(code, { level: 9 }).length < 6_000, "gzip -9 size: the budget is 6 kB");
 });

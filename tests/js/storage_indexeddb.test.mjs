@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { IDBFactory, IDBKeyRange, IDBObjectStore } from "fake-indexeddb";
 
-import { clearSession, loadSession, loadSessionEntry, persistSession, restoreSession, saveSession, sessionReducer } from "../../pkg/index.js";
+import { clearSession, loadSession, loadSessionEntry, persistSession, restoreSession, saveSession, sessionReducer, storedSessionId } from "../../pkg/index.js";
 import { indexedDBStore } from "../../pkg/indexeddb/index.js";
 
 const part = (part) => ({ type: "part", part });
@@ -56,6 +56,18 @@ test("a session round-trips with its id and rev; stored while streaming, it load
   assert.equal(await loadSession("never", store), null);
   await clearSession("chat", store);
   assert.equal(await loadSession("chat", store), null);
+});
+
+test("storedSessionId reads a store's id as loadSessionEntry does, a promise that never rejects", async () => {
+  const { store } = newStore();
+  await saveSession("chat", conversation(1), store, { id: "chat-9" });
+  const id = storedSessionId("chat", store);
+  assert.ok(id instanceof Promise);
+  assert.equal(await id, "chat-9");
+  assert.equal(await storedSessionId("never", store), undefined);
+  const broken = { read: async () => ({ format: "chat-session-reducer", version: 3, state: { messages: 7 } }), write: async () => {}, remove: async () => {} };
+  assert.equal(await storedSessionId("chat", broken), undefined, "an entry it cannot read: no id, no rejection");
+  await assert.rejects(loadSessionEntry("chat", broken), { code: "corrupt" });
 });
 
 test("a save while a reply streams writes the streaming message and the meta record, nothing else", async () => {
