@@ -91,7 +91,7 @@ export function useAgentSession(options) {
   const { session, runs } = hook;
   const id = options.id ?? hook.id;
   // The newest options, session and id, read when a run starts or a button is pressed.
-  /** @type {import("react").RefObject<{ options: UseAgentSessionOptions, session: SessionState, id: string } | undefined>} */
+  /** @type {import("react").RefObject<{ options: UseAgentSessionOptions, session: SessionState, id: string, startedBy: { trigger: string, messageId?: string } | undefined } | undefined>} */
   const latest = useRef(undefined);
   useClientLayoutEffect(() => {
     latest.current = { options: { ...options, protocol: protocolName }, session, id, startedBy: hook.startedBy };

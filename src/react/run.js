@@ -162,7 +162,7 @@ function unreachable(error, responded) {
 /**
  * Runs one request. `request` is { options, session, chatId, startedBy }: the hook's options and
  * the session at the start of the run, the conversation's id, and what started the run.
- * @param {{ options: any, session: any, chatId: string, startedBy?: { trigger: string, messageId?: string } }} request
+ * @param {{ options: any, session: any, chatId: string, startedBy: { trigger: string, messageId?: string } | undefined }} request
  * @param {AbortController} controller
  * @param {RunReport} report
  */
