@@ -21,7 +21,7 @@ import type {
 export type AgentProtocol =
   /** This package's NDJSON: one `part` or `toolPhase` action a line; the body is `{ messages }`. */
   | "actions"
-  /** The Vercel AI SDK UI message stream (SSE); the body is `{ id, messages: UIMessage[] }`. */
+  /** The Vercel AI SDK UI message stream (SSE); the body is useChat's `{ id, messages: UIMessage[], trigger, messageId? }`. */
   | "ai-sdk"
   /** AG-UI events over SSE; the body is a `RunAgentInput` (messages, resume for interrupts). */
   | "ag-ui"

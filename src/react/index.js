@@ -46,11 +46,11 @@ function toApp(onData, part) {
 }
 
 /**
- * Starts the run the session streams: its request, read into the frame queue. Returns what
- * stops it (the effect's cleanup). `run` is the run's number; `chatId` the conversation's id;
+ * Starts the run the session streams: its request (`{ options, session, chatId, startedBy }`),
+ * read into the frame queue. Returns what stops it (the effect's cleanup). `run` is the run's number;
  * `onData` calls the newest options' onData (an app's inline callback changes every render).
  */
-function startRun({ options, session, chatId }, run, dispatchToHook, throttle, onData) {
+function startRun(request, run, dispatchToHook, throttle, onData) {
   const controller = new AbortController();
   // Tagged with its run, so what it delivers after the next run began is dropped (session.js).
   const queue = createFrameQueue((action) => dispatchToHook({ type: STREAMED, run, action }), throttle);
@@ -64,7 +64,7 @@ function startRun({ options, session, chatId }, run, dispatchToHook, throttle, o
     failed: (details) => dispatchToHook({ type: FAILED, run, details }),
     transient: (part) => toApp(onData, part),
   };
-  void streamRun({ options, session, chatId }, controller, report);
+  void streamRun(request, controller, report);
   return {
     queue,
     stop() {
@@ -91,10 +91,10 @@ export function useAgentSession(options) {
   const { session, runs } = hook;
   const id = options.id ?? hook.id;
   // The newest options, session and id, read when a run starts or a button is pressed.
-  /** @type {import("react").RefObject<{ options: UseAgentSessionOptions, session: SessionState, id: string } | undefined>} */
+  /** @type {import("react").RefObject<{ options: UseAgentSessionOptions, session: SessionState, id: string, startedBy: { trigger: string, messageId?: string } | undefined } | undefined>} */
   const latest = useRef(undefined);
   useClientLayoutEffect(() => {
-    latest.current = { options: { ...options, protocol: protocolName }, session, id };
+    latest.current = { options: { ...options, protocol: protocolName }, session, id, startedBy: hook.startedBy };
   });
   // Set by the layout effect above, which runs before any effect or event handler.
   const newest = () => /** @type {NonNullable<typeof latest.current>} */ (latest.current);
@@ -110,9 +110,9 @@ export function useAgentSession(options) {
   const streaming = session.status === "streaming";
   useEffect(() => {
     if (!streaming) return;
-    const { options: runOptions, session: runSession, id: chatId } = newest();
+    const { options: runOptions, session: runSession, id: chatId, startedBy } = newest();
     const onData = (part) => newest().options.onData?.(part);
-    const run = startRun({ options: runOptions, session: runSession, chatId }, runs, dispatchToHook, throttle, onData);
+    const run = startRun({ options: runOptions, session: runSession, chatId, startedBy }, runs, dispatchToHook, throttle, onData);
     currentRun.current = run;
     return () => {
       run.stop();

@@ -1,7 +1,7 @@
 // The wire protocols the hook speaks. Each says how to read a response into frames, how to turn
 // a frame into session actions (a fresh translator per run: some protocols carry state across
 // frames; it is given the run's `onTransientData`), what the response's content type is, and
-// what to send by default (`chatId` is the conversation's id).
+// what to send by default (`chatId` is the conversation's id, `startedBy` what started the run).
 //
 //   actions      this package's own NDJSON: one SessionAction a line ("part" or "toolPhase")
 //   ai-sdk       the Vercel AI SDK UI message stream (server-sent events, up to [DONE])
@@ -39,7 +39,8 @@ const LOADERS = {
       read: readAiSdkStream,
       // Transient data parts reach the app's onData and never the session.
       translator: ({ onTransientData }) => (chunk) => fromAiSdkChunk(chunk, { onTransientData }),
-      body: ({ session, chatId }) => ({ id: chatId, messages: toAiSdkMessages(session.messages) }),
+      // useChat's body: a server written for it may read `trigger` (a regenerate) and `messageId`.
+      body: ({ session, chatId, startedBy }) => ({ id: chatId, messages: toAiSdkMessages(session.messages), ...startedBy }),
     };
   },
   "ag-ui": async () => {

@@ -96,8 +96,8 @@ export function protocolHint(response, protocol) {
 }
 
 /** The request body: the protocol's default, or what the app's `body` option makes of it. */
-function bodyOf({ options, session, chatId }, protocol) {
-  const defaultBody = protocol.body({ session, chatId, runId: newId("run") });
+function bodyOf({ options, session, chatId, startedBy }, protocol) {
+  const defaultBody = protocol.body({ session, chatId, runId: newId("run"), startedBy });
   return options.body === undefined ? defaultBody : options.body(session, defaultBody);
 }
 
@@ -160,9 +160,9 @@ function unreachable(error, responded) {
 }
 
 /**
- * Runs one request. `request` is { options, session, chatId }: the hook's options and the
- * session at the start of the run, and the conversation's id.
- * @param {{ options: any, session: any, chatId: string }} request
+ * Runs one request. `request` is { options, session, chatId, startedBy }: the hook's options and
+ * the session at the start of the run, the conversation's id, and what started the run.
+ * @param {{ options: any, session: any, chatId: string, startedBy: { trigger: string, messageId?: string } | undefined }} request
  * @param {AbortController} controller
  * @param {RunReport} report
  */

@@ -1,7 +1,8 @@
 // The hook's reducer: the session (sessionReducer's state) plus what the hook keeps beside it:
 // a count of the runs started, so that the hook starts a request exactly when an action starts
 // a run; the conversation's id; whether the current run has streamed anything yet ("submitted");
-// the details of its failure; and a record of the last run that ended, for the app's callbacks.
+// the details of its failure; what started the current run (the AI SDK body's `trigger` and
+// `messageId`); and a record of the last run that ended, for the app's callbacks.
 // Internal actions have symbol types no app can send.
 
 import { sessionReducer, waitsOnApp } from "chat-session-reducer";
@@ -27,7 +28,7 @@ export const EMPTY_SESSION = { messages: [], status: "idle" };
  * action; `ended` is `{ run, session }` for the last run that ended.
  */
 export function initialHookState(session, id) {
-  return { session, runs: 0, id, opened: undefined, streamed: 0, failure: undefined, ended: undefined };
+  return { session, runs: 0, id, opened: undefined, streamed: 0, failure: undefined, startedBy: undefined, ended: undefined };
 }
 
 /** True for an action that resets the conversation (a `reset`, also inside a batch). */
@@ -86,14 +87,40 @@ function answered(session, answer) {
   return sessionReducer(next, { type: "continue" });
 }
 
+const STARTERS = new Set(["send", "edit", "regenerate", "retry", "continue"]);
+
+/**
+ * What started a run, as useChat tells its server: `trigger` "regenerate-message" for Retry
+ * and regenerate (`messageId`: the reply redone), else "submit-message" (`messageId`: the reply
+ * the run continues, after an answer, or the edited message; none for a new message).
+ */
+export function startedBy(before, after, action) {
+  const starter = action.type === "batch" ? action.actions.findLast((inner) => STARTERS.has(inner.type)) : action;
+  const last = after.messages.at(-1);
+  if (last?.role === "assistant") return { trigger: "submit-message", messageId: last.id };
+  if (starter?.type === "retry" || starter?.type === "regenerate") {
+    const replaced = before.messages.at(-1);
+    const messageId = starter.messageId ?? (replaced?.role === "assistant" ? replaced.id : undefined);
+    return messageId === undefined ? { trigger: "regenerate-message" } : { trigger: "regenerate-message", messageId };
+  }
+  return starter?.type === "edit" ? { trigger: "submit-message", messageId: starter.id } : { trigger: "submit-message" };
+}
+
 /** The hook's state with its session now `session` after `action`: a run that started, or ended. */
 function withSession(current, session, action) {
   if (session === current.session) return current;
-  const runs = startsRun(current.session, session, action) ? current.runs + 1 : current.runs;
+  const starts = startsRun(current.session, session, action);
+  const runs = starts ? current.runs + 1 : current.runs;
   // Every run that started ends once: it finished, failed, was stopped, or was replaced (an
   // edit, a regenerate, a queued turn sent as it finished).
   const ended = current.session.status === "streaming" && (session.status !== "streaming" || runs !== current.runs);
-  return { ...current, session, runs, ended: ended ? { run: current.runs, session } : current.ended };
+  return {
+    ...current,
+    session,
+    runs,
+    startedBy: starts ? startedBy(current.session, session, action) : current.startedBy,
+    ended: ended ? { run: current.runs, session } : current.ended,
+  };
 }
 
 export function hookReducer(current, action) {
