@@ -53,6 +53,10 @@ export function restoreSession(...args) {
 export function persistSession(...args) {
   return helpers().persistSession(...args);
 }
+/** @type {typeof import("chat-session-reducer").restoredStatus} */
+export function restoredStatus(...args) {
+  return helpers().restoredStatus(...args);
+}
 
 export { checkAction, isCancelled, resumable } from "./glue.js";
 export { branchAt } from "./branch_at.js";

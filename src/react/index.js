@@ -11,7 +11,7 @@ import { checkAction } from "chat-session-reducer";
 import { createFrameQueue } from "./frameQueue.js";
 import { newId } from "./ids.js";
 import { checkProtocolName, loadProtocol } from "./protocols.js";
-import { streamRun } from "./run.js";
+import { startRun, stopOnServer, useResumeAfterReload } from "./resume.js";
 import { ANSWER, STREAMED, hookReducer, initialHookState } from "./session.js";
 import { useClientLayoutEffect, useStoredSession } from "./storage.js";
 
@@ -46,7 +46,7 @@ export function useAgentSession(options) {
     throw Object.assign(new TypeError("options.api: expected a URL or a function"), { code: "invalid", path: "options.api" });
   }
 
-  const [{ session, runs }, dispatchToHook] = useReducer(hookReducer, initialHookState);
+  const [{ session, runs, resumes }, dispatchToHook] = useReducer(hookReducer, initialHookState);
   const chatId = useId();
   // The newest options and session, read when a run starts or a button is pressed.
   /** @type {import("react").RefObject<{ options: UseAgentSessionOptions, session: SessionState } | undefined>} */
@@ -60,6 +60,7 @@ export function useAgentSession(options) {
   const currentRun = useRef(undefined);
 
   const storageError = useStoredSession(storageKey, storage, session, dispatchToHook);
+  useResumeAfterReload(options, protocolName, dispatchToHook);
 
   // The protocol's adapter is loaded ahead of the first run.
   useEffect(() => void loadProtocol(protocolName).catch(() => {}), [protocolName]);
@@ -74,7 +75,7 @@ export function useAgentSession(options) {
     const queue = createFrameQueue((action) => dispatchToHook({ type: STREAMED, run: runs, action }), throttle);
     currentRun.current = queue;
     let replyEnded = false;
-    void streamRun(request, controller, queue.push, () => (replyEnded = true));
+    void startRun(request, controller, queue.push, () => (replyEnded = true), resumes === runs);
     return () => {
       queue.close();
       if (currentRun.current === queue) currentRun.current = undefined;
@@ -90,7 +91,15 @@ export function useAgentSession(options) {
 
   // What arrived before Stop, an edit or a regenerate is applied with it, in one render: the reply
   // it ends (or sets aside as a branch) keeps all it received.
-  const afterArrived = useCallback((action) => dispatchToHook({ type: "batch", actions: [...(currentRun.current?.take() ?? []), action] }), []);
+  // The user ends the run: with `resume`, the server is told (a closed connection is only a disconnect).
+  const endOnServer = () => {
+    const { options: current, session: ending } = newest();
+    stopOnServer(current, current.protocol, ending, current.storageKey ?? chatId);
+  };
+  const afterArrived = useCallback((action) => {
+    endOnServer();
+    dispatchToHook({ type: "batch", actions: [...(currentRun.current?.take() ?? []), action] });
+  }, []);
 
   const actions = useMemo(
     () => ({
@@ -105,7 +114,10 @@ export function useAgentSession(options) {
       unqueue: (id) => dispatch({ type: "unqueue", id }),
       retry: () => dispatch({ type: "retry" }),
       continue: () => dispatch({ type: "continue" }),
-      reset: () => dispatch({ type: "reset" }),
+      reset: () => {
+        endOnServer();
+        dispatch({ type: "reset" });
+      },
       approve: (callId, /** @type {ApproveOptions} */ { input, output, reason } = {}) =>
         dispatchAnswer({
           type: "tool-approval-response",

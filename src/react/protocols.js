@@ -36,7 +36,7 @@ const LOADERS = {
     return {
       accept: "text/event-stream",
       read: readAiSdkStream,
-      translator: () => (chunk) => fromAiSdkChunk(chunk),
+      translator: (options) => (chunk) => fromAiSdkChunk(chunk, options),
       body: ({ session, chatId }) => ({ id: chatId, messages: toAiSdkMessages(session.messages) }),
     };
   },
@@ -46,6 +46,8 @@ const LOADERS = {
       accept: "text/event-stream",
       read: readAgUiStream,
       translator: createAgUiTranslator,
+      // A response may carry several runs (a connect replays the thread's, then the active one).
+      severalRuns: true,
       body: ({ session, chatId, runId }) => ({
         threadId: chatId,
         runId,
@@ -67,6 +69,27 @@ const LOADERS = {
     };
   },
 };
+
+// How each protocol that can reconnect to a run the server is still producing asks for it; the
+// server answers 204 when no run is active, else replays the run from its start.
+const RESUME_REQUESTS = {
+  // AI SDK 7's useChat({ resume: true }): GET {api}/{id}/stream.
+  "ai-sdk": ({ api, id }) => ({ url: `${api}/${encodeURIComponent(id)}/stream`, method: "GET" }),
+  // AG-UI leaves connecting to the server; this is CopilotKit's shape: POST {api}/connect with
+  // the RunAgentInput of the thread.
+  "ag-ui": ({ api, body }) => ({ url: `${api}/connect`, method: "POST", body: body() }),
+};
+
+/**
+ * The request that reconnects to the conversation's active run, or undefined for a protocol
+ * that cannot: `{ url, method, body? }` from `{ api, id, body: () => the run's request body }`.
+ */
+export function resumeRequest(name, target) {
+  return Object.hasOwn(RESUME_REQUESTS, name) ? RESUME_REQUESTS[name](target) : undefined;
+}
+
+/** Whether the protocol of that name can reconnect to a run the server is still producing. */
+export const canReconnect = (name) => Object.hasOwn(RESUME_REQUESTS, name);
 
 /** Throws a coded TypeError when `name` is not a protocol the hook speaks. */
 export function checkProtocolName(name) {

@@ -79,7 +79,7 @@ export function protocolHint(response, protocol) {
 }
 
 /** The request body: the protocol's default, or what the app's `body` option makes of it. */
-function bodyOf({ options, session, chatId }, protocol) {
+export function bodyOf({ options, session, chatId }, protocol) {
   const defaultBody = protocol.body({ session, chatId, runId: newId("run") });
   return options.body === undefined ? defaultBody : options.body(session, defaultBody);
 }
@@ -89,32 +89,70 @@ function bodyOf({ options, session, chatId }, protocol) {
 // the server the user had stopped a reply that was complete.
 const AFTER_END_MS = 1000;
 
+/** True for actions in which the stream starts its next run itself (a top-level `continue`). */
+export function startsNextRun(actions) {
+  return actions.some((action) => action.type === "continue" || (action.type === "batch" && startsNextRun(action.actions)));
+}
+
 /**
  * Reads the reply's frames and delivers their actions, up to the frame that ends the run; then
  * `ended()`, and the rest of the body is drained for at most AFTER_END_MS. Returns whether that
- * frame came.
- * @param {{ translator: () => (frame: unknown) => unknown[], read: (response: Response) => AsyncIterable<unknown> }} protocol
+ * frame came. For a protocol whose response may carry several runs (AG-UI: RUN_STARTED after
+ * RUN_FINISHED, as a connect replaying a thread's runs sends them), the frame that ends a run is
+ * held until the next frame: delivered with it when it starts the next run, else as the end; at
+ * the body's end, or after AFTER_END_MS, as the end. With `reconnects`, a drop while a run's end
+ * is held is a drop (the reconnect replays it), not the end.
+ * @param {{ translator: (options?: { replay?: boolean }) => (frame: unknown) => unknown[], read: (response: Response) => AsyncIterable<unknown>, severalRuns?: boolean }} protocol
  * @param {Response} response
  * @param {AbortController} controller
  * @param {(actions: any[]) => void} send
  * @param {() => void} ended
+ * @param {{ replay?: boolean, reconnects?: boolean }} [options]
  */
-async function readReply(protocol, response, controller, send, ended) {
-  const translate = protocol.translator();
+export async function readReply(protocol, response, controller, send, ended, { replay = false, reconnects = false } = {}) {
+  const translate = protocol.translator({ replay });
   let index = 0;
   /** @type {ReturnType<typeof setTimeout> | undefined} */
   let cutOff;
+  // The actions of the frame that ended a run, while the response's next run may follow.
+  /** @type {any[] | undefined} */
+  let held;
+  const end = (actions, drainFor = AFTER_END_MS) => {
+    clearTimeout(cutOff);
+    held = undefined;
+    ended();
+    cutOff = setTimeout(() => controller.abort(), drainFor);
+    send(actions);
+  };
   try {
     for await (const frame of protocol.read(response)) {
-      if (cutOff !== undefined) continue;
-      const actions = actionsOf(translate, frame, index++);
-      if (actions.some(endsRun)) {
-        ended();
-        cutOff = setTimeout(() => controller.abort(), AFTER_END_MS);
+      if (held === undefined && cutOff !== undefined) continue;
+      let actions = actionsOf(translate, frame, index++);
+      const endsARun = actions.some(endsRun);
+      if (held !== undefined) {
+        // What follows a run's end is dropped, unless it starts the response's next run.
+        if (!startsNextRun(actions)) {
+          end(held);
+          continue;
+        }
+        clearTimeout(cutOff);
+        cutOff = undefined;
+        actions = [...held, ...actions];
+        held = undefined;
       }
-      send(actions);
+      if (!endsARun) send(actions);
+      else if (!protocol.severalRuns) end(actions);
+      else {
+        held = actions;
+        cutOff = setTimeout(() => held !== undefined && end(held, 0), AFTER_END_MS);
+      }
     }
+    if (held !== undefined) end(held);
   } catch (error) {
+    if (held !== undefined) {
+      if (reconnects) return false;
+      end(held);
+    }
     // After the run ended, what the body does (a drop, the cut-off, a bad frame) is not the run's.
     if (cutOff === undefined) throw error;
   } finally {
@@ -123,13 +161,26 @@ async function readReply(protocol, response, controller, send, ended) {
   return cutOff !== undefined;
 }
 
+/** The error part for a run that failed with `error` (thrown while requesting or reading). */
+export function failedRun(error, response, protocolName) {
+  // A frame the reader could not parse (invalid_json), or one that is not a valid action.
+  if (isMalformed(error)) {
+    return runFailed(`The agent sent a malformed frame, so this reply was stopped: ${error.message}${protocolHint(response, protocolName)}`);
+  }
+  return runFailed(`Couldn't reach the agent: ${error?.message ?? String(error)}`, "network");
+}
+
+export const isMalformed = (error) => error?.code === "invalid" || error?.code === "invalid_json";
+
 /**
  * Runs one request. `request` is { options, session, chatId }: the hook's options and the
  * session at the start of the run; `deliver(actions)` receives the checked actions in order; it
  * is not called once `controller` has aborted. `ended()` is called when the frame that ends the
- * run arrives: from then on the request is left to end by itself (see AFTER_END_MS).
+ * run arrives: from then on the request is left to end by itself (see AFTER_END_MS). When the
+ * connection drops mid-reply, `reconnect(request, controller, send, ended)` (resume.js), if
+ * given, may take the run over: it resolves true when it did.
  */
-export async function streamRun(request, controller, deliver, ended) {
+export async function streamRun(request, controller, deliver, ended, reconnect) {
   const { signal } = controller;
   const send = (actions) => {
     if (!signal.aborted) deliver(actions);
@@ -141,15 +192,13 @@ export async function streamRun(request, controller, deliver, ended) {
     response = await post(request.options, protocol, bodyOf(request, protocol), signal);
     if (!response.ok) return send([runFailed(await describeRefusal(response), codeForStatus(response.status))]);
     if (response.body === null) return send([runFailed("The agent answered with an empty response.", "network")]);
-    if (await readReply(protocol, response, controller, send, ended)) return;
+    if (await readReply(protocol, response, controller, send, ended, { reconnects: reconnect !== undefined })) return;
+    if (await reconnect?.(request, controller, send, ended)) return;
     send([runFailed("The connection closed before the reply was finished.", "network")]);
   } catch (error) {
     if (signal.aborted) return;
-    // A frame the reader could not parse (invalid_json), or one that is not a valid action.
-    if (error?.code === "invalid" || error?.code === "invalid_json") {
-      send([runFailed(`The agent sent a malformed frame, so this reply was stopped: ${error.message}${protocolHint(response, protocolName)}`)]);
-    } else {
-      send([runFailed(`Couldn't reach the agent: ${error?.message ?? String(error)}`, "network")]);
-    }
+    // The request was answered and the connection dropped while the reply streamed.
+    if (response?.ok && !isMalformed(error) && (await reconnect?.(request, controller, send, ended))) return;
+    send([failedRun(error, response, protocolName)]);
   }
 }

@@ -4,9 +4,11 @@
 // call with the continuation the agent needs, and what a run's stream delivered.
 
 import { sessionReducer } from "chat-session-reducer";
-import { endsRun } from "./run.js";
+import { endsRun, startsNextRun } from "./run.js";
 
 export const RESTORE = Symbol("restore");
+// A conversation restored while it streamed goes on streaming; its run is resumed (resume.js).
+export const RESUME = Symbol("resume");
 export const ANSWER = Symbol("answer");
 export const STREAMED = Symbol("streamed");
 
@@ -53,12 +55,28 @@ function answered(session, answer) {
   return sessionReducer(next, { type: "continue" });
 }
 
+/**
+ * What a run's stream delivered. A stream that goes on with its next run (AG-UI: RUN_STARTED
+ * after RUN_FINISHED, a `continue` among its actions) keeps its request: no new run starts,
+ * unless the run's finish sent the queue (the agent has not seen the queued messages).
+ */
+function streamed(current, action) {
+  const next = hookReducer(current, action);
+  if (next.runs === current.runs || !startsNextRun([action])) return next;
+  const sentQueue = current.session.queue !== undefined && next.session.queue === undefined;
+  return sentQueue ? next : { ...next, runs: current.runs };
+}
+
 export function hookReducer(current, action) {
   if (action.type === RESTORE) return { session: action.session, runs: current.runs };
+  if (action.type === RESUME) {
+    const next = hookReducer(current, { type: "continue" });
+    return next === current ? current : { ...next, resumes: next.runs };
+  }
   // What an earlier run's stream delivered after the next run began (an edit while it streamed)
   // belongs to a reply set aside: it must not land in the new one.
-  if (action.type === STREAMED) return action.run === current.runs ? hookReducer(current, action.action) : current;
+  if (action.type === STREAMED) return action.run === current.runs ? streamed(current, action.action) : current;
   const session = action.type === ANSWER ? answered(current.session, action.answer) : sessionReducer(current.session, action);
   if (session === current.session) return current;
-  return { session, runs: startsRun(current.session, session, action) ? current.runs + 1 : current.runs };
+  return { ...current, session, runs: startsRun(current.session, session, action) ? current.runs + 1 : current.runs };
 }

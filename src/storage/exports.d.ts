@@ -23,3 +23,6 @@ export function restoreSession(key: string, storage?: SessionStorageLike): Sessi
 /** For an effect after each change: saves `state` and returns the failure instead of throwing. Skips the state
  *  `restoreSession` returned for this key. */
 export function persistSession(key: string, state: SessionState, storage?: SessionStorageLike): SessionReducerError | undefined;
+/** The status the session `restoreSession` last read under `key` had when it was stored, before the load rule
+ *  (`"streaming"`: the page was left while a reply streamed), or `undefined` when it read none. Never throws. */
+export function restoredStatus(key: string, storage?: SessionStorageLike): SessionState["status"] | undefined;

@@ -156,7 +156,8 @@ export function sessionStorageHelpers(sessionReducer) {
     }
   }
 
-  function loadFrom(key, target) {
+  // `seen`, when given, gets the stored state's status, before the load rule changes it.
+  function loadFrom(key, target, seen) {
     const stored = read(key, target);
     if (stored === null || stored === undefined) return null;
     let envelope;
@@ -166,6 +167,7 @@ export function sessionStorageHelpers(sessionReducer) {
       throw failure("corrupt", `stored: the stored session under "${key}" is not JSON: ${describe(thrown)}`, "stored");
     }
     const state = storedState(key, envelope);
+    if (seen !== undefined) seen.status = state?.status;
     try {
       // The load rule is the reducer's (one rule, one place), for what every version stored.
       return sessionReducer(undefined, { type: "load", state });
@@ -225,14 +227,25 @@ export function sessionStorageHelpers(sessionReducer) {
     const again = byKey.get(key);
     if (again !== undefined && again.stored === stored) return again.state;
     let state;
+    const seen = {};
     try {
-      state = loadFrom(key, target) ?? empty();
+      state = loadFrom(key, target, seen) ?? empty();
     } catch (error) {
       warn(error);
       state = empty();
     }
-    byKey.set(key, { stored, state });
+    byKey.set(key, { stored, state, status: seen.status });
     return state;
+  }
+
+  // The status the entry restoreSession last read under `key` was stored with, before the load
+  // rule: "streaming" tells the hook's `resume` that the page was left mid-reply.
+  function restoredStatus(key, storage) {
+    try {
+      return restored.get(storageOf(storage))?.get(key)?.status;
+    } catch {
+      return undefined;
+    }
   }
 
   function persistSession(key, state, storage) {
@@ -246,5 +259,5 @@ export function sessionStorageHelpers(sessionReducer) {
     }
   }
 
-  return { saveSession, loadSession, clearSession, restoreSession, persistSession };
+  return { saveSession, loadSession, clearSession, restoreSession, persistSession, restoredStatus };
 }
