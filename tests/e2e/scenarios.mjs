@@ -4,6 +4,7 @@
 // test on), `screenshot(name)` and `protocol`. A test with `protocols` runs only in those.
 
 import assert from "node:assert/strict";
+import { chatPage } from "./chatPage.mjs";
 
 /** The protocols the demo's page offers, each on its own endpoint. */
 export const PROTOCOLS = ["actions", "ai-sdk", "ag-ui"];
@@ -18,6 +19,35 @@ function agentRequests(page) {
     if (request.method() === "POST" && request.url().includes("/api/chat/")) requests.push(request);
   });
   return requests;
+}
+
+/** Every POST that starts a run on the protocol's endpoint (not a reconnect or a stop). */
+function agentRuns(page, protocol) {
+  const requests = [];
+  page.on("request", (request) => {
+    if (request.method() === "POST" && new URL(request.url()).pathname === `/api/chat/${protocol}`) requests.push(request);
+  });
+  return requests;
+}
+
+/** Every reconnect to a run: the AI SDK's GET .../stream, AG-UI's POST .../connect. */
+function agentReconnects(page) {
+  const requests = [];
+  page.on("request", (request) => {
+    if (/^\/api\/chat\/[\w-]+\/(.+\/stream|connect)$/.test(new URL(request.url()).pathname)) requests.push(request);
+  });
+  return requests;
+}
+
+/** The conversation the tab stored, its random ids (user_…, msg_…, call_…) numbered in order. */
+async function storedConversation(page) {
+  const stored = await page.evaluate(() => sessionStorage.getItem("chat-session-reducer-demo"));
+  const ids = new Map();
+  const numbered = stored.replace(/\b(user|msg|call)_[0-9a-f]{8,16}\b/g, (id, kind) => {
+    if (!ids.has(id)) ids.set(id, `${kind}#${ids.size}`);
+    return ids.get(id);
+  });
+  return JSON.parse(numbered).state;
 }
 
 export const tests = [
@@ -155,7 +185,9 @@ export const tests = [
     },
   },
   {
+    // Only where the protocol cannot resume: the AI SDK's and AG-UI's replies go on (below).
     name: "a reload mid-stream restores the conversation with its running calls cancelled",
+    protocols: ["actions"],
     async run({ page, chat, screenshot, serverLine, protocol }) {
       await chat.send("Research Rust");
       const delegate = chat.toolCall("delegate_to_researcher");
@@ -176,6 +208,48 @@ export const tests = [
       assert.match(await chat.topMessages.last().innerText(), /I'll hand this to the research agent\./);
       assert.match(await delegate.innerText(), /Searching for sources\./);
       await screenshot("restored");
+    },
+  },
+  {
+    name: "a dropped connection, then a reload, mid-reply: the reply goes on and ends as one never interrupted",
+    protocols: ["ai-sdk", "ag-ui"],
+    async run({ page, chat, screenshot, serverLine, protocol }) {
+      // The same request in a tab of its own, never interrupted: what this one must end as.
+      const other = await page.context().newPage();
+      await other.goto(page.url());
+      const reference = chatPage(other);
+      await reference.send("Research Rust");
+      await reference.replyContaining("The researcher reports:");
+      await reference.waitUntilIdle();
+      const uninterrupted = await storedConversation(other);
+      await other.close();
+
+      const runs = agentRuns(page, protocol);
+      const reconnects = agentReconnects(page);
+      await chat.send("Research Rust");
+      const delegate = chat.toolCall("delegate_to_researcher");
+      await chat.waitForToolState(delegate, "running");
+      // During the sub-agent's 3-second search: the connection goes, as a network failure.
+      if (protocol === "ai-sdk") await chat.visible(delegate.getByText("→ web_search"));
+      else await chat.waitForToolState(chat.toolCall("web_search", delegate), "running");
+      const cut = await (await fetch(new URL("/api/test/disconnect", page.url()), { method: "POST" })).json();
+      assert.equal(cut.cut, 1, "one connection followed the run");
+      await serverLine(/^chat: \S+: delegation: reconnected after \d+ chunks/);
+      await screenshot("reconnected");
+      // Still mid-search: the page reloads, restores the reply still streaming and reconnects.
+      await page.reload();
+      await chat.visible(chat.stopButton);
+      await chat.replyContaining("The researcher reports:");
+      await chat.waitUntilIdle();
+      await serverLine(/^chat: \S+: delegation: finished/);
+      await screenshot("resumed");
+
+      assert.equal(await chat.errorBanner.count(), 0);
+      assert.equal(runs.length, 1, "one run: the reconnects replayed it, nothing was sent again");
+      assert.equal(reconnects.length, 2, "one reconnect after the drop, one after the reload");
+      assert.deepEqual(await storedConversation(page), uninterrupted);
+      const reply = await chat.topMessages.last().innerText();
+      assert.equal(reply.split("I'll hand this to the research agent.").length, 2, "the replayed text is not doubled");
     },
   },
   {
