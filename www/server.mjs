@@ -8,7 +8,8 @@
 //   POST /api/chat/ag-ui/connect   RunAgentInput (threadId) -> the active run replayed, or 204
 //   POST /api/chat/{protocol}/stop the run's request body -> cancels the active run (Stop); 204
 // With DEMO_TEST_HOOKS=1 (the end-to-end tests), POST /api/test/disconnect cuts every connection
-// that follows a run, as a network failure would, and the runs go on.
+// that follows a run, as a network failure would, and the runs go on; with { afterChunks: N },
+// those of the next run, once it has written N chunks.
 // Plain node:http on purpose: the page needs nothing a framework would add.
 // PORT picks the port (0: any free one); the URL is printed once listening.
 
@@ -133,6 +134,15 @@ function reconnect(res, protocol, key) {
   runs.follow(active, res);
 }
 
+async function testDisconnect(req, res) {
+  const { afterChunks } = await readJson(req).catch(() => ({}));
+  if (Number.isInteger(afterChunks)) {
+    runs.disconnectNextAt(afterChunks);
+    return sendJson(res, 200, { armed: afterChunks });
+  }
+  sendJson(res, 200, { cut: runs.disconnectAll() });
+}
+
 async function stop(req, res, protocol) {
   const key = conversationKey(protocol, await readJson(req));
   if (key !== undefined) runs.active(key)?.cancel();
@@ -165,7 +175,7 @@ async function route(req, res) {
     if (streamOf !== undefined) return reconnect(res, protocol, conversationKey(protocol, { id: decodeURIComponent(streamOf) }));
     if (protocol === "ag-ui" && action === "connect" && req.method === "POST") return reconnect(res, protocol, conversationKey(protocol, await readJson(req)));
   }
-  if (TEST_HOOKS && pathname === "/api/test/disconnect" && req.method === "POST") return sendJson(res, 200, { cut: runs.disconnectAll() });
+  if (TEST_HOOKS && pathname === "/api/test/disconnect" && req.method === "POST") return testDisconnect(req, res);
   if (pathname.startsWith("/api/")) throw new HttpError(404, "not found");
   if (req.method === "GET" || req.method === "HEAD") return serveStatic(req, res, pathname);
   throw new HttpError(405, "method not allowed");

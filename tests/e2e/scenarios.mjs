@@ -39,6 +39,18 @@ function agentReconnects(page) {
   return requests;
 }
 
+// mulberry32: a small seeded generator, so a failing run comes back with its seed.
+function seeded(seed) {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
 /** The conversation the tab stored, its random ids (user_…, msg_…, call_…) numbered in order. */
 async function storedConversation(page) {
   const stored = await page.evaluate(() => sessionStorage.getItem("chat-session-reducer-demo"));
@@ -250,6 +262,46 @@ export const tests = [
       assert.deepEqual(await storedConversation(page), uninterrupted);
       const reply = await chat.topMessages.last().innerText();
       assert.equal(reply.split("I'll hand this to the research agent.").length, 2, "the replayed text is not doubled");
+    },
+  },
+  {
+    name: "connections cut at seeded random chunk boundaries, half of them followed by a reload: each reply ends as the uninterrupted one",
+    protocols: ["ai-sdk", "ag-ui"],
+    async run({ page, chat, screenshot, protocol }) {
+      const other = await page.context().newPage();
+      await other.goto(page.url());
+      const reference = chatPage(other);
+      await reference.send("Hello!");
+      await reference.replyContaining("Stop me halfway.");
+      await reference.waitUntilIdle();
+      const uninterrupted = await storedConversation(other);
+      await other.close();
+
+      const next = seeded(Number(process.env.E2E_SEED ?? 1));
+      const runs = agentRuns(page, protocol);
+      const reconnects = agentReconnects(page);
+      const plans = [];
+      for (let index = 0; index < Number(process.env.E2E_RESUME_RUNS ?? 6); index += 1) {
+        const plan = { afterChunks: 1 + Math.floor(next() * 60), reload: next() < 0.5, reloadAfterMs: Math.floor(next() * 400) };
+        plans.push(plan);
+        await fetch(new URL("/api/test/disconnect", page.url()), { method: "POST", body: JSON.stringify({ afterChunks: plan.afterChunks }) });
+        await chat.send("Hello!");
+        if (plan.reload) {
+          await chat.replyContaining("Hello!");
+          await page.waitForTimeout(plan.reloadAfterMs);
+          await page.reload();
+        }
+        await chat.replyContaining("Stop me halfway.");
+        await chat.waitUntilIdle();
+        assert.deepEqual(await storedConversation(page), uninterrupted, `run ${index}: ${JSON.stringify(plan)}`);
+        assert.equal(runs.length, index + 1, `run ${index}: one request per run`);
+        // Every reply is longer than 60 chunks: each run was cut, and reconnected.
+        assert.ok(reconnects.length > index, `run ${index}: no reconnect`);
+        await chat.resetButton.click();
+        await chat.hidden(chat.topMessages.first());
+      }
+      console.log(`  ${protocol}: ${plans.length} runs cut at chunks ${plans.map((plan) => plan.afterChunks + (plan.reload ? "+reload" : "")).join(", ")}, ${reconnects.length} reconnects: 0 failures`);
+      await screenshot("last");
     },
   },
   {

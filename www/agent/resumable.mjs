@@ -7,6 +7,8 @@
 /** The active runs, keyed by protocol and conversation id. */
 export function createRunRegistry() {
   const runs = new Map();
+  // The chunk after which the next run's connections are cut (disconnectNextAt), if any.
+  let nextCut;
 
   /**
    * A new run for `key` (an active one is cancelled first: a new request replaces it). `run.res`
@@ -16,7 +18,8 @@ export function createRunRegistry() {
     runs.get(key)?.cancel();
     const abort = new AbortController();
     const followers = new Set();
-    const run = { chunks: [], status: 200, headers: {}, signal: abort.signal, followers };
+    const run = { chunks: [], status: 200, headers: {}, signal: abort.signal, followers, cutAt: nextCut };
+    nextCut = undefined;
     const finish = (how) => {
       if (runs.get(key) === run) runs.delete(key);
       run.finished = how;
@@ -31,6 +34,7 @@ export function createRunRegistry() {
       write(chunk) {
         run.chunks.push(chunk);
         for (const res of followers) res.write(chunk);
+        if (run.chunks.length === run.cutAt) disconnect(run);
         return true;
       },
       end: () => finish("end"),
@@ -58,22 +62,24 @@ export function createRunRegistry() {
     res.on("close", () => run.followers.delete(res));
   }
 
+  // Cuts the connections that follow `run`, as a network failure would; the run goes on.
+  function disconnect(run) {
+    const cut = run.followers.size;
+    for (const res of run.followers) res.destroy();
+    run.followers.clear();
+    return cut;
+  }
+
   return {
     start,
     follow,
     /** The conversation's active run, or undefined. */
     active: (key) => runs.get(key),
-    /** Cuts every connection that follows a run, as a network failure would; the runs go on. */
-    disconnectAll() {
-      let cut = 0;
-      for (const run of runs.values()) {
-        for (const res of run.followers) {
-          res.destroy();
-          cut += 1;
-        }
-        run.followers.clear();
-      }
-      return cut;
+    /** Cuts every connection that follows a run; returns how many. */
+    disconnectAll: () => [...runs.values()].reduce((cut, run) => cut + disconnect(run), 0),
+    /** Cuts the connections of the next run to start once it has written `chunks` chunks. */
+    disconnectNextAt(chunks) {
+      nextCut = chunks;
     },
   };
 }
