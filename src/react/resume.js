@@ -1,12 +1,13 @@
 // Resuming a reply instead of cutting it: useAgentSession's `resume: true`. Where the protocol can
 // reconnect to a run the server is still producing (AI SDK 7: GET {api}/{id}/stream; AG-UI: a
-// connect, see protocols.js) and `api` is a URL (not a function), a connection that drops mid-reply reconnects at
-// once, and a conversation stored while it streamed (a reload, a closed tab) is restored still
-// streaming and reconnects. The server replays the run from its start; the adapters' `replay`
-// option starts each message over the first time the replay names it, so nothing is doubled and
-// nothing lands in another turn. When no run is active (204), it ends as without `resume`: a
-// reload applies `stop`, a drop reports the network error. Stop tells the server when the app
-// gives `stopApi`: with resume, closing the connection is only a disconnect.
+// connect, see protocols.js) and `api` is a URL (not a function), a connection that drops
+// mid-reply reconnects at once, and a conversation stored while it streamed (a reload, a closed
+// tab) is restored still streaming and reconnects. The server replays the run from its start:
+// after a drop it goes onto the run's start (the request's session); after a reload the
+// adapters' `replay` option starts each message over the first time the replay names it.
+// Nothing is doubled, nothing lands in another turn. When no run is active (204), it ends as
+// without `resume`: a reload applies `stop`, a drop reports the network error. Stop tells the
+// server when the app gives `stopApi`: with resume, closing the connection is only a disconnect.
 
 import { restoredStatus } from "chat-session-reducer";
 import { canReconnect, loadProtocol, resumeRequest } from "./protocols.js";
@@ -31,8 +32,21 @@ function headersOf({ headers }) {
   return typeof headers === "function" ? headers() : headers;
 }
 
-/** Reads the replayed run; "none" when the server has no active run, else whether it ended. */
-async function reconnectOnce(request, controller, send, ended) {
+// What the run started from, put back before its replay (after a drop, where the hook still has
+// it): the replay then rebuilds exactly what the run wrote, also into a message it continued (an
+// AI SDK reply after an approval) or into the agent's state.
+function restoringRunStart(base) {
+  const messages = { type: "part", part: { type: "snapshot", messages: base.messages, exact: true } };
+  if (base.agentState === undefined) return [messages];
+  return [messages, { type: "part", part: { type: "agent-state", snapshot: base.agentState } }];
+}
+
+/**
+ * Reads the replayed run; "none" when the server has no active run, else whether it ended. The
+ * replay goes onto the run's start when `fromRunStart` (a drop), else (a reload: the run's start
+ * is not stored) through the adapter's `replay` option, which starts each message over.
+ */
+async function reconnectOnce(request, controller, send, ended, fromRunStart) {
   const protocol = await loadProtocol(request.options.protocol);
   const { url, method, body } = resumeRequest(request.options.protocol, {
     api: request.options.api,
@@ -49,7 +63,13 @@ async function reconnectOnce(request, controller, send, ended) {
     await response.body?.cancel().catch(() => {});
     return "none";
   }
-  return (await readReply(protocol, response, controller, send, ended, { replay: true, reconnects: true })) ? "ended" : "dropped";
+  let restore = fromRunStart ? restoringRunStart(request.session) : [];
+  const replayed = (actions) => {
+    send(restore.length === 0 ? actions : [...restore, ...actions]);
+    restore = [];
+  };
+  const options = { replay: !fromRunStart, reconnects: true };
+  return (await readReply(protocol, response, controller, replayed, ended, options)) ? "ended" : "dropped";
 }
 
 const pause = (ms, signal) =>
@@ -63,13 +83,13 @@ const pause = (ms, signal) =>
  * failed with a malformed frame, or was aborted), false when the server has no run to resume or
  * the network stays down. Never throws.
  */
-export async function reconnect(request, controller, send, ended) {
+async function reconnectUntilEnd(request, controller, send, ended, fromRunStart) {
   const { signal } = controller;
   for (let attempt = 0; attempt < MAX_RECONNECTS; attempt += 1) {
     if (attempt > 0) await pause(RECONNECT_PAUSE_MS, signal);
     if (signal.aborted) return true;
     try {
-      const outcome = await reconnectOnce(request, controller, send, ended);
+      const outcome = await reconnectOnce(request, controller, send, ended, fromRunStart);
       if (outcome !== "dropped") return outcome === "ended";
     } catch (error) {
       if (signal.aborted) return true;
@@ -82,12 +102,15 @@ export async function reconnect(request, controller, send, ended) {
   return false;
 }
 
+/** After a drop (streamRun's `reconnect`): the run's start is the request's session. */
+export const reconnect = (request, controller, send, ended) => reconnectUntilEnd(request, controller, send, ended, true);
+
 /** A run restored while it streamed: reconnected, or, with nothing to resume, stopped. */
 async function resumeRun(request, controller, deliver, ended) {
   const send = (actions) => {
     if (!controller.signal.aborted) deliver(actions);
   };
-  if (!(await reconnect(request, controller, send, ended))) send([{ type: "stop" }]);
+  if (!(await reconnectUntilEnd(request, controller, send, ended, false))) send([{ type: "stop" }]);
 }
 
 /**

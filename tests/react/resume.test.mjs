@@ -233,3 +233,50 @@ test("resume: Stop tells the server at stopApi, and the run is not resumed after
   assert.equal(page.session.status, "idle");
   await page.unmount();
 });
+
+test("resume: a drop in an AI SDK continuation (the reply after an approval goes on in the same message) loses nothing the message held", async () => {
+  const asked = [
+    { type: "start", messageId: "a1" },
+    { type: "text-start", id: "t1" },
+    { type: "text-delta", id: "t1", delta: "Delete 3 drafts?" },
+    { type: "text-end", id: "t1" },
+    { type: "tool-input-available", toolCallId: "c1", toolName: "delete_drafts", input: {} },
+    { type: "tool-approval-request", approvalId: "ap1", toolCallId: "c1" },
+    { type: "finish", finishReason: "tool-calls" },
+  ];
+  const continued = [
+    { type: "start", messageId: "a1" },
+    { type: "tool-output-available", toolCallId: "c1", output: { deleted: 3 } },
+    { type: "text-start", id: "t2" },
+    ...[" Done:", " 3 drafts", " deleted."].map((delta) => ({ type: "text-delta", id: "t2", delta })),
+    { type: "text-end", id: "t2" },
+    { type: "finish", finishReason: "stop" },
+  ];
+  const approvedTurn = async (cutAt) => {
+    let posts = 0;
+    let active = false;
+    const endpoint = mockEndpoint("ai-sdk", (request) => {
+      if (request.method === "GET") {
+        if (!active) return { status: 204 };
+        active = false;
+        return continued;
+      }
+      posts += 1;
+      if (posts === 1) return asked;
+      active = cutAt < continued.length;
+      return active ? [...continued.slice(0, cutAt), drop()] : continued;
+    });
+    globalThis.fetch = endpoint.fetch;
+    const page = await mount({ api: `${API}/ai-sdk`, protocol: "ai-sdk", resume: true, storageKey: "chat", storage: memoryStorage(), throttle: 0 });
+    await act(async () => page.session.send("Delete the drafts"));
+    await until(() => page.session.state.messages[1]?.parts.some((part) => part.state === "awaiting-confirmation"), "the question");
+    await act(async () => page.session.approve("c1"));
+    await until(() => page.session.status === "idle" && endpoint.requests.length >= 2, "the continuation's end");
+    const { state } = page.session;
+    await page.unmount();
+    return comparable(state);
+  };
+  const uninterrupted = await approvedTurn(Infinity);
+  assert.deepEqual(uninterrupted.messages[1].parts.map((part) => part.text ?? part.state), ["Delete 3 drafts?", "done", " Done: 3 drafts deleted."]);
+  for (let cut = 0; cut < continued.length; cut += 1) assert.deepEqual(await approvedTurn(cut), uninterrupted, `dropped after ${cut} chunks`);
+});
