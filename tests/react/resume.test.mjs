@@ -280,3 +280,27 @@ test("resume: a drop in an AI SDK continuation (the reply after an approval goes
   assert.deepEqual(uninterrupted.messages[1].parts.map((part) => part.text ?? part.state), ["Delete 3 drafts?", "done", " Done: 3 drafts deleted."]);
   for (let cut = 0; cut < continued.length; cut += 1) assert.deepEqual(await approvedTurn(cut), uninterrupted, `dropped after ${cut} chunks`);
 });
+
+test("without resume, an AG-UI response of two runs shows both in one request; what follows a run's end and starts none is dropped", async () => {
+  const twoRuns = SCRIPTS["ag-ui"];
+  const oneRun = [
+    { type: "RUN_STARTED", threadId: "t", runId: "run3" },
+    { type: "TEXT_MESSAGE_START", messageId: "m3", role: "assistant" },
+    { type: "TEXT_MESSAGE_CONTENT", messageId: "m3", delta: "Again." },
+    { type: "TEXT_MESSAGE_END", messageId: "m3" },
+    { type: "RUN_FINISHED", threadId: "t", runId: "run3" },
+    { type: "TEXT_MESSAGE_CONTENT", messageId: "m3", delta: " (late)" },
+  ];
+  const endpoint = mockEndpoint("ag-ui", [twoRuns, oneRun]);
+  globalThis.fetch = endpoint.fetch;
+  const page = await mount({ api: `${API}/ag-ui`, protocol: "ag-ui", storageKey: "chat", storage: memoryStorage(), throttle: 0 });
+  await act(async () => page.session.send("Go"));
+  await until(() => page.session.status === "idle", "the end of both runs");
+  assert.deepEqual(page.session.messages.map((message) => message.id).slice(1), ["r1", "m1", "m2"]);
+  assert.equal(endpoint.requests.length, 1);
+  await act(async () => page.session.send("Again"));
+  await until(() => page.session.status === "idle", "the end of the first run");
+  assert.equal(endpoint.requests.length, 2);
+  assert.equal(page.session.messages.at(-1).parts[0].text, "Again.");
+  await page.unmount();
+});
