@@ -150,7 +150,8 @@ export async function readReply(protocol, response, controller, send, ended, { r
     if (held !== undefined) end(held);
   } catch (error) {
     if (held !== undefined) {
-      if (reconnects) return false;
+      // A drop: the run may go on (the reconnect replays it). A bad frame after the end is not the run's.
+      if (reconnects && !isMalformed(error)) return false;
       end(held);
     }
     // After the run ended, what the body does (a drop, the cut-off, a bad frame) is not the run's.

@@ -1,7 +1,8 @@
 // The hook's reducer: the session (sessionReducer's state) plus a count of the runs started, so
-// that the hook starts a request exactly when an action starts a run. Three internal actions,
-// with symbol types no app can send: restoring a stored session after hydration, answering a
-// call with the continuation the agent needs, and what a run's stream delivered.
+// that the hook starts a request exactly when an action starts a run. Four internal actions,
+// with symbol types no app can send: restoring a stored session after hydration, resuming it
+// (resume.js), answering a call with the continuation the agent needs, and what a run's stream
+// delivered.
 
 import { sessionReducer } from "chat-session-reducer";
 import { endsRun, startsNextRun } from "./run.js";

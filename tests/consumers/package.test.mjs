@@ -88,7 +88,8 @@ test("the package's JavaScript, wasm included, stays within the size its README 
   assert.ok(gzipSync(code, { level: 9 }).length < 65_000, "gzip -9 size: the budget is 65 kB");
 });
 
+// 4 kB until issue 23, whose resume (reconnecting, the replay, the stop endpoint) adds about 1 kB.
 test("the React hook adds little on top of the core", () => {
   const code = readFileSync(join(installed(), "react", "index.js"));
-  assert.ok(gzipSync(code, { level: 9 }).length < 4_000, "gzip -9 size: the budget is 4 kB");
+  assert.ok(gzipSync(code, { level: 9 }).length < 5_000, "gzip -9 size: the budget is 5 kB");
 });

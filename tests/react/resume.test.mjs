@@ -12,7 +12,7 @@ import { JSDOM } from "jsdom";
 const dom = new JSDOM("<!doctype html><html><body></body></html>", { url: "http://localhost/" });
 Object.assign(globalThis, { window: dom.window, document: dom.window.document, navigator: dom.window.navigator, IS_REACT_ACT_ENVIRONMENT: true });
 
-const { act, createElement } = await import("react");
+const { StrictMode, act, createElement } = await import("react");
 const { createRoot } = await import("react-dom/client");
 const { useAgentSession } = await import("../../pkg/react/index.js");
 const { drop, mockEndpoint, wait } = await import("../../pkg/testing/index.js");
@@ -115,7 +115,8 @@ async function mount(options) {
     return null;
   }
   const root = createRoot(document.createElement("div"));
-  await act(async () => root.render(createElement(Probe)));
+  // Strict Mode, as apps run in development: effects run twice, a resume must still be one.
+  await act(async () => root.render(createElement(StrictMode, null, createElement(Probe))));
   result.unmount = () => act(async () => root.unmount());
   return result;
 }
