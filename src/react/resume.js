@@ -149,7 +149,6 @@ export function stopOnServer(options, protocolName, session, chatId) {
         method: "POST",
         headers: { "content-type": "application/json", ...headersOf(options) },
         body: JSON.stringify(bodyOf({ options, session, chatId }, protocol)),
-        keepalive: true,
       }),
     )
     .catch(() => {});
