@@ -15,9 +15,12 @@
 //                helpers (src/storage/), and the optimized wasm inlined as text
 //                (scripts/wasm-text.mjs), which the entry decodes and instantiates at import time
 //                (so users never call an init function).
-//   index.d.ts   wasm-bindgen's declarations without the init API, which is not public here,
-//                the entry's own (src/index.d.ts) and the storage helpers'
+//   index.d.ts   the entry's own declarations (src/index.d.ts: the types generic over a tool
+//                map, built on wasm-bindgen's, which it re-exports) and the storage helpers'
 //                (src/storage/exports.d.ts).
+//   bindgen.d.ts wasm-bindgen's declarations (tsify's types of the Rust model, the custom
+//                sections, the exported functions) without the init API, which is not public
+//                here; index.d.ts imports them.
 //   index.js.map its source map (sources included, but for the wasm's text).
 //   package.json pkg-template/package.json, versioned from Cargo.toml, with the repository's
 //                links (Cargo.toml's `repository`).
@@ -73,16 +76,16 @@ async function publicExportNames() {
   return names;
 }
 
-// The package's declarations: wasm-bindgen's without its init API, then the entry's own
-// (src/index.d.ts) and the storage helpers', which use the types wasm-bindgen declares. Their
-// leading comments are for the repository's readers.
+// The package's declarations: index.d.ts, the entry's own (src/index.d.ts, which re-exports
+// bindgen.d.ts and declares the generic types over it) and the storage helpers'; bindgen.d.ts,
+// wasm-bindgen's without its init API. The fragments' leading comments are for the
+// repository's readers.
 function packageDeclarations() {
   const fragment = (path) => readFileSync(path, "utf8").replace(/^(\/\/.*\n)+\n?/, "");
-  return [
-    publicDeclarations(readFileSync(glueDtsPath, "utf8")),
-    fragment(join(sourceDir, "index.d.ts")),
-    fragment(join(storageDir, "exports.d.ts")),
-  ].join("\n");
+  return {
+    index: [fragment(join(sourceDir, "index.d.ts")), fragment(join(storageDir, "exports.d.ts"))].join("\n"),
+    bindgen: publicDeclarations(readFileSync(glueDtsPath, "utf8")),
+  };
 }
 
 // The values a declaration file exports.
@@ -95,9 +98,10 @@ function declaredValues(declarations) {
   return names;
 }
 
-// Every runtime export must be declared, and every declared value must exist at runtime.
-function checkDeclarationsMatch(runtimeNames, declarations) {
-  const declared = declaredValues(declarations);
+// Every runtime export must be declared, and every declared value must exist at runtime
+// (`declarations`: the texts of a module's declarations and of those it re-exports with `export *`).
+function checkDeclarationsMatch(runtimeNames, ...declarations) {
+  const declared = new Set(declarations.flatMap((text) => [...declaredValues(text)]));
   const undeclared = runtimeNames.filter((name) => !declared.has(name));
   const missing = [...declared].filter((name) => !runtimeNames.includes(name));
   if (undeclared.length || missing.length) {
@@ -270,7 +274,8 @@ auditGlue();
 // Before bundling, every export of the glue must be declared (one it leaves to the package,
 // `skip_typescript`, by src/index.d.ts); after, the bundle's exports must be exactly the declared.
 const declarations = packageDeclarations();
-const undeclaredGlue = (await publicExportNames()).filter((name) => !declaredValues(declarations).has(name));
+const declaredAtEntry = new Set([...declaredValues(declarations.index), ...declaredValues(declarations.bindgen)]);
+const undeclaredGlue = (await publicExportNames()).filter((name) => !declaredAtEntry.has(name));
 if (undeclaredGlue.length > 0) throw new Error(`index.d.ts does not declare the glue's ${undeclaredGlue}`);
 
 // The entry, the glue and the crate's own JavaScript are bundled into one minified module: one
@@ -294,9 +299,10 @@ await build({
 });
 tidySourceMap(join(outDir, "index.js.map"), staging);
 rmSync(staging, { recursive: true, force: true });
-writeFileSync(join(outDir, "index.d.ts"), declarations);
+writeFileSync(join(outDir, "index.d.ts"), declarations.index);
+writeFileSync(join(outDir, "bindgen.d.ts"), declarations.bindgen);
 const exported = Object.keys(await import(pathToFileURL(join(outDir, "index.js")).href)).sort();
-checkDeclarationsMatch(exported, declarations);
+checkDeclarationsMatch(exported, declarations.index, declarations.bindgen);
 for (const [subpath, folder] of Object.entries(javascriptSubpaths)) await packSubpath(subpath, folder);
 copyFileSync(join(root, "src", "adapters", "stream-source.d.ts"), join(outDir, "stream-source.d.ts"));
 writeFileSync(join(outDir, "package.json"), packageManifest());

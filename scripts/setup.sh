@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what building and testing need, and only what is missing, so a second run is quick:
-# the wasm32 Rust target, wasm-bindgen-cli (with wasm-bindgen-test-runner), the npm
+# the wasm32 Rust target, wasm-bindgen-cli (with wasm-bindgen-test-runner), wasm-pack, the npm
 # devDependencies (binaryen's wasm-opt, bundlers, TypeScript, playwright-core) and Debian's
 # Chromium + ChromeDriver for the browser tests.
 #
@@ -23,6 +23,15 @@ if ! wasm-bindgen --version 2>/dev/null | grep -qx "wasm-bindgen $wasm_bindgen_v
   || ! command -v wasm-bindgen-test-runner >/dev/null; then
   echo "setup: cargo install wasm-bindgen-cli --version $wasm_bindgen_version"
   cargo install wasm-bindgen-cli --version "$wasm_bindgen_version" --force
+fi
+
+# wasm-pack runs the Yew chat page's tests (examples/yew-chat) and the user's-crate example
+# (tests/from-rust) as the README shows it; pinned, built from crates.io (about 3 minutes on 2
+# cores), only when this version is missing.
+wasm_pack_version="0.15.1"
+if ! wasm-pack --version 2>/dev/null | grep -qx "wasm-pack $wasm_pack_version"; then
+  echo "setup: cargo install wasm-pack --version $wasm_pack_version"
+  cargo install wasm-pack --version "$wasm_pack_version" --locked
 fi
 
 # npm ci wipes node_modules, so run it only when the installed tree does not match package.json.

@@ -15,10 +15,12 @@ suite() {
 suite "setup"
 bash scripts/setup.sh
 
-suite "gates: cargo fmt --check, cargo clippy -D warnings (native; wasm32 as a Rust web app builds it; wasm32 as the package builds it)"
+suite "gates: cargo fmt --check, cargo clippy -D warnings (native; wasm32 as a Rust web app builds it, with and without web-storage and js-interop; wasm32 as the package builds it)"
 cargo fmt --check
+cargo fmt --check --manifest-path tests/from-rust/Cargo.toml
 cargo clippy --all-targets -- -D warnings
 cargo clippy --all-targets --target wasm32-unknown-unknown -- -D warnings
+cargo clippy --all-targets --target wasm32-unknown-unknown --features web-storage,js-interop -- -D warnings
 cargo clippy --all-targets --target wasm32-unknown-unknown --no-default-features --features js-binding -- -D warnings
 
 suite "Rust core (native): cargo test"
@@ -44,20 +46,26 @@ export WASM_BINDGEN_TEST_WEBDRIVER_JSON="$root/scripts/chromium-webdriver.json"
 # "Loading scripts...". The webdriver capabilities use pageLoadStrategy "none", so such a page
 # fails after WASM_BINDGEN_TEST_TIMEOUT instead of hanging for the 300 s page-load timeout, and a
 # test binary that failed so, and only so, is run again (up to 8 times). A test that fails fails.
+# (wasm-pack test runs the same runner: the Yew page's suite below goes through it too.)
+retry_runner_flake() {
+  local attempt output
+  for attempt in 1 2 3 4 5 6 7 8; do
+    if output="$("$@" 2>&1)"; then
+      printf '%s\n' "$output"
+      return 0
+    fi
+    if [[ "$output" != *"Loading scripts...Failed to detect test as having been run"* || "$attempt" == 8 ]]; then
+      printf '%s\n' "$output"
+      return 1
+    fi
+    echo "test.sh: $*: the runner's page never loaded its scripts (attempt $attempt); running it again"
+  done
+}
+# `features` (js-binding unless set) are the crate's features for the tests.
 browser_tests() {
-  local test attempt output
+  local test
   for test in "$@"; do
-    for attempt in 1 2 3 4 5 6 7 8; do
-      if output="$(WASM_BINDGEN_USE_BROWSER=1 cargo test --target wasm32-unknown-unknown --features js-binding --test "$test" 2>&1)"; then
-        printf '%s\n' "$output"
-        break
-      fi
-      if [[ "$output" != *"Loading scripts...Failed to detect test as having been run"* || "$attempt" == 8 ]]; then
-        printf '%s\n' "$output"
-        return 1
-      fi
-      echo "test.sh: $test: the runner's page never loaded its scripts (attempt $attempt); running it again"
-    done
+    WASM_BINDGEN_USE_BROWSER=1 retry_runner_flake cargo test --target wasm32-unknown-unknown --features "${features:-js-binding}" --test "$test" || return 1
   done
 }
 
@@ -76,6 +84,32 @@ cargo test --target wasm32-unknown-unknown --features js-binding
 # The reducer's tests run again, the same bodies, in Chromium.
 suite "Rust binding (wasm) in headless Chromium: the same reducer tests"
 browser_tests wasm_reducer wasm_calls wasm_fuzz wasm_queue wasm_branches
+
+# The Rust web app features, against the package just built (pkg/index.js, which the tests import).
+suite "Rust features web-storage and js-interop (wasm32) in Node: js_interop, web_storage without a window"
+cargo test --target wasm32-unknown-unknown --features web-storage,js-interop --test js_interop --test web_storage_no_window
+
+suite "web_storage in headless Chromium, in one page with the package's storage helpers"
+features=web-storage,js-interop browser_tests web_storage_chromium
+
+# The README's "From Rust": a user's crate tested with wasm-pack in Node and headless Chromium
+# (wasm-pack uses the wasm-bindgen on PATH, never downloads: --mode no-install), with a target
+# directory of its own: sharing the crate's, the linker meets two builds of js-sys. Its browser run
+# retries the runner's page that never loads, as browser_tests does.
+suite "a user's crate under wasm-pack: tests/from-rust (wasm-pack test --node, --headless --chrome)"
+CARGO_TARGET_DIR="$root/target/from-rust" wasm-pack test --node --mode no-install tests/from-rust
+CARGO_TARGET_DIR="$root/target/from-rust" retry_runner_flake wasm-pack test --headless --chrome --chromedriver "$CHROMEDRIVER" --mode no-install tests/from-rust
+
+# The Yew chat page, its own crate outside the package's build: mounted in headless Chromium and
+# driven through Send, Stop, Retry, Edit, "< 1/2 >" and a reload, its requests answered with the
+# frames www/agent sends (agent-frames.json, first checked against the agent as it is now).
+suite "the Yew chat page (examples/yew-chat) in headless Chromium: wasm-pack test --headless --chrome"
+# The check replays the agent at its own pace (about 10 s, idle): it runs beside clippy's build.
+node examples/yew-chat/tests/record-agent.mjs --check &
+frames_check=$!
+(cd examples/yew-chat && cargo fmt --check && cargo clippy --target wasm32-unknown-unknown --all-targets -- -D warnings)
+wait "$frames_check"
+(cd examples/yew-chat && retry_runner_flake wasm-pack test --headless --chrome --mode no-install --chromedriver "$CHROMEDRIVER")
 
 suite "README examples, v2 parts, JSON Patch, Redux, storage (Node and Chromium), the benchmark's baseline and load-trace breakdown, the fuzz's checks against pkg/: node --test"
 node --test tests/js/ tests/fuzz/ bench/baseline.test.mjs bench/copy-floor.test.mjs bench/trace-breakdown.test.mjs

@@ -53,6 +53,10 @@ export function restoreSession(...args) {
 export function persistSession(...args) {
   return helpers().persistSession(...args);
 }
+/** @type {typeof import("chat-session-reducer").storedSessionId} */
+export function storedSessionId(...args) {
+  return helpers().storedSessionId(...args);
+}
 /** @type {typeof import("chat-session-reducer").restoredStatus} */
 export function restoredStatus(...args) {
   return helpers().restoredStatus(...args);
@@ -60,3 +64,4 @@ export function restoredStatus(...args) {
 
 export { checkAction, isCancelled, resumable } from "./glue.js";
 export { branchAt } from "./branch_at.js";
+export { waitsOnApp } from "./waits_on_app.js";

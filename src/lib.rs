@@ -42,7 +42,7 @@
 //!
 //! let mut next = Rc::clone(&state);
 //! for action in &actions {
-//!     next = session_reducer(&next, action);
+//!     next = session_reducer(&next, action)?;
 //! }
 //!
 //! let reply = &next.messages[2];
@@ -55,7 +55,11 @@
 //! assert!(Rc::ptr_eq(&state.messages[0], &next.messages[0]));
 //! // `state` itself is as it was.
 //! assert_eq!(state.messages.len(), 1);
+//! # Ok::<(), chat_session_reducer::Error>(())
 //! ```
+//!
+//! Bad input is an [`Error`]: `Error::Invalid` with the path of what is wrong
+//! (`action.part.id`), the same path and message the npm package throws; nothing is changed.
 //!
 //! # Features
 //!
@@ -64,10 +68,27 @@
 //! - `js-binding`: the npm package's build only (with `--no-default-features`), the
 //!   JavaScript binding; JSON values are then placeholders held by JavaScript. A Rust
 //!   program leaves it off.
+//! - `web-storage`: `web_storage`, sessions in `sessionStorage` or `localStorage` (gloo-storage,
+//!   web-sys), in the JavaScript helpers' envelope, for a Rust web app.
+//! - `js-interop`: `js_interop`, actions and states to and from `JsValue`
+//!   (serde-wasm-bindgen), checked as the package checks them, for a Rust app that shares them
+//!   with JavaScript.
 
 #![warn(missing_docs)]
 
 pub mod core;
+mod error;
+
+pub use error::Error;
+
+#[cfg(any(feature = "web-storage", feature = "js-interop"))]
+mod js_reader;
+
+#[cfg(feature = "js-interop")]
+pub mod js_interop;
+
+#[cfg(feature = "web-storage")]
+pub mod web_storage;
 
 #[cfg(feature = "js-binding")]
 pub mod wasm;

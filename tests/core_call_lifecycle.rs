@@ -259,7 +259,8 @@ fn cancelling_a_call_changes_nothing_else_on_it() {
         &action(part(
             json!({ "type": "tool-error", "id": "c-1", "error": { "message": "No", "code": "cancelled" } }),
         )),
-    );
+    )
+    .unwrap();
     let call_json = &to_json(&after)["messages"][0]["parts"][0];
     assert_eq!(call_json["input"], input);
     assert_eq!(call_json["state"], "cancelled");

@@ -11,6 +11,8 @@ mod common;
 
 use std::rc::Rc;
 
+use chat_session_reducer::core::session_reducer;
+use chat_session_reducer::Error;
 use common::*;
 use serde_json::{json, Value};
 
@@ -142,17 +144,53 @@ fn a_data_patch_is_all_or_nothing_and_one_that_does_not_apply_merges_no_metadata
         json!([{ "op": "add", "path": "/steps/-", "value": "book" }, { "op": "test", "path": "/steps/0", "value": "x" }]),
         json!([{ "op": "remove", "path": "/missing" }]),
         json!([{ "op": "move", "from": "/steps", "path": "/steps/0" }]),
-        // Malformed: the package's reader rejects these as bad input (docs/decisions.md).
-        json!([{ "op": "add", "path": "/a" }]),
-        json!([{ "op": "spam", "path": "/a" }]),
-        json!([{ "op": "add", "path": "a", "value": 1 }]),
-        json!({ "op": "add", "path": "/a", "value": 1 }),
     ] {
         assert_unchanged(
             with_data(held.clone()),
             part(
                 json!({ "type": "data", "name": "n", "id": "i", "patch": does_not_apply, "metadata": { "m": 1 } }),
             ),
+        );
+    }
+}
+
+#[test]
+fn a_malformed_patch_is_bad_input_named_by_its_path_as_in_the_package() {
+    let held = state(with_data(json!({ "steps": ["plan"] })));
+    for (malformed, path, problem) in [
+        (
+            json!([{ "op": "add", "path": "/a" }]),
+            "action.part.patch[0].value",
+            "expected a JSON value",
+        ),
+        (
+            json!([{ "op": "spam", "path": "/a" }]),
+            "action.part.patch[0].op",
+            r#"expected one of "add", "remove", "replace", "move", "copy", "test""#,
+        ),
+        (
+            json!([{ "op": "test", "path": "/a", "value": 1 }, { "op": "add", "path": "a", "value": 1 }]),
+            "action.part.patch[1].path",
+            r#"expected a JSON Pointer ("" or starting with "/")"#,
+        ),
+        (
+            json!([{ "op": "copy", "from": "/~2", "path": "/a" }]),
+            "action.part.patch[0].from",
+            r#"expected a JSON Pointer ("" or starting with "/")"#,
+        ),
+        (
+            json!({ "op": "add", "path": "/a", "value": 1 }),
+            "action.part.patch",
+            "expected an array of JSON Patch operations",
+        ),
+    ] {
+        let action = action(part(
+            json!({ "type": "data", "name": "n", "id": "i", "patch": malformed, "metadata": { "m": 1 } }),
+        ));
+        assert_eq!(
+            session_reducer(&held, &action),
+            Err(Error::invalid(path, problem)),
+            "{malformed}"
         );
     }
 }

@@ -62,11 +62,11 @@ fn a_held_text_at_the_end_of_a_streaming_reply_is_where_the_reducer_appends() {
     let outcome = reduce(&mut session, &plain_delta());
     assert_eq!(
         outcome,
-        Outcome::Changed(vec![Patch::AppendText {
+        Ok(Outcome::Changed(vec![Patch::AppendText {
             run: vec![],
             message: 1,
             part: 0
-        }])
+        }]))
     );
     assert!(
         Rc::ptr_eq(&before, &session.state),

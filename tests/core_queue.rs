@@ -360,16 +360,19 @@ fn a_queued_message_keeps_its_parts_and_metadata_and_absent_fields_stay_absent()
     assert_eq!(sent["messages"][3], user("q-2", "Plain"));
 }
 
-/// Decision: the core has no bad-input error to give; a `send` whose `parts` hold anything
-/// but text and data parts (the binding refuses it, naming the path) is ignored.
+/// A `send` whose `parts` hold anything but text and data parts is bad input, named by its
+/// path as the package's reader names it; nothing changes.
 #[test]
-fn a_send_with_a_part_that_is_neither_text_nor_data_is_ignored_by_the_core() {
-    let send_with_a_call = json!({
-        "type": "send", "id": "u-1", "text": "Hi", "parts": [tool("c-1", "search", "running")]
-    });
-    assert_unchanged(
-        json!({ "messages": [], "status": "idle" }),
-        send_with_a_call,
+fn a_send_with_a_part_that_is_neither_text_nor_data_is_bad_input() {
+    let send_with_a_call = action(json!({
+        "type": "send", "id": "u-1", "text": "Hi", "parts": [text("Look"), tool("c-1", "search", "running")]
+    }));
+    let idle = state(json!({ "messages": [], "status": "idle" }));
+    let error = chat_session_reducer::core::session_reducer(&idle, &send_with_a_call).unwrap_err();
+    assert_eq!(error.path(), Some("action.parts[1].type"));
+    assert_eq!(
+        error.to_string(),
+        r#"action.parts[1].type: expected one of "text", "data""#
     );
 }
 
@@ -393,12 +396,12 @@ fn load_gives_back_the_very_state_given_when_nothing_needs_stopping() {
     let load = SessionAction::Load {
         state: Rc::clone(&given),
     };
-    let loaded = chat_session_reducer::core::session_reducer(&current, &load);
+    let loaded = chat_session_reducer::core::session_reducer(&current, &load).unwrap();
     assert!(
         Rc::ptr_eq(&loaded, &given),
         "an open call waiting on the user stays, and so does the queue"
     );
-    assert!(Rc::ptr_eq(&load_rule(&given), &given));
+    assert!(Rc::ptr_eq(&load_rule(&given).unwrap(), &given));
     assert_eq!(
         to_json(&current),
         streaming_with_queue(&["x"]),
@@ -438,7 +441,7 @@ fn load_cancels_an_open_call_whose_nested_run_still_streams_and_keeps_the_others
         ],
         "status": "idle"
     });
-    let loaded = to_json(&load_rule(&state(stored.clone())));
+    let loaded = to_json(&load_rule(&state(stored.clone())).unwrap());
     let parts = &loaded["messages"][1]["parts"];
     assert_eq!(parts[0]["state"], json!("awaiting-confirmation"));
     assert_eq!(parts[1]["state"], json!("cancelled"));

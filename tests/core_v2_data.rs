@@ -23,7 +23,7 @@ fn data(name: &str, id: Option<&str>, value: Value) -> Value {
 
 fn patches(before: Value, action_json: Value) -> Vec<Patch> {
     match reduce(&mut Session::new(state(before)), &action(action_json)) {
-        Outcome::Changed(patches) => patches,
+        Ok(Outcome::Changed(patches)) => patches,
         other => panic!("expected a change, got {other:?}"),
     }
 }

@@ -179,7 +179,7 @@ fn branch_at_in_javascript_agrees_with_the_core_on_random_conversations() {
             let action = cases.action();
             state = reduce(&state, &js(&action.to_string())).unwrap();
             let parsed: SessionAction = serde_json::from_value(action).unwrap();
-            native = session_reducer(&native, &parsed);
+            native = session_reducer(&native, &parsed).unwrap();
             let count = native.messages.len();
             for index in 0..=count + 1 {
                 let expected = branch_at(&native, index).map(|found| {
@@ -249,7 +249,8 @@ fn a_trim_of_branches_too_deep_gives_what_the_core_gives() {
             let next = reduce(&js(&value.to_string()), &js(&action.to_string())).unwrap();
             let parsed: SessionAction = serde_json::from_value(action.clone()).unwrap();
             // As text with sorted keys (serde_json parses at most 128 levels).
-            let expected = serde_json::to_value(&*session_reducer(&native, &parsed)).unwrap();
+            let expected =
+                serde_json::to_value(&*session_reducer(&native, &parsed).unwrap()).unwrap();
             assert_eq!(
                 sorted_text(&next),
                 expected.to_string(),

@@ -336,7 +336,8 @@ fn valid_action_sequences_and_branches_give_what_the_native_core_gives() {
             let next = reduce(&state, &to_js(&action))
                 .unwrap_or_else(|error| panic!("{action}: {}", text_of(&error)));
             let parsed: SessionAction = serde_json::from_value(action.clone()).unwrap();
-            let native_next = session_reducer(&native, &parsed);
+            let native_next = session_reducer(&native, &parsed)
+                .expect("what the package accepts, the Rust API accepts");
             // The same object exactly when nothing changed. Operations on JSON values are the
             // host's to find unchanged (patch.rs), so the native core may give an equal copy.
             if Rc::ptr_eq(&native_next, &native) {

@@ -27,7 +27,9 @@ pub enum Update {
 pub const HOST_DECIDES: bool = cfg!(feature = "js-binding");
 
 #[cfg(not(feature = "js-binding"))]
-pub use owned::{keeps_messages, merged, patched, patched_state, reconciled, replaced};
+pub use owned::{
+    keeps_messages, merged, patch_problem, patched, patched_state, reconciled, replaced,
+};
 
 #[cfg(not(any(feature = "js-binding", feature = "json-patch")))]
 compile_error!("the core applies JSON Patch with the `json-patch` feature (a default one)");
@@ -141,24 +143,67 @@ mod owned {
         }
     }
 
-    /// The operations of a patch, or `None` when it is not one: as `patchProblem` in
-    /// src/wasm/json.js, an `add`, `replace` or `test` needs its `value` (which serde would
-    /// otherwise read as `null`).
+    /// The operations of a patch, or `None` when it is not one (`patch_problem`).
     fn operations(patch: &Json) -> Option<Vec<PatchOperation>> {
-        let operations = patch.as_array()?;
-        operations
+        if patch_problem(patch).is_some() {
+            return None;
+        }
+        patch
+            .as_array()?
             .iter()
-            .map(|operation| {
-                let needs_value = matches!(
-                    operation.get("op").and_then(Value::as_str),
-                    Some("add" | "replace" | "test")
-                );
-                if needs_value && operation.get("value").is_none() {
-                    return None;
-                }
-                PatchOperation::deserialize(operation).ok()
-            })
+            .map(|operation| PatchOperation::deserialize(operation).ok())
             .collect()
+    }
+
+    const OPERATIONS: [&str; 6] = ["add", "remove", "replace", "move", "copy", "test"];
+
+    /// What is wrong with a patch, as (the path below the patch, the problem), or `None`: as
+    /// `patchProblem` in src/wasm/json.js. An `add`, `replace` or `test` needs its `value`
+    /// (which serde would otherwise read as `null`).
+    pub fn patch_problem(patch: &Json) -> Option<(String, String)> {
+        let Some(operations) = patch.as_array() else {
+            return Some((
+                String::new(),
+                "expected an array of JSON Patch operations".into(),
+            ));
+        };
+        const POINTER: &str = "expected a JSON Pointer (\"\" or starting with \"/\")";
+        for (index, operation) in operations.iter().enumerate() {
+            let at = |key: &str, problem: &str| Some((format!("[{index}]{key}"), problem.into()));
+            let Some(fields) = operation.as_object() else {
+                return at("", "expected an object");
+            };
+            let op = fields.get("op").and_then(Value::as_str).unwrap_or("");
+            if !OPERATIONS.contains(&op) {
+                let names: Vec<String> = OPERATIONS
+                    .iter()
+                    .map(|name| format!("\"{name}\""))
+                    .collect();
+                return at(".op", &format!("expected one of {}", names.join(", ")));
+            }
+            if !is_pointer(fields.get("path")) {
+                return at(".path", POINTER);
+            }
+            if matches!(op, "move" | "copy") && !is_pointer(fields.get("from")) {
+                return at(".from", POINTER);
+            }
+            if matches!(op, "add" | "replace" | "test") && !fields.contains_key("value") {
+                return at(".value", "expected a JSON value");
+            }
+        }
+        None
+    }
+
+    /// A JSON Pointer (RFC 6901): `""`, or starting with `/`, each `~` escaping `0` or `1`.
+    fn is_pointer(value: Option<&Value>) -> bool {
+        let Some(pointer) = value.and_then(Value::as_str) else {
+            return false;
+        };
+        let escapes_ok = pointer
+            .split('~')
+            .skip(1)
+            .all(|after| after.starts_with('0') || after.starts_with('1'));
+        (pointer.is_empty() || pointer.starts_with('/')) && escapes_ok
     }
 
     /// An agent-state `patch` applied to the run's `agentState`, `{}` when it has none: a patch

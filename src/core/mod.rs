@@ -5,6 +5,7 @@ use std::rc::Rc;
 
 mod actions;
 mod approval;
+pub mod check;
 mod edit;
 mod find;
 mod id_map;
@@ -19,6 +20,7 @@ mod resumable;
 mod session;
 mod target;
 
+pub use check::{check_action, check_state};
 pub use edit::{parse_owned_input, ParseInput, PatchSetsState};
 pub use model::{branch_at, BranchAt};
 pub use reducer::{load_rule, plain_append_target, reduce, reduce_with, session_reducer, Outcome};

@@ -979,8 +979,10 @@ pub enum AgentStreamPart {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         message_id: Option<String>,
     },
-    /// A part type this version does not know (a newer adapter): ignored.
-    #[serde(skip)]
+    /// A part type this version does not know (a newer adapter): ignored. (Read from any other
+    /// `type` by serde, as the package's reader reads it; the binding decodes it itself.)
+    #[cfg_attr(feature = "js-binding", serde(skip))]
+    #[cfg_attr(not(feature = "js-binding"), serde(other))]
     Unknown,
 }
 

@@ -4,6 +4,7 @@
 use std::rc::Rc;
 
 use super::actions;
+use super::check::{check_action, check_state};
 use super::edit::{parse_owned_input, Editor, ParseInput, PatchSetsState};
 use super::model::{
     AgentPart, AgentStreamPart, Role, SessionAction, SessionState, SessionStatus, Text, TextPart,
@@ -12,6 +13,7 @@ use super::parts;
 use super::patch::Patch;
 use super::path::RunPath;
 use super::session::Session;
+use crate::Error;
 
 /// What an action did to a session.
 #[derive(Debug, PartialEq, Eq)]
@@ -27,7 +29,8 @@ pub enum Outcome {
 
 /// Applies one action to a session in place, copying only the nodes on each changed path
 /// that it shares with other states. Streamed tool inputs are parsed from the texts the
-/// session holds.
+/// session holds. Bad input is `Error::Invalid`, naming its path, and changes nothing: the
+/// action is checked each time, the session's state the first time (`check_state`).
 ///
 /// ```
 /// use std::rc::Rc;
@@ -38,15 +41,25 @@ pub enum Outcome {
 ///
 /// let mut session = Session::new(Rc::new(SessionState::empty()));
 /// let send: SessionAction = from_value(json!({ "type": "send", "id": "u-1", "text": "Hi" })).unwrap();
-/// assert!(matches!(reduce(&mut session, &send), Outcome::Changed(_)));
+/// assert!(matches!(reduce(&mut session, &send), Ok(Outcome::Changed(_))));
 /// assert_eq!(session.state.messages[0].id, "u-1");
 /// // `reset` twice: the second changes nothing.
 /// let reset: SessionAction = from_value(json!({ "type": "reset" })).unwrap();
-/// reduce(&mut session, &reset);
-/// assert!(matches!(reduce(&mut session, &reset), Outcome::Unchanged));
+/// reduce(&mut session, &reset).unwrap();
+/// assert!(matches!(reduce(&mut session, &reset), Ok(Outcome::Unchanged)));
 /// ```
-pub fn reduce(session: &mut Session, action: &SessionAction) -> Outcome {
-    reduce_with(session, action, &mut parse_owned_input, &mut |_, _| None)
+pub fn reduce(session: &mut Session, action: &SessionAction) -> Result<Outcome, Error> {
+    check_action(action)?;
+    if !session.checked() {
+        check_state(&session.state)?;
+    }
+    match reduce_with(session, action, &mut parse_owned_input, &mut |_, _| None) {
+        Outcome::Broken => Err(Error::Internal),
+        outcome => {
+            session.set_checked();
+            Ok(outcome)
+        }
+    }
 }
 
 /// `reduce` for a host that holds the texts and JSON values itself: it parses a streamed
@@ -215,7 +228,9 @@ pub fn apply_part(editor: &mut Editor, run: &RunPath, part: &AgentStreamPart) ->
 }
 
 /// `sessionReducer` on Rust values: the same state back when nothing changes. `state` is
-/// shared, so every node the action changes is copied and `state` stays as it is.
+/// shared, so every node the action changes is copied and `state` stays as it is. Bad input is
+/// `Error::Invalid` with its path (`action.part.id`, `state.forks[0].after`), as the package
+/// throws it; a state this function did not return lately is checked whole first, once.
 ///
 /// ```
 /// use std::rc::Rc;
@@ -226,26 +241,91 @@ pub fn apply_part(editor: &mut Editor, run: &RunPath, part: &AgentStreamPart) ->
 ///
 /// let idle = Rc::new(SessionState::empty());
 /// let send: SessionAction = from_value(json!({ "type": "send", "id": "u-1", "text": "Hi" })).unwrap();
-/// let sent = session_reducer(&idle, &send);
+/// let sent = session_reducer(&idle, &send).unwrap();
 /// assert_eq!(sent.status, SessionStatus::Streaming);
 /// assert!(idle.messages.is_empty(), "the input state is as it was");
 ///
 /// // A stream part while idle changes nothing: the same `Rc` comes back.
 /// let late: SessionAction =
 ///     from_value(json!({ "type": "part", "part": { "type": "text-delta", "text": "late" } })).unwrap();
-/// assert!(Rc::ptr_eq(&session_reducer(&idle, &late), &idle));
+/// assert!(Rc::ptr_eq(&session_reducer(&idle, &late).unwrap(), &idle));
+///
+/// // A reply streaming after the user's message leaves that message as it was: the same `Rc`,
+/// // so a fine-grained UI (Leptos, Dioxus, Yew) re-renders only the reply.
+/// let start: SessionAction = from_value(json!({ "type": "part", "part": { "type": "message-start", "messageId": "a-1" } })).unwrap();
+/// let delta: SessionAction = from_value(json!({ "type": "part", "part": { "type": "text-delta", "text": "Hello" } })).unwrap();
+/// let started = session_reducer(&sent, &start).unwrap();
+/// let replied = session_reducer(&started, &delta).unwrap();
+/// assert!(Rc::ptr_eq(&sent.messages[0], &replied.messages[0]));
+/// assert!(!Rc::ptr_eq(&started.messages[1], &replied.messages[1]));
 /// ```
-pub fn session_reducer(state: &Rc<SessionState>, action: &SessionAction) -> Rc<SessionState> {
+pub fn session_reducer(
+    state: &Rc<SessionState>,
+    action: &SessionAction,
+) -> Result<Rc<SessionState>, Error> {
+    check_action(action)?;
+    if !returned::lately(state) {
+        check_state(state)?;
+    }
     let mut session = Session::new(state.clone());
-    match reduce(&mut session, action) {
-        Outcome::Changed(_) => session.state,
-        Outcome::Unchanged | Outcome::Broken => state.clone(),
+    session.set_checked();
+    match reduce_with(&mut session, action, &mut parse_owned_input, &mut |_, _| {
+        None
+    }) {
+        Outcome::Changed(_) => {
+            returned::remember(&session.state);
+            Ok(session.state)
+        }
+        Outcome::Unchanged => Ok(state.clone()),
+        Outcome::Broken => Err(Error::Internal),
+    }
+}
+
+/// The states `session_reducer` returned lately, which it need not check again. Held weakly:
+/// an entry keeps no state alive, and a live one cannot be changed in place (`Rc::get_mut`
+/// refuses while a `Weak` points at it, and `Rc::make_mut` moves the value out).
+mod returned {
+    use std::cell::RefCell;
+    use std::rc::{Rc, Weak};
+
+    use crate::core::model::SessionState;
+
+    const KEPT: usize = 16;
+
+    thread_local! {
+        static LATELY: RefCell<Vec<Weak<SessionState>>> = const { RefCell::new(Vec::new()) };
+    }
+
+    /// Whether `state` is one of the last states returned (and so was checked).
+    pub fn lately(state: &Rc<SessionState>) -> bool {
+        let mine = Rc::downgrade(state);
+        LATELY
+            .try_with(|lately| {
+                lately
+                    .try_borrow()
+                    .is_ok_and(|lately| lately.iter().any(|kept| kept.ptr_eq(&mine)))
+            })
+            .unwrap_or(false)
+    }
+
+    /// Remembers a state just returned, forgetting the oldest past `KEPT`.
+    pub fn remember(state: &Rc<SessionState>) {
+        let _ = LATELY.try_with(|lately| {
+            if let Ok(mut lately) = lately.try_borrow_mut() {
+                lately.retain(|kept| kept.strong_count() > 0);
+                if lately.len() >= KEPT {
+                    lately.remove(0);
+                }
+                lately.push(Rc::downgrade(state));
+            }
+        });
     }
 }
 
 /// SPEC v3 "Storage" (and "Actions": load): `state` as a reload shows it, the load rule
 /// applied; `state` itself when nothing needs stopping. For Rust users restoring a stored
-/// conversation: the same rule as the `load` action.
+/// conversation: the same rule as the `load` action, and the same check of `state`
+/// (`action.state…` paths).
 ///
 /// ```
 /// use std::rc::Rc;
@@ -264,13 +344,13 @@ pub fn session_reducer(state: &Rc<SessionState>, action: &SessionAction) -> Rc<S
 ///     ],
 ///     "status": "streaming"
 /// })).unwrap());
-/// let loaded = load_rule(&saved);
+/// let loaded = load_rule(&saved).unwrap();
 /// assert_eq!(loaded.status, SessionStatus::Idle);
 /// assert!(matches!(&*loaded.messages[1].parts[0], AgentPart::Tool(call) if call.state == ToolState::Cancelled));
 /// // Nothing to stop: the state itself comes back.
-/// assert!(Rc::ptr_eq(&load_rule(&loaded), &loaded));
+/// assert!(Rc::ptr_eq(&load_rule(&loaded).unwrap(), &loaded));
 /// ```
-pub fn load_rule(state: &Rc<SessionState>) -> Rc<SessionState> {
+pub fn load_rule(state: &Rc<SessionState>) -> Result<Rc<SessionState>, Error> {
     let load = SessionAction::Load {
         state: Rc::clone(state),
     };

@@ -28,6 +28,11 @@ pub struct Session {
     pub calls: CallIndex,
     /// Where each message id is (shared likewise).
     pub messages: MessageIndex,
+    /// Whether `reduce` checked the state (`check_state`), so that it checks it once: the
+    /// states the core makes from a checked one are sound. (Not in the package, whose reader
+    /// checks every state it did not make: a larger `Session` cost its wasm 136 bytes gzip.)
+    #[cfg(not(feature = "js-binding"))]
+    pub(crate) checked: bool,
 }
 
 impl Session {
@@ -49,8 +54,33 @@ impl Session {
             calls: CallIndex::new(state.clone()),
             state,
             open: Rc::new(open),
+            #[cfg(not(feature = "js-binding"))]
+            checked: false,
         }
     }
+}
+
+#[cfg(not(feature = "js-binding"))]
+impl Session {
+    /// Whether `reduce` checked its state.
+    pub(crate) fn checked(&self) -> bool {
+        self.checked
+    }
+
+    /// Marks the state as checked.
+    pub(crate) fn set_checked(&mut self) {
+        self.checked = true;
+    }
+}
+
+/// With `js-binding` the package's reader checks every state it did not make.
+#[cfg(feature = "js-binding")]
+impl Session {
+    pub(crate) fn checked(&self) -> bool {
+        false
+    }
+
+    pub(crate) fn set_checked(&mut self) {}
 }
 
 impl Session {

@@ -1,5 +1,20 @@
 // useAgentSession: a chat connected to an agent endpoint (chat-session-reducer/react).
-import type { AgentMessage, JsonValue, QueuedMessage, SessionAction, SessionError, SessionState } from "chat-session-reducer";
+import type {
+  AgentMessage,
+  AgentStreamPart,
+  DataMap,
+  DataPart,
+  JsonValue,
+  QueuedMessage,
+  SessionAction,
+  SessionError,
+  SessionState,
+  ToolInput,
+  ToolMap,
+  ToolOutput,
+  ToolPart,
+  UserPart,
+} from "chat-session-reducer";
 
 /** The wire protocol of the endpoint. */
 export type AgentProtocol =
@@ -12,7 +27,11 @@ export type AgentProtocol =
   /** NDJSON `ChatStreamEvent` frames of a chat turn; the body is `{ messages }`. */
   | "chat-stream";
 
-export interface UseAgentSessionOptions {
+/**
+ * The hook's options. `Tools` and `Data` (the conversation's tool and data maps, as
+ * `useAgentSession<Tools, Data>` got them) type the session and the parts the callbacks get.
+ */
+export interface UseAgentSessionOptions<Tools extends ToolMap = ToolMap, Data extends DataMap = DataMap> {
   /**
    * The endpoint: a URL the hook POSTs the request body to as JSON, or a function that sends the
    * body itself and returns the response (it must honour `signal`: Stop, Reset and unmounting
@@ -25,7 +44,7 @@ export interface UseAgentSessionOptions {
    * The request body. Gets the session at the start of the run and the protocol's default body
    * (see `AgentProtocol`), and returns what to send.
    */
-  body?: (session: SessionState, defaultBody: unknown) => unknown;
+  body?: (session: SessionState<Tools, Data>, defaultBody: unknown) => unknown;
   /** Extra request headers (with a URL `api`), or a function called for each request. */
   headers?: Record<string, string> | (() => Record<string, string>);
   /** Where the conversation is kept; no key: nothing is stored. */
@@ -38,13 +57,48 @@ export interface UseAgentSessionOptions {
    */
   throttle?: "frame" | number;
   /**
+   * The conversation's id: the AI SDK body's `id`, AG-UI's `threadId`. Default: a new id for each
+   * conversation (at mount, after `reset`), kept with it in storage. Changing it opens another
+   * conversation: the one stored under `storageKey` if it has this id, else the initial one; the
+   * running reply is aborted.
+   */
+  id?: string;
+  /** The conversation shown when nothing is stored (and after `reset`); loaded as `load` loads a state. */
+  initialState?: SessionState<Tools, Data>;
+  /** The same as `initialState: { messages: initialMessages, status: "idle" }`; `initialState` wins. */
+  initialMessages?: AgentMessage<Tools, Data>[];
+  /**
+   * Called once for each call that waits on the app for its result (`waitsOnApp` says
+   * `"result"`: a client-side tool, once the run that made it finished). What it returns (or
+   * resolves to) is the call's result, what it throws (or rejects with) the call's error;
+   * `undefined`: the app answers later with `answer()`. The agent goes on once no call waits. A
+   * call that needs approval is never given to it: it waits for the user, and once approved it is
+   * the agent's to run. The call is `running` (its input complete): narrow `toolCall.name` to read its input.
+   */
+  onToolCall?: (event: {
+    toolCall: Extract<ToolPart<Tools, Data>, { state: "running" }>;
+  }) => ToolOutput<Tools> | undefined | void | PromiseLike<ToolOutput<Tools> | undefined | void>;
+  /**
+   * Called after each run ended (finished, failed, stopped, or replaced by an edit, a regenerate
+   * or the queued turn; not one aborted because another conversation was opened), with the
+   * session then and its last assistant message.
+   */
+  onFinish?: (event: { state: SessionState<Tools, Data>; message: AgentMessage<Tools, Data> | undefined }) => void;
+  /** Called when a run ended in error, with the hook's `error`. */
+  onError?: (error: AgentError) => void;
+  /**
+   * Called with each `data` stream part as it arrives, before it is applied: the AI SDK's
+   * transient ones (`transient: true`, never stored) and the others (stored as data parts).
+   */
+  onData?: (part: DataStreamPart<Data> | (DataStreamPart<Data> & { transient: true })) => void;
+  /**
    * Resume a reply instead of cutting it, where the protocol can (`"ai-sdk"`: `GET {api}/{id}/stream`,
    * AI SDK 7's; `"ag-ui"`: `POST {api}/connect` with the `RunAgentInput`) and `api` is a URL: a
    * connection that drops mid-reply reconnects, and a conversation stored while it streamed (a
    * reload) is restored still streaming and reconnects. The server answers 204 when no run is
    * active (then a reload applies `stop` and a drop fails as without `resume`), else replays the
    * run from its start; each message is started over as the replay names it, so nothing doubles.
-   * `id` is the conversation's id (`storageKey` until the hook's `id` option). Default `false`.
+   * `{id}` is the conversation's (the `id` option, else the one kept with it in storage). Default `false`.
    */
   resume?: boolean;
   /**
@@ -55,36 +109,55 @@ export interface UseAgentSessionOptions {
   stopApi?: string | URL;
 }
 
-export interface ApproveOptions {
+/** A `data` stream part, as `onData` gets it, typed by the data map. */
+export type DataStreamPart<Data extends DataMap = DataMap> = Extract<AgentStreamPart<ToolMap, Data>, { type: "data" }>;
+
+/**
+ * Why the last run failed: the session's `SessionError` (`message` for people, `code`) and,
+ * while it is the current run's, the details: the HTTP `status` and the `body` the server sent
+ * (a refusal), or the `cause` (the network error's own message).
+ */
+export interface AgentError extends SessionError {
+  status?: number;
+  body?: string;
+  cause?: string;
+}
+
+/** How a call is approved; `Tools` types the edited input and the answer as the tools' own. */
+export interface ApproveOptions<Tools extends ToolMap = ToolMap> {
   /** The call's input as the user edited it (approved with edits). */
-  input?: JsonValue;
+  input?: ToolInput<Tools>;
   /** The user's answer as the call's result: the call ends `done` (a question, an interrupt). */
-  output?: JsonValue;
+  output?: ToolOutput<Tools>;
   reason?: string;
 }
 
-export interface SendOptions {
+export interface SendOptions<Data extends DataMap = DataMap> {
   /** Parts sent after the text: attachments (a `data` part named `"file"`), sources, app data. */
-  parts?: QueuedMessage["parts"];
+  parts?: UserPart<Data>[];
   metadata?: JsonValue;
 }
 
-export interface AgentSession {
+/** What `useAgentSession<Tools, Data>` returns: the session typed by its tool and data maps. */
+export interface AgentSession<Tools extends ToolMap = ToolMap, Data extends DataMap = DataMap> {
+  /** The conversation's id (the `id` option, or the hook's own). */
+  id: string;
   /** The whole session: `messages` (the active path), `status`, `error`, `forks`, `queue`. */
-  state: SessionState;
-  messages: AgentMessage[];
-  status: SessionState["status"];
-  /** Why the last run failed; `retry()` sends it again. */
-  error: SessionError | undefined;
+  state: SessionState<Tools, Data>;
+  messages: AgentMessage<Tools, Data>[];
+  /** The session's status, and `"submitted"` while it streams a run whose reply has not begun to arrive. */
+  status: SessionState["status"] | "submitted";
+  /** Why the last run failed; `retry()` sends it again, `clearError()` dismisses it. */
+  error: AgentError | undefined;
   /** The messages sent while a reply streamed, in order (`state.queue`, or an empty array). */
-  queue: readonly QueuedMessage[];
+  queue: readonly QueuedMessage<Data>[];
   /** Why the conversation is not being saved (storage full, blocked, or unreadable); else undefined. */
   storageError: (Error & { code: string }) | undefined;
   /**
    * Appends a user message and starts a run. While a reply streams, the message is queued
    * instead, and sent (with the rest of the queue, as one turn) when the run finishes.
    */
-  send(text: string, options?: SendOptions): void;
+  send(text: string, options?: SendOptions<Data>): void;
   /**
    * Replaces the user message `messageId` and what follows it with a new user message, keeping
    * them as a branch to switch back to, and starts a run (aborting the request in flight).
@@ -106,15 +179,28 @@ export interface AgentSession {
   /** Starts a run without a new user message. */
   continue(): void;
   /** Approves a call that awaits confirmation; the agent goes on once no call waits. */
-  approve(callId: string, options?: ApproveOptions): void;
+  approve(callId: string, options?: ApproveOptions<Tools>): void;
   /** Refuses a call that awaits confirmation (it ends `error`, code `denied`); the agent goes on. */
   deny(callId: string, reason?: string): void;
   /** Answers a client-side tool call (its result) or a question (its approval's answer). */
-  answer(callId: string, output: JsonValue): void;
-  /** Aborts the request and empties the conversation (and what is stored). */
+  answer(callId: string, output: ToolOutput<Tools>): void;
+  /** Aborts the request and starts a new conversation: the initial one (`initialState`, `initialMessages`), a new id. */
   reset(): void;
+  /** Makes `state` the session (SPEC v3 `load`: a streaming one is loaded with `stop` applied, aborting the request). */
+  load(state: SessionState<Tools, Data>): void;
+  /** Replaces the messages (`load` of the session with them; its branches go); a reply in flight is stopped. */
+  setMessages(messages: AgentMessage<Tools, Data>[] | ((messages: AgentMessage<Tools, Data>[]) => AgentMessage<Tools, Data>[])): void;
+  /** Dismisses the error: status `idle`, the messages as they are (nothing is sent). */
+  clearError(): void;
   /** Any other action; a malformed one throws here, in the caller, never in render. */
-  dispatch(action: SessionAction): void;
+  dispatch(action: SessionAction<Tools, Data>): void;
 }
 
-export function useAgentSession(options: UseAgentSessionOptions): AgentSession;
+/**
+ * A chat connected to an agent endpoint. `Tools` (a `ToolMap`) and `Data` (a `DataMap`) type
+ * the session by the conversation's tools and data parts: a tool part narrows by `name` to its
+ * tool's input and output and by `state` to the fields that state has.
+ */
+export function useAgentSession<Tools extends ToolMap = ToolMap, Data extends DataMap = DataMap>(
+  options: UseAgentSessionOptions<Tools, Data>,
+): AgentSession<Tools, Data>;

@@ -2,17 +2,20 @@
 // this hook starts a request whenever the reducer starts a run (send, retry, continue, an answer
 // that lets the agent go on, edit, regenerate, a finish that sends the queue), streams the
 // response into the session once per animation frame, aborts it when the run ends early (Stop,
-// Reset, unmount, an edit or regenerate while it streams), and keeps the session in storage.
+// Reset, unmount, an edit or regenerate while it streams, another conversation opened), keeps
+// the session in storage, and calls the app's callbacks (callbacks.js).
 //
-// Server rendering: see storage.js.
+// Server rendering: see storage.js. Which conversation is shown: conversation.js.
 
-import { useCallback, useEffect, useId, useMemo, useReducer, useRef } from "react";
+import { useCallback, useEffect, useMemo, useReducer, useRef } from "react";
 import { checkAction } from "chat-session-reducer";
+import { useRunCallbacks, dataPartsOf } from "./callbacks.js";
+import { initialSession, isOpened, useOpenConversation } from "./conversation.js";
 import { createFrameQueue } from "./frameQueue.js";
 import { newId } from "./ids.js";
 import { checkProtocolName, loadProtocol } from "./protocols.js";
-import { startRun, stopOnServer, useResumeAfterReload } from "./resume.js";
-import { ANSWER, STREAMED, hookReducer, initialHookState } from "./session.js";
+import { runReply, stopOnServer } from "./resume.js";
+import { ANSWER, FAILED, NEW_CONVERSATION, STREAMED, hookReducer, initialHookState, resetsConversation } from "./session.js";
 import { useClientLayoutEffect, useStoredSession } from "./storage.js";
 
 /** @typedef {import("chat-session-reducer").SessionState} SessionState */
@@ -36,6 +39,43 @@ function findCall(messages, callId) {
   return undefined;
 }
 
+/** Calls `onData`, outside the stream's reading: what it throws is the app's, reported as an
+ *  uncaught error, and never ends the run. */
+function toApp(onData, part) {
+  queueMicrotask(() => onData(part));
+}
+
+/**
+ * Starts the run the session streams: its request, read into the frame queue. Returns what
+ * stops it (the effect's cleanup). `run` is the run's number; `chatId` the conversation's id;
+ * `onData` calls the newest options' onData (an app's inline callback changes every render);
+ * `resumed`: the run is one the server still produces, reconnected to (resume.js).
+ */
+function startRun({ options, session, chatId }, run, dispatchToHook, throttle, onData, resumed) {
+  const controller = new AbortController();
+  // Tagged with its run, so what it delivers after the next run began is dropped (session.js).
+  const queue = createFrameQueue((action) => dispatchToHook({ type: STREAMED, run, action }), throttle);
+  let replyEnded = false;
+  const report = {
+    deliver(actions) {
+      for (const part of dataPartsOf(actions)) toApp(onData, part);
+      queue.push(actions);
+    },
+    ended: () => (replyEnded = true),
+    failed: (details) => dispatchToHook({ type: FAILED, run, details }),
+    transient: (part) => toApp(onData, part),
+  };
+  void runReply({ options, session, chatId }, controller, report, resumed);
+  return {
+    queue,
+    stop() {
+      queue.close();
+      // A reply that ended is not aborted: the server would take it for the user's Stop.
+      if (!replyEnded) controller.abort();
+    },
+  };
+}
+
 /** @param {UseAgentSessionOptions} options */
 export function useAgentSession(options) {
   const { storageKey, storage, throttle = "frame" } = options;
@@ -46,21 +86,24 @@ export function useAgentSession(options) {
     throw Object.assign(new TypeError("options.api: expected a URL or a function"), { code: "invalid", path: "options.api" });
   }
 
-  const [{ session, runs, resumes }, dispatchToHook] = useReducer(hookReducer, initialHookState);
-  const chatId = useId();
-  // The newest options and session, read when a run starts or a button is pressed.
-  /** @type {import("react").RefObject<{ options: UseAgentSessionOptions, session: SessionState } | undefined>} */
+  // The initial conversation's id is made on the client too, so render it only after hydration
+  // (or pass `id`): the server's is another.
+  const [hook, dispatchToHook] = useReducer(hookReducer, options, (first) => initialHookState(initialSession(first), newId("chat")));
+  const { session, runs, resumes } = hook;
+  const id = options.id ?? hook.id;
+  // The newest options, session and id, read when a run starts or a button is pressed.
+  /** @type {import("react").RefObject<{ options: UseAgentSessionOptions, session: SessionState, id: string } | undefined>} */
   const latest = useRef(undefined);
   useClientLayoutEffect(() => {
-    latest.current = { options: { ...options, protocol: protocolName }, session };
+    latest.current = { options: { ...options, protocol: protocolName }, session, id };
   });
   // Set by the layout effect above, which runs before any effect or event handler.
   const newest = () => /** @type {NonNullable<typeof latest.current>} */ (latest.current);
-  /** @type {import("react").RefObject<ReturnType<typeof createFrameQueue> | undefined>} */
+  /** @type {import("react").RefObject<ReturnType<typeof startRun> | undefined>} */
   const currentRun = useRef(undefined);
 
-  const storageError = useStoredSession(storageKey, storage, session, dispatchToHook);
-  useResumeAfterReload(options, protocolName, dispatchToHook);
+  useOpenConversation(options, dispatchToHook);
+  const storageError = useStoredSession(storageKey, storage, session, id, isOpened(hook.opened, options));
 
   // The protocol's adapter is loaded ahead of the first run.
   useEffect(() => void loadProtocol(protocolName).catch(() => {}), [protocolName]);
@@ -68,24 +111,22 @@ export function useAgentSession(options) {
   const streaming = session.status === "streaming";
   useEffect(() => {
     if (!streaming) return;
-    const { options: runOptions, session: runSession } = newest();
-    const request = { options: runOptions, session: runSession, chatId: runOptions.storageKey ?? chatId };
-    const controller = new AbortController();
-    // Tagged with its run, so what it delivers after the next run began is dropped (session.js).
-    const queue = createFrameQueue((action) => dispatchToHook({ type: STREAMED, run: runs, action }), throttle);
-    currentRun.current = queue;
-    let replyEnded = false;
-    void startRun(request, controller, queue.push, () => (replyEnded = true), resumes === runs);
+    const { options: runOptions, session: runSession, id: chatId } = newest();
+    const onData = (part) => newest().options.onData?.(part);
+    const run = startRun({ options: runOptions, session: runSession, chatId }, runs, dispatchToHook, throttle, onData, resumes === runs);
+    currentRun.current = run;
     return () => {
-      queue.close();
-      if (currentRun.current === queue) currentRun.current = undefined;
-      // A reply that ended is not aborted: the server would take it for the user's Stop.
-      if (!replyEnded) controller.abort();
+      run.stop();
+      if (currentRun.current === run) currentRun.current = undefined;
     };
     // A run is keyed by its number; the options it needs are read when it starts.
   }, [streaming, runs]);
 
-  const dispatch = useCallback((action) => dispatchToHook(checkAction(action)), []);
+  const dispatch = useCallback((action) => {
+    const checked = checkAction(action);
+    // A reset starts a new conversation: a new id with it.
+    dispatchToHook(resetsConversation(checked) ? { type: NEW_CONVERSATION, action: checked, id: newId("chat") } : checked);
+  }, []);
 
   const dispatchAnswer = useCallback((part) => dispatchToHook({ type: ANSWER, answer: checkAction({ type: "part", part }) }), []);
 
@@ -93,13 +134,15 @@ export function useAgentSession(options) {
   // it ends (or sets aside as a branch) keeps all it received.
   // The user ends the run: with `resume`, the server is told (a closed connection is only a disconnect).
   const endOnServer = () => {
-    const { options: current, session: ending } = newest();
-    stopOnServer(current, current.protocol, ending, current.storageKey ?? chatId);
+    const { options: current, session: ending, id: chatId } = newest();
+    stopOnServer(current, ending, chatId);
   };
   const afterArrived = useCallback((action) => {
     endOnServer();
-    dispatchToHook({ type: "batch", actions: [...(currentRun.current?.take() ?? []), action] });
+    dispatchToHook({ type: "batch", actions: [...(currentRun.current?.queue.take() ?? []), action] });
   }, []);
+
+  useRunCallbacks(hook, newest, dispatchAnswer);
 
   const actions = useMemo(
     () => ({
@@ -114,9 +157,24 @@ export function useAgentSession(options) {
       unqueue: (id) => dispatch({ type: "unqueue", id }),
       retry: () => dispatch({ type: "retry" }),
       continue: () => dispatch({ type: "continue" }),
+      // Back to the initial conversation (initialState, initialMessages), with a new id.
       reset: () => {
         endOnServer();
-        dispatch({ type: "reset" });
+        const initial = initialSession(newest().options);
+        dispatch(initial.messages.length === 0 ? { type: "reset" } : { type: "batch", actions: [{ type: "reset" }, { type: "load", state: initial }] });
+      },
+      // SPEC v3 load: a state streaming is loaded with stop applied, so its request is aborted.
+      load: (state) => afterArrived(checkAction({ type: "load", state })),
+      setMessages: (messages) => {
+        const { forks, ...current } = newest().session;
+        const next = typeof messages === "function" ? messages(current.messages) : messages;
+        // The branches belonged to the messages replaced.
+        afterArrived(checkAction({ type: "load", state: { ...current, messages: next } }));
+      },
+      // SPEC v3 stop in a session in error: the error goes, and nothing else changes (the run
+      // that failed left no call open), so no row of its own.
+      clearError: () => {
+        if (newest().session.status === "error") dispatch({ type: "stop" });
       },
       approve: (callId, /** @type {ApproveOptions} */ { input, output, reason } = {}) =>
         dispatchAnswer({
@@ -139,6 +197,15 @@ export function useAgentSession(options) {
     [dispatch, dispatchAnswer, afterArrived],
   );
 
+  // The failure's details (HTTP status, body, cause) join the session's error while it is the
+  // failure of the current run.
+  const { failure } = hook;
+  const error = useMemo(
+    () => (session.error !== undefined && failure?.run === runs ? { ...session.error, ...failure.details } : session.error),
+    [session.error, failure, runs],
+  );
+  // "submitted": the request is sent and nothing of the reply has arrived yet.
+  const status = streaming && hook.streamed !== runs ? "submitted" : session.status;
   const queued = session.queue ?? NOTHING_QUEUED;
-  return { state: session, messages: session.messages, status: session.status, error: session.error, queue: queued, storageError, ...actions };
+  return { id, state: session, messages: session.messages, status, error, queue: queued, storageError, ...actions };
 }

@@ -1,6 +1,7 @@
 // The wire protocols the hook speaks. Each says how to read a response into frames, how to turn
 // a frame into session actions (a fresh translator per run: some protocols carry state across
-// frames), what the response's content type is, and what to send by default.
+// frames; it is given the run's `onTransientData`), what the response's content type is, and
+// what to send by default (`chatId` is the conversation's id).
 //
 //   actions      this package's own NDJSON: one SessionAction a line ("part" or "toolPhase")
 //   ai-sdk       the Vercel AI SDK UI message stream (server-sent events, up to [DONE])
@@ -36,7 +37,8 @@ const LOADERS = {
     return {
       accept: "text/event-stream",
       read: readAiSdkStream,
-      translator: (options) => (chunk) => fromAiSdkChunk(chunk, options),
+      // Transient data parts reach the app's onData and never the session; a replay starts each message over.
+      translator: ({ onTransientData, replay }) => (chunk) => fromAiSdkChunk(chunk, { onTransientData, replay }),
       body: ({ session, chatId }) => ({ id: chatId, messages: toAiSdkMessages(session.messages) }),
     };
   },
@@ -70,26 +72,16 @@ const LOADERS = {
   },
 };
 
-// How each protocol that can reconnect to a run the server is still producing asks for it; the
-// server answers 204 when no run is active, else replays the run from its start.
-const RESUME_REQUESTS = {
+// How each protocol that can reconnect to a run the server is still producing asks for it
+// (resume.js): `{ url, method, body? }` from `{ api, id, body: () => the run's request body }`.
+// The server answers 204 when no run is active, else replays the run from its start.
+export const RESUME_REQUESTS = {
   // AI SDK 7's useChat({ resume: true }): GET {api}/{id}/stream.
   "ai-sdk": ({ api, id }) => ({ url: `${api}/${encodeURIComponent(id)}/stream`, method: "GET" }),
   // AG-UI leaves connecting to the server; this is CopilotKit's shape: POST {api}/connect with
   // the RunAgentInput of the thread.
   "ag-ui": ({ api, body }) => ({ url: `${api}/connect`, method: "POST", body: body() }),
 };
-
-/**
- * The request that reconnects to the conversation's active run, or undefined for a protocol
- * that cannot: `{ url, method, body? }` from `{ api, id, body: () => the run's request body }`.
- */
-export function resumeRequest(name, target) {
-  return Object.hasOwn(RESUME_REQUESTS, name) ? RESUME_REQUESTS[name](target) : undefined;
-}
-
-/** Whether the protocol of that name can reconnect to a run the server is still producing. */
-export const canReconnect = (name) => Object.hasOwn(RESUME_REQUESTS, name);
 
 /** Throws a coded TypeError when `name` is not a protocol the hook speaks. */
 export function checkProtocolName(name) {

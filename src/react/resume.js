@@ -10,10 +10,8 @@
 // server when the app gives `stopApi`: with resume, closing the connection is only a disconnect.
 
 import { restoredStatus } from "chat-session-reducer";
-import { canReconnect, loadProtocol, resumeRequest } from "./protocols.js";
-import { bodyOf, failedRun, isMalformed, readReply, streamRun } from "./run.js";
-import { RESUME } from "./session.js";
-import { useClientLayoutEffect } from "./storage.js";
+import { RESUME_REQUESTS, loadProtocol } from "./protocols.js";
+import { bodyOf, failureOf, isMalformed, readReply, reporting, request as fetchOf, streamRun } from "./run.js";
 
 // Reconnects tried in a row for one run before it fails as the drop it is, and the pause before
 // each after the first (the network may take a moment to come back).
@@ -22,14 +20,7 @@ const RECONNECT_PAUSE_MS = 250;
 
 /** Whether a run of the hook with these options can be resumed. */
 export function resumes(options, protocolName) {
-  return options.resume === true && typeof options.api !== "function" && canReconnect(protocolName);
-}
-
-/** The id the server knows the conversation by: the one the run's request carried. */
-const conversationId = (request) => request.options.id ?? request.chatId;
-
-function headersOf({ headers }) {
-  return typeof headers === "function" ? headers() : headers;
+  return options.resume === true && typeof options.api !== "function" && Object.hasOwn(RESUME_REQUESTS, protocolName);
 }
 
 // What the run started from, put back before its replay (after a drop, where the hook still has
@@ -46,19 +37,15 @@ function restoringRunStart(base) {
  * replay goes onto the run's start when `fromRunStart` (a drop), else (a reload: the run's start
  * is not stored) through the adapter's `replay` option, which starts each message over.
  */
-async function reconnectOnce(request, controller, send, ended, fromRunStart) {
+async function reconnectOnce(request, controller, send, report, fromRunStart) {
   const protocol = await loadProtocol(request.options.protocol);
-  const { url, method, body } = resumeRequest(request.options.protocol, {
+  const { url, method, body } = RESUME_REQUESTS[request.options.protocol]({
     api: request.options.api,
-    id: conversationId(request),
+    // The conversation's id, the one its requests carry.
+    id: request.chatId,
     body: () => bodyOf(request, protocol),
   });
-  const response = await fetch(url, {
-    method,
-    headers: { accept: protocol.accept, ...(body === undefined ? {} : { "content-type": "application/json" }), ...headersOf(request.options) },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    signal: controller.signal,
-  });
+  const response = await fetchOf(url, method, request.options, protocol.accept, body, controller.signal);
   if (response.status === 204 || !response.ok || response.body === null) {
     await response.body?.cancel().catch(() => {});
     return "none";
@@ -69,32 +56,29 @@ async function reconnectOnce(request, controller, send, ended, fromRunStart) {
     restore = [];
   };
   const options = { replay: !fromRunStart, reconnects: true };
-  return (await readReply(protocol, response, controller, replayed, ended, options)) ? "ended" : "dropped";
+  return (await readReply(protocol, response, controller, replayed, report, options)) ? "ended" : "dropped";
 }
 
-const pause = (ms, signal) =>
-  new Promise((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener("abort", () => (clearTimeout(timer), resolve(undefined)), { once: true });
-  });
+const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * Reconnects until the replayed run ends; resolves true when it took the run over (it ended,
  * failed with a malformed frame, or was aborted), false when the server has no run to resume or
  * the network stays down. Never throws.
  */
-async function reconnectUntilEnd(request, controller, send, ended, fromRunStart) {
+async function reconnectUntilEnd(request, controller, report, fromRunStart) {
   const { signal } = controller;
+  const { send, fail } = reporting(controller, report);
   for (let attempt = 0; attempt < MAX_RECONNECTS; attempt += 1) {
-    if (attempt > 0) await pause(RECONNECT_PAUSE_MS, signal);
+    if (attempt > 0) await pause(RECONNECT_PAUSE_MS);
     if (signal.aborted) return true;
     try {
-      const outcome = await reconnectOnce(request, controller, send, ended, fromRunStart);
+      const outcome = await reconnectOnce(request, controller, send, report, fromRunStart);
       if (outcome !== "dropped") return outcome === "ended";
     } catch (error) {
       if (signal.aborted) return true;
       if (isMalformed(error)) {
-        send([failedRun(error, undefined, request.options.protocol)]);
+        fail(failureOf(error, undefined, request.options.protocol));
         return true;
       }
     }
@@ -103,37 +87,34 @@ async function reconnectUntilEnd(request, controller, send, ended, fromRunStart)
 }
 
 /** After a drop (streamRun's `reconnect`): the run's start is the request's session. */
-export const reconnect = (request, controller, send, ended) => reconnectUntilEnd(request, controller, send, ended, true);
+export const reconnect = (request, controller, report) => reconnectUntilEnd(request, controller, report, true);
 
 /** A run restored while it streamed: reconnected, or, with nothing to resume, stopped. */
-async function resumeRun(request, controller, deliver, ended) {
-  const send = (actions) => {
-    if (!controller.signal.aborted) deliver(actions);
-  };
-  if (!(await reconnectUntilEnd(request, controller, send, ended, false))) send([{ type: "stop" }]);
+async function resumeRun(request, controller, report) {
+  if (!(await reconnectUntilEnd(request, controller, report, false))) reporting(controller, report).send([{ type: "stop" }]);
 }
 
 /**
- * Starts the run the hook's effect is for: a resumed one (the conversation was restored while it
- * streamed), else a request, which reconnects when the connection drops if the hook resumes.
+ * Runs the reply the hook's effect is for: a resumed run (the conversation was opened still
+ * streaming, see resumesStored), else a request, which reconnects when the connection drops if
+ * the hook resumes.
+ * @param {{ options: any, session: any, chatId: string }} request
+ * @param {AbortController} controller
+ * @param {import("./run.js").RunReport} report
+ * @param {boolean} resumed
  */
-export function startRun(request, controller, deliver, ended, resumed) {
-  if (resumed) return resumeRun(request, controller, deliver, ended);
-  return streamRun(request, controller, deliver, ended, resumes(request.options, request.options.protocol) ? reconnect : undefined);
+export function runReply(request, controller, report, resumed) {
+  if (resumed) return resumeRun(request, controller, report);
+  return streamRun(request, controller, report, resumes(request.options, request.options.protocol) ? reconnect : undefined);
 }
 
 /**
- * After the stored session is restored (storage.js's layout effect, declared before this one):
- * when it was stored while streaming and the hook resumes, it goes on streaming and its run is
- * resumed rather than cut.
+ * Whether the conversation just restored from `storageKey` goes on streaming, its run resumed
+ * rather than cut (conversation.js opens it so): it was stored while streaming, and the hook resumes.
  */
-export function useResumeAfterReload(options, protocolName, dispatch) {
+export function resumesStored(options) {
   const { storageKey, storage } = options;
-  const resuming = resumes(options, protocolName);
-  useClientLayoutEffect(() => {
-    if (storageKey === undefined || !resuming) return;
-    if (restoredStatus(storageKey, storage) === "streaming") dispatch({ type: RESUME });
-  }, [storageKey, storage, resuming]);
+  return resumes(options, options.protocol ?? "actions") && restoredStatus(storageKey, storage) === "streaming";
 }
 
 /**
@@ -141,15 +122,9 @@ export function useResumeAfterReload(options, protocolName, dispatch) {
  * streams): with `resume`, closing the connection is only a disconnect, and the server would go
  * on producing. POSTs the run's request body to `stopApi`; a failure is the server's to log.
  */
-export function stopOnServer(options, protocolName, session, chatId) {
+export function stopOnServer(options, session, chatId) {
   if (options.stopApi === undefined || session.status !== "streaming") return;
-  void loadProtocol(protocolName)
-    .then((protocol) =>
-      fetch(options.stopApi, {
-        method: "POST",
-        headers: { "content-type": "application/json", ...headersOf(options) },
-        body: JSON.stringify(bodyOf({ options, session, chatId }, protocol)),
-      }),
-    )
+  void loadProtocol(options.protocol)
+    .then((protocol) => fetchOf(options.stopApi, "POST", options, protocol.accept, bodyOf({ options, session, chatId }, protocol)))
     .catch(() => {});
 }

@@ -26,27 +26,44 @@ function codeForStatus(status) {
   return "network";
 }
 
-async function describeRefusal(response) {
-  const text = await response.text().catch(() => "");
-  let reason = response.statusText;
-  try {
-    const body = JSON.parse(text);
-    if (typeof body?.error === "string") reason = body.error;
-    else if (typeof body?.message === "string") reason = body.message;
-  } catch {
-    if (text.trim() !== "" && text.length <= 200) reason = text.trim();
-  }
-  return `The agent refused the request (HTTP ${response.status})${reason ? `: ${reason}` : "."}`;
+// What the app's user reads when the server refused the request and said nothing of its own.
+function sentenceForStatus(status) {
+  if (status === 429) return "Too many requests: wait a moment and try again.";
+  if (status === 401 || status === 403) return "The agent refused the request.";
+  if (status === 404) return "The agent was not found at this address.";
+  if (status === 413) return "The message is too large for the agent.";
+  if (status >= 400 && status < 500) return "The agent could not accept the request.";
+  return "The agent failed to answer. Try again.";
 }
 
-function post({ api, headers }, protocol, body, signal) {
-  if (typeof api === "function") return api(body, signal);
-  return fetch(api, {
-    method: "POST",
-    headers: { "content-type": "application/json", accept: protocol.accept, ...(typeof headers === "function" ? headers() : headers) },
-    body: JSON.stringify(body),
-    signal,
-  });
+/**
+ * An HTTP refusal: `message` for people (the server's own words when it refused the request and
+ * gave a reason, `{ error }` or `{ message }` or a short text; else a sentence for the status),
+ * and the details apart (`status`, `body`: the text the server sent). A server error's words
+ * (5xx) are for developers, never the message.
+ */
+async function describeRefusal(response) {
+  const body = await response.text().catch(() => "");
+  let reason;
+  try {
+    const parsed = JSON.parse(body);
+    reason = typeof parsed?.error === "string" ? parsed.error : typeof parsed?.message === "string" ? parsed.message : undefined;
+  } catch {
+    if (body.trim() !== "" && body.length <= 200 && !body.trimStart().startsWith("<")) reason = body.trim();
+  }
+  const status = response.status;
+  const message = status < 500 && reason ? reason : sentenceForStatus(status);
+  return { message, code: codeForStatus(status), details: { status, body } };
+}
+
+/** A request to `url` with the app's `headers`; `body`, when given, is sent as JSON. */
+export function request(url, method, { headers }, accept, body, signal) {
+  const json = body !== undefined && { "content-type": "application/json" };
+  return fetch(url, { method, headers: { ...json, accept, ...(typeof headers === "function" ? headers() : headers) }, body: json ? JSON.stringify(body) : undefined, signal });
+}
+
+function post(options, protocol, body, signal) {
+  return typeof options.api === "function" ? options.api(body, signal) : request(options.api, "POST", options, protocol.accept, body, signal);
 }
 
 /** The frame as checked actions; throws a coded error naming the frame (`stream[N]`, counted
@@ -102,15 +119,19 @@ export function startsNextRun(actions) {
  * held until the next frame: delivered with it when it starts the next run, else as the end; at
  * the body's end, or after AFTER_END_MS, as the end. With `reconnects`, a drop while a run's end
  * is held is a drop (the reconnect replays it), not the end.
- * @param {{ translator: (options?: { replay?: boolean }) => (frame: unknown) => unknown[], read: (response: Response) => AsyncIterable<unknown>, severalRuns?: boolean }} protocol
+ * @param {{ translator: (hooks: { onTransientData: (part: unknown) => void, replay: boolean }) => (frame: unknown) => unknown[], read: (response: Response) => AsyncIterable<unknown>, severalRuns?: boolean }} protocol
  * @param {Response} response
  * @param {AbortController} controller
  * @param {(actions: any[]) => void} send
- * @param {() => void} ended
+ * @param {RunReport} report
  * @param {{ replay?: boolean, reconnects?: boolean }} [options]
  */
-export async function readReply(protocol, response, controller, send, ended, { replay = false, reconnects = false } = {}) {
-  const translate = protocol.translator({ replay });
+export async function readReply(protocol, response, controller, send, report, { replay = false, reconnects = false } = {}) {
+  const onTransientData = (part) => {
+    if (!controller.signal.aborted) report.transient(part);
+  };
+  const translate = protocol.translator({ onTransientData, replay });
+  const { ended } = report;
   let index = 0;
   /** @type {ReturnType<typeof setTimeout> | undefined} */
   let cutOff;
@@ -162,44 +183,73 @@ export async function readReply(protocol, response, controller, send, ended, { r
   return cutOff !== undefined;
 }
 
-/** The error part for a run that failed with `error` (thrown while requesting or reading). */
-export function failedRun(error, response, protocolName) {
-  // A frame the reader could not parse (invalid_json), or one that is not a valid action.
-  if (isMalformed(error)) {
-    return runFailed(`The agent sent a malformed frame, so this reply was stopped: ${error.message}${protocolHint(response, protocolName)}`);
-  }
-  return runFailed(`Couldn't reach the agent: ${error?.message ?? String(error)}`, "network");
-}
-
 export const isMalformed = (error) => error?.code === "invalid" || error?.code === "invalid_json";
 
 /**
- * Runs one request. `request` is { options, session, chatId }: the hook's options and the
- * session at the start of the run; `deliver(actions)` receives the checked actions in order; it
- * is not called once `controller` has aborted. `ended()` is called when the frame that ends the
- * run arrives: from then on the request is left to end by itself (see AFTER_END_MS). When the
- * connection drops mid-reply, `reconnect(request, controller, send, ended)` (resume.js), if
- * given, may take the run over: it resolves true when it did.
+ * What a run tells the hook. `deliver(actions)` receives the checked actions in order;
+ * `ended()` is called when the frame that ends the run arrives: from then on the request is left
+ * to end by itself (see AFTER_END_MS); `failed(details)` just before the error part of a run the
+ * hook ends in error (the HTTP status and body, or the thrown `cause`); `transient(part)` for a
+ * transient data part (never stored). None is called once the controller has aborted.
+ * @typedef {{ deliver: (actions: any[]) => void, ended: () => void, failed: (details: object) => void, transient: (part: unknown) => void }} RunReport
  */
-export async function streamRun(request, controller, deliver, ended, reconnect) {
+
+/** Why the request or its body failed, for people; the thrown error is the `cause`. */
+function unreachable(error, responded) {
+  const message = responded ? "The connection to the agent broke before the reply was finished." : "Couldn't reach the agent.";
+  return { message, code: "network", details: { cause: error?.message ?? String(error) } };
+}
+
+/** The failure of a run that threw `error` while requesting or reading (`response`: the one answered, if any). */
+export function failureOf(error, response, protocolName) {
+  // A frame the reader could not parse (invalid_json), or one that is not a valid action.
+  if (isMalformed(error)) {
+    return { message: `The agent sent a malformed frame, so this reply was stopped: ${error.message}${protocolHint(response, protocolName)}` };
+  }
+  return unreachable(error, response !== undefined);
+}
+
+/** How a run delivers its actions (`send`) and its failure (`fail`) to `report`, until `controller` aborts. */
+export function reporting(controller, report) {
   const { signal } = controller;
   const send = (actions) => {
-    if (!signal.aborted) deliver(actions);
+    if (!signal.aborted) report.deliver(actions);
   };
+  /** @param {{ message: string, code?: string, details?: object }} failure */
+  const fail = ({ message, code, details }) => {
+    if (signal.aborted) return;
+    if (details !== undefined) report.failed(details);
+    send([runFailed(message, code)]);
+  };
+  return { send, fail };
+}
+
+/**
+ * Runs one request. `request` is { options, session, chatId }: the hook's options and the
+ * session at the start of the run, and the conversation's id. When the connection drops
+ * mid-reply, `reconnect(request, controller, report)` (resume.js), if given, may take the run
+ * over: it resolves true when it did.
+ * @param {{ options: any, session: any, chatId: string }} request
+ * @param {AbortController} controller
+ * @param {RunReport} report
+ * @param {(request: any, controller: AbortController, report: RunReport) => Promise<boolean>} [reconnect]
+ */
+export async function streamRun(request, controller, report, reconnect) {
+  const { send, fail } = reporting(controller, report);
   const protocolName = request.options.protocol;
   let response;
   try {
     const protocol = await loadProtocol(protocolName);
-    response = await post(request.options, protocol, bodyOf(request, protocol), signal);
-    if (!response.ok) return send([runFailed(await describeRefusal(response), codeForStatus(response.status))]);
-    if (response.body === null) return send([runFailed("The agent answered with an empty response.", "network")]);
-    if (await readReply(protocol, response, controller, send, ended, { reconnects: reconnect !== undefined })) return;
-    if (await reconnect?.(request, controller, send, ended)) return;
-    send([runFailed("The connection closed before the reply was finished.", "network")]);
+    response = await post(request.options, protocol, bodyOf(request, protocol), controller.signal);
+    if (!response.ok) return fail(await describeRefusal(response));
+    if (response.body === null) return fail({ message: "The agent answered with an empty response.", code: "network" });
+    if (await readReply(protocol, response, controller, send, report, { reconnects: reconnect !== undefined })) return;
+    if (await reconnect?.(request, controller, report)) return;
+    fail({ message: "The connection closed before the reply was finished.", code: "network" });
   } catch (error) {
-    if (signal.aborted) return;
+    if (controller.signal.aborted) return;
     // The request was answered and the connection dropped while the reply streamed.
-    if (response?.ok && !isMalformed(error) && (await reconnect?.(request, controller, send, ended))) return;
-    send([failedRun(error, response, protocolName)]);
+    if (response?.ok && !isMalformed(error) && (await reconnect?.(request, controller, report))) return;
+    fail(failureOf(error, response, protocolName));
   }
 }

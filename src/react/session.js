@@ -1,34 +1,66 @@
-// The hook's reducer: the session (sessionReducer's state) plus a count of the runs started, so
-// that the hook starts a request exactly when an action starts a run. Four internal actions,
-// with symbol types no app can send: restoring a stored session after hydration, resuming it
-// (resume.js), answering a call with the continuation the agent needs, and what a run's stream
-// delivered.
+// The hook's reducer: the session (sessionReducer's state) plus what the hook keeps beside it:
+// a count of the runs started, so that the hook starts a request exactly when an action starts
+// a run; the conversation's id; whether the current run has streamed anything yet ("submitted");
+// the details of its failure; a record of the last run that ended, for the app's callbacks; and
+// the number of a run resumed rather than requested (resume.js).
+// Internal actions have symbol types no app can send.
 
-import { sessionReducer } from "chat-session-reducer";
+import { sessionReducer, waitsOnApp } from "chat-session-reducer";
 import { endsRun, startsNextRun } from "./run.js";
 
-export const RESTORE = Symbol("restore");
-// A conversation restored while it streamed goes on streaming; its run is resumed (resume.js).
-export const RESUME = Symbol("resume");
+/** Opens a conversation: `{ session, id, opened, resume? }` (restored from storage, or the
+ *  initial one); with `resume`, one stored while it streamed goes on streaming (resume.js). */
+export const OPEN = Symbol("open");
+/** An app action that starts a new conversation (a reset): `{ action, id }`, the new id. */
+export const NEW_CONVERSATION = Symbol("new conversation");
 export const ANSWER = Symbol("answer");
 export const STREAMED = Symbol("streamed");
+/** Why the run `run` failed, beyond its error part: `{ run, details }` (HTTP status, body, cause). */
+export const FAILED = Symbol("failed");
 
 export const EMPTY_SESSION = { messages: [], status: "idle" };
 
-export const initialHookState = { session: EMPTY_SESSION, runs: 0 };
+/**
+ * The hook's state for a conversation whose session is `session` (the initial one) and id `id`.
+ * `opened` names the storage key and id option the session was opened for (undefined until a
+ * stored conversation is opened: nothing is saved before, so an initial session never
+ * overwrites what is stored). `streamed` is the number of the run that delivered its first
+ * action; `ended` is `{ run, session }` for the last run that ended; `resumes` the number of
+ * the run resumed (resume.js) rather than requested.
+ */
+export function initialHookState(session, id) {
+  return { session, runs: 0, id, opened: undefined, streamed: 0, failure: undefined, ended: undefined, resumes: undefined };
+}
+
+/** True for an action that resets the conversation (a `reset`, also inside a batch). */
+export function resetsConversation(action) {
+  return action.type === "reset" || (action.type === "batch" && action.actions.some(resetsConversation));
+}
 
 /**
- * Whether a call still waits for the user once the run has finished: a question (awaiting
- * confirmation), or a client-side tool (running with no approved answer: the agent would run an
- * approved call itself when it goes on).
+ * The tool parts of the last turn (after the last user message), those of sub-agent runs
+ * included: where every call still open is (a send cancels the calls left open). A walk with a
+ * stack, not recursion, so no nesting depth can overflow it.
  */
-function waitsForUser(messages) {
-  const waits = (part) =>
-    part.type === "tool" &&
-    (part.state === "awaiting-confirmation" ||
-      (part.state === "running" && part.approval?.approved !== true) ||
-      (part.agent !== undefined && waitsForUser(part.agent.messages)));
-  return messages.some((message) => message.parts.some(waits));
+export function callsOfLastTurn(messages) {
+  const calls = [];
+  const runs = [{ messages, turn: true }];
+  for (let run = runs.pop(); run !== undefined; run = runs.pop()) {
+    const start = run.turn ? run.messages.findLastIndex((message) => message.role === "user") + 1 : 0;
+    for (const message of run.messages.slice(start)) {
+      for (const part of message.parts) {
+        if (part.type !== "tool") continue;
+        calls.push(part);
+        if (part.agent !== undefined) runs.push({ messages: part.agent.messages, turn: false });
+      }
+    }
+  }
+  return calls;
+}
+
+/** Whether a call of the session waits on the app: an approval, a question or a client-side tool. */
+export function someCallWaitsOnApp(session) {
+  return callsOfLastTurn(session.messages).some((part) => waitsOnApp(session, part) !== undefined);
 }
 
 // Actions after which a session still streaming streams a new run: they end the run or start it
@@ -52,8 +84,24 @@ function startsRun(before, after, action) {
 function answered(session, answer) {
   const next = sessionReducer(session, answer);
   // After a finished run, the agent goes on once every call it left open has its answer.
-  if (next === session || next.status === "streaming" || waitsForUser(next.messages)) return next;
+  if (next === session || next.status === "streaming" || someCallWaitsOnApp(next)) return next;
   return sessionReducer(next, { type: "continue" });
+}
+
+/** The hook's state with its session now `session` after `action`: a run that started, or ended. */
+function withSession(current, session, action) {
+  if (session === current.session) return current;
+  const runs = startsRun(current.session, session, action) ? current.runs + 1 : current.runs;
+  // Every run that started ends once: it finished, failed, was stopped, or was replaced (an
+  // edit, a regenerate, a queued turn sent as it finished).
+  const ended = current.session.status === "streaming" && (session.status !== "streaming" || runs !== current.runs);
+  return { ...current, session, runs, ended: ended ? { run: current.runs, session } : current.ended };
+}
+
+/** A conversation restored while it streamed goes on streaming: a run that is resumed, not requested. */
+function resumed(current) {
+  const next = withSession(current, sessionReducer(current.session, { type: "continue" }), { type: "continue" });
+  return next.runs === current.runs ? current : { ...next, resumes: next.runs };
 }
 
 /**
@@ -69,15 +117,24 @@ function streamed(current, action) {
 }
 
 export function hookReducer(current, action) {
-  if (action.type === RESTORE) return { session: action.session, runs: current.runs };
-  if (action.type === RESUME) {
-    const next = hookReducer(current, { type: "continue" });
-    return next === current ? current : { ...next, resumes: next.runs };
+  switch (action.type) {
+    case OPEN: {
+      // The run of the conversation left is aborted, not reported: the callbacks are the new one's.
+      const opened = withSession({ ...current, id: action.id, opened: action.opened }, action.session, action);
+      return { ...(action.resume ? resumed(opened) : opened), ended: current.ended };
+    }
+    case NEW_CONVERSATION:
+      return { ...hookReducer(current, action.action), id: action.id };
+    case FAILED:
+      return action.run === current.runs ? { ...current, failure: { run: action.run, details: action.details } } : current;
+    case STREAMED:
+      // What an earlier run's stream delivered after the next run began (an edit while it
+      // streamed) belongs to a reply set aside: it must not land in the new one.
+      if (action.run !== current.runs) return current;
+      return streamed(current.streamed === action.run ? current : { ...current, streamed: action.run }, action.action);
+    case ANSWER:
+      return withSession(current, answered(current.session, action.answer), action.answer);
+    default:
+      return withSession(current, sessionReducer(current.session, action), action);
   }
-  // What an earlier run's stream delivered after the next run began (an edit while it streamed)
-  // belongs to a reply set aside: it must not land in the new one.
-  if (action.type === STREAMED) return action.run === current.runs ? streamed(current, action.action) : current;
-  const session = action.type === ANSWER ? answered(current.session, action.answer) : sessionReducer(current.session, action);
-  if (session === current.session) return current;
-  return { ...current, session, runs: startsRun(current.session, session, action) ? current.runs + 1 : current.runs };
 }

@@ -1,5 +1,6 @@
 // Sessions in Web Storage, as JSON in a versioned envelope:
-// { "format": "chat-session-reducer", "version": 3, "state": … }.
+// { "format": "chat-session-reducer", "version": 3, "id"?: …, "state": … }; `id`, optional, is
+// the conversation's id (the hook's `id`), kept with it.
 //
 // The storage is any object with getItem/setItem/removeItem (localStorage, an in-memory map, the
 // app's own), sessionStorage by default, found through globalThis: so jsdom, happy-dom and
@@ -129,15 +130,17 @@ export function sessionStorageHelpers(sessionReducer) {
   // conversation has changed, even one it could not read.
   const restored = new WeakMap();
 
-  function saveSession(key, state, storage) {
+  function saveSession(key, state, storage, options) {
     checkKey(key);
     const target = requireStorage(storage);
     // The reducer takes `undefined` for the empty session (Redux); a save must be given one.
     if (state === undefined) throw invalid("state", "expected an object");
     sessionReducer(state, CHECK);
+    const id = options?.id;
+    if (id !== undefined && typeof id !== "string") throw invalid("options.id", "expected a string");
     let json;
     try {
-      json = JSON.stringify({ format: FORMAT, version: VERSION, state });
+      json = JSON.stringify(id === undefined ? { format: FORMAT, version: VERSION, state } : { format: FORMAT, version: VERSION, id, state });
     } catch (thrown) {
       throw invalid("state", `not JSON: ${describe(thrown)}`);
     }
@@ -156,18 +159,28 @@ export function sessionStorageHelpers(sessionReducer) {
     }
   }
 
-  // `seen`, when given, gets the stored state's status, before the load rule changes it.
-  function loadFrom(key, target, seen) {
-    const stored = read(key, target);
-    if (stored === null || stored === undefined) return null;
-    let envelope;
+  // The stored envelope's conversation id: a string, or undefined.
+  const idOf = (envelope) => (typeof envelope?.id === "string" ? envelope.id : undefined);
+
+  function parse(key, stored) {
     try {
-      envelope = JSON.parse(stored);
+      return JSON.parse(stored);
     } catch (thrown) {
       throw failure("corrupt", `stored: the stored session under "${key}" is not JSON: ${describe(thrown)}`, "stored");
     }
+  }
+
+  // The state stored under `key` (null when nothing is), the envelope's `id`, and the stored
+  // state's status before the load rule changes it ("streaming": the page was left mid-reply).
+  function loadFrom(key, target) {
+    const stored = read(key, target);
+    if (stored === null || stored === undefined) return { state: null, id: undefined, status: undefined };
+    const envelope = parse(key, stored);
     const state = storedState(key, envelope);
-    if (seen !== undefined) seen.status = state?.status;
+    return { state: loadState(key, state), id: idOf(envelope), status: state?.status };
+  }
+
+  function loadState(key, state) {
     try {
       // The load rule is the reducer's (one rule, one place), for what every version stored.
       return sessionReducer(undefined, { type: "load", state });
@@ -182,7 +195,7 @@ export function sessionStorageHelpers(sessionReducer) {
 
   function loadSession(key, storage) {
     checkKey(key);
-    return loadFrom(key, requireStorage(storage));
+    return loadFrom(key, requireStorage(storage)).state;
   }
 
   function clearSession(key, storage) {
@@ -227,15 +240,33 @@ export function sessionStorageHelpers(sessionReducer) {
     const again = byKey.get(key);
     if (again !== undefined && again.stored === stored) return again.state;
     let state;
-    const seen = {};
+    let id;
+    let status;
     try {
-      state = loadFrom(key, target, seen) ?? empty();
+      ({ state, id, status } = loadFrom(key, target));
+      state ??= empty();
     } catch (error) {
       warn(error);
       state = empty();
     }
-    byKey.set(key, { stored, state, status: seen.status });
+    byKey.set(key, { stored, state, id, status });
     return state;
+  }
+
+  // The conversation id stored with the session under `key`; what restoreSession read when the
+  // entry is unchanged since, so the hook's restore parses the stored conversation once.
+  function storedSessionId(key, storage) {
+    try {
+      checkKey(key);
+      const target = storageOf(storage);
+      if (target === null) return undefined;
+      const stored = read(key, target);
+      const again = restored.get(target)?.get(key);
+      if (again !== undefined && again.stored === stored) return again.id;
+      return stored === null || stored === undefined ? undefined : idOf(parse(key, stored));
+    } catch {
+      return undefined;
+    }
   }
 
   // The status the entry restoreSession last read under `key` was stored with, before the load
@@ -248,16 +279,16 @@ export function sessionStorageHelpers(sessionReducer) {
     }
   }
 
-  function persistSession(key, state, storage) {
+  function persistSession(key, state, storage, options) {
     try {
       const target = requireStorage(storage);
       if (restored.get(target)?.get(key)?.state === state) return undefined;
-      saveSession(key, state, target);
+      saveSession(key, state, target, options);
       return undefined;
     } catch (error) {
       return error;
     }
   }
 
-  return { saveSession, loadSession, clearSession, restoreSession, persistSession, restoredStatus };
+  return { saveSession, loadSession, clearSession, restoreSession, persistSession, storedSessionId, restoredStatus };
 }

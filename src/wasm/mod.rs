@@ -86,6 +86,15 @@ pub fn session_reducer_read(
     reduce_read(state, action, session, parsed)
 }
 
+/// The action `sessionReducer` decodes from `readAction`'s codes and `readStrings`' bytes: the
+/// package's reader, alone, for tests/wasm_interop_bench.rs (not exported to JavaScript; only
+/// with `js-interop`, which the bench needs: even unused, it cost the package's wasm 22 bytes).
+#[cfg(feature = "js-interop")]
+#[doc(hidden)]
+pub fn decode_action(codes: &[i32], strings: &[u8]) -> Result<Option<SessionAction>, JsValue> {
+    Ok(read::entry_action(codes, strings)?.map(|read| read.action))
+}
+
 /// The next state for an action read as `parsed` (`None`: of a type this version does not
 /// know), from `state` and the Rust session with this id, if the module still holds it.
 fn reduce_read(

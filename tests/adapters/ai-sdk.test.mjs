@@ -143,6 +143,53 @@ test("readAiSdkStream: leaving the loop early cancels the body", async () => {
   assert.equal(cancelled, true);
 });
 
+test("readAiSdkStream: after [DONE] the body is read to its end, never cancelled (the server would see the finished request aborted)", async () => {
+  let cancelled = false;
+  let closed = false;
+  const encoder = new TextEncoder();
+  const body = new ReadableStream({
+    start(controller) {
+      controller.enqueue(encoder.encode('data: {"type":"finish"}\n\ndata: [DONE]\n\n'));
+      // The server closes the response a moment after writing [DONE], as a real one does.
+      setTimeout(() => {
+        controller.close();
+        closed = true;
+      }, 20);
+    },
+    cancel: () => void (cancelled = true),
+  });
+  assert.deepEqual(await collect(readAiSdkStream(body)), [{ type: "finish" }]);
+  await new Promise((resolve) => setTimeout(resolve, 40));
+  assert.equal(closed, true);
+  assert.equal(cancelled, false, "the body was cancelled after [DONE]");
+});
+
+test("readAiSdkStream: a connection that breaks after an event without its blank line gives that event, then the failure", async () => {
+  const encoder = new TextEncoder();
+  const broken = (text) =>
+    new ReadableStream({
+      start(controller) {
+        controller.enqueue(encoder.encode(text));
+      },
+      pull(controller) {
+        controller.error(new TypeError("network error"));
+      },
+    });
+  const read = async (text) => {
+    const chunks = [];
+    const error = await (async () => {
+      for await (const chunk of readAiSdkStream(broken(text))) chunks.push(chunk);
+    })().catch((thrown) => thrown);
+    return { chunks, error: error?.message };
+  };
+  assert.deepEqual(await read('data: {"type":"start"}\n\ndata: {"type":"error","errorText":"Quota exhausted"}\n'), {
+    chunks: [{ type: "start" }, { type: "error", errorText: "Quota exhausted" }],
+    error: "network error",
+  });
+  assert.deepEqual(await read('data: {"type":"start"}\n\ndata: {"type":"err'), { chunks: [{ type: "start" }], error: "network error" }, "half a line is not an event");
+  assert.deepEqual(await read('data: {"type":"start"}\ndata: "cut"\n'), { chunks: [], error: "network error" }, "data lines that are not whole JSON are dropped");
+});
+
 // A conversation as the v2 reducer leaves it after one AI SDK turn of every kind.
 const user = { id: "u1", role: "user", parts: [{ type: "text", text: "Clean up" }] };
 const call = (id, fields) => ({ type: "tool", id, name: "delete_file", input: { path: `/${id}` }, ...fields });

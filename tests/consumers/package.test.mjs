@@ -14,7 +14,7 @@ const subpaths = ["ag-ui", "ai-sdk", "chat-stream"];
 
 test("the installed package holds the one module, its source map, the types, the manifest, the README, the LICENSE, the adapters, the React hook, the testing module and the Jest environment", () => {
   assert.deepEqual(readdirSync(installed()).sort(), [
-    "LICENSE", "README.md", ...subpaths, "index.d.ts", "index.js", "index.js.map", "package.json", "react", "stream-source.d.ts", "testing", "jest-environment",
+    "LICENSE", "README.md", ...subpaths, "bindgen.d.ts", "index.d.ts", "index.js", "index.js.map", "package.json", "react", "stream-source.d.ts", "testing", "jest-environment",
   ].sort());
   for (const subpath of [...subpaths, "react", "testing", "jest-environment"]) assert.deepEqual(readdirSync(join(installed(), subpath)).sort(), ["index.d.ts", "index.js"]);
 });
@@ -88,8 +88,9 @@ test("the package's JavaScript, wasm included, stays within the size its README 
   assert.ok(gzipSync(code, { level: 9 }).length < 65_000, "gzip -9 size: the budget is 65 kB");
 });
 
-// 4 kB until issue 23, whose resume (reconnecting, the replay, the stop endpoint) adds about 1 kB.
 test("the React hook adds little on top of the core", () => {
+  // Issue 22's options and returns (id, callbacks, load, setMessages, clearError) are in it (6 kB),
+  // and issue 23's resume (reconnecting, the replay, the stop endpoint: about 0.8 kB).
   const code = readFileSync(join(installed(), "react", "index.js"));
-  assert.ok(gzipSync(code, { level: 9 }).length < 5_000, "gzip -9 size: the budget is 5 kB");
+  assert.ok(gzipSync(code, { level: 9 }).length < 6_500, "gzip -9 size: the budget is 6.5 kB");
 });

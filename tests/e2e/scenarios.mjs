@@ -143,6 +143,7 @@ export const tests = [
       const call = chat.toolCall("pick_time");
       await chat.waitUntilIdle();
       assert.equal(await call.getAttribute("data-state"), "running", "the call waits for the user");
+      assert.equal(await call.getAttribute("data-waits"), "result", "waitsOnApp: shown as waiting on the app, not the agent");
       await screenshot("asking");
       const continuation = nextAgentRequest(page);
       await call.getByTestId("answer").filter({ hasText: "8 pm" }).click();
@@ -163,6 +164,7 @@ export const tests = [
       const search = chat.toolCall("web_search", delegate);
       await chat.waitForToolState(search, "running");
       await chat.waitForToolState(delegate, "running");
+      assert.equal(await search.getAttribute("data-waits"), null, "a server tool in progress waits on the agent");
       await screenshot("sub-agent-running");
       await chat.waitForToolState(search, "done");
       await chat.waitForToolState(delegate, "done");

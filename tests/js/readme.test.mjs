@@ -96,13 +96,17 @@ test("the README's useAgentSession example restores, sends, streams and saves a 
   const realFetch = globalThis.fetch;
   globalThis.fetch = async (url, init) => {
     requests.push({ url, body: JSON.parse(init.body) });
-    const frames = [
-      { type: "part", part: { type: "message-start", messageId: "a-1" } },
-      { type: "part", part: { type: "text-delta", messageId: "a-1", text: "Hi " } },
-      { type: "part", part: { type: "text-delta", messageId: "a-1", text: "there" } },
-      { type: "part", part: { type: "finish" } },
+    // An AI SDK route's UI message stream (the example sets protocol: "ai-sdk").
+    const chunks = [
+      { type: "start", messageId: "a-1" },
+      { type: "text-start", id: "t" },
+      { type: "text-delta", id: "t", delta: "Hi " },
+      { type: "text-delta", id: "t", delta: "there" },
+      { type: "text-end", id: "t" },
+      { type: "finish" },
     ];
-    return new Response(frames.map((frame) => JSON.stringify(frame) + "\n").join(""), { headers: { "content-type": "application/x-ndjson" } });
+    const sse = chunks.map((chunk) => `data: ${JSON.stringify(chunk)}\n\n`).join("") + "data: [DONE]\n\n";
+    return new Response(sse, { headers: { "content-type": "text/event-stream", "x-vercel-ai-ui-message-stream": "v1" } });
   };
   try {
     const chat = await renderExample(blocks("jsx")[0]);

@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { branchAt, clearSession, loadSession, persistSession, restoreSession, saveSession, sessionReducer } from "../../pkg/index.js";
+import { branchAt, clearSession, loadSession, persistSession, restoreSession, saveSession, sessionReducer, storedSessionId } from "../../pkg/index.js";
 
 /** A Web Storage in memory; `fail` makes its methods throw. */
 class MemoryStorage {
@@ -338,4 +338,28 @@ test("an entry of a newer version than 3 is a version error that says which vers
   const storage = new MemoryStorage();
   storage.setItem("k", envelope(4, { messages: [], status: "idle" }));
   assert.throws(() => loadSession("k", storage), (error) => error.code === "version" && /format 4\b.*formats 1 to 3/.test(error.message));
+});
+
+test("the conversation's id is kept in the envelope beside its state, and read back by storedSessionId", () => {
+  const storage = new MemoryStorage();
+  const state = sessionReducer(undefined, { type: "send", id: "u1", text: "Hi" });
+  saveSession("chat", state, storage, { id: "chat_1" });
+  const envelope = JSON.parse(storage.getItem("chat"));
+  assert.deepEqual([envelope.format, envelope.version, envelope.id], ["chat-session-reducer", 3, "chat_1"]);
+  assert.equal(storedSessionId("chat", storage), "chat_1");
+  assert.equal(loadSession("chat", storage).messages[0].id, "u1", "the state loads as before");
+  assert.equal(restoreSession("chat", storage).messages.length, 1);
+  assert.equal(storedSessionId("chat", storage), "chat_1", "after restoreSession, from what it read");
+
+  saveSession("plain", state, storage);
+  assert.equal("id" in JSON.parse(storage.getItem("plain")), false, "no id given: none stored (an earlier envelope)");
+  assert.equal(storedSessionId("plain", storage), undefined);
+  assert.equal(storedSessionId("nothing", storage), undefined);
+  storage.setItem("corrupt", "{not json");
+  assert.equal(storedSessionId("corrupt", storage), undefined, "never throws");
+
+  assert.throws(() => saveSession("chat", state, storage, { id: 7 }), (error) => error.code === "invalid" && error.path === "options.id");
+  assert.equal(storedSessionId("chat", storage), "chat_1", "a refused save changes nothing");
+  assert.equal(persistSession("chat", sessionReducer(state, { type: "reset" }), storage, { id: "chat_2" }), undefined);
+  assert.equal(storedSessionId("chat", storage), "chat_2");
 });

@@ -6,9 +6,9 @@ import { StrictMode, act, createElement } from "react";
 import { createRoot, hydrateRoot } from "react-dom/client";
 import { renderToString } from "react-dom/server";
 import { useAgentSession } from "chat-session-reducer/react";
-import { liveReply, mockEndpoint } from "chat-session-reducer/testing";
+import { drop, liveReply, mockEndpoint, raw } from "chat-session-reducer/testing";
 
-export { mockEndpoint };
+export { drop, mockEndpoint, raw };
 
 globalThis.IS_REACT_ACT_ENVIRONMENT = true;
 
@@ -56,8 +56,8 @@ export function scriptedAgent({ status = 200 } = {}) {
 }
 
 function probe(options, result) {
-  return function Probe() {
-    const session = useAgentSession(options);
+  return function Probe(props) {
+    const session = useAgentSession(props.options ?? options);
     result.session = () => session;
     result.renders += 1;
     return createElement("p", null, `${session.messages.length} messages, ${session.status}`);
@@ -66,15 +66,16 @@ function probe(options, result) {
 
 /**
  * Mounts a component calling useAgentSession(options) in Strict Mode. Returns `session()`
- * (the hook's latest return value), `renders` (how many times it rendered), `container`
- * and `unmount()`.
+ * (the hook's latest return value), `renders` (how many times it rendered), `container`,
+ * `rerender(options)` (the component rendered again with other options) and `unmount()`.
  */
 export async function renderHook(options, { strict = true, container = document.createElement("div") } = {}) {
   const result = { renders: 0, container };
   const Probe = probe(options, result);
-  const element = strict ? createElement(StrictMode, null, createElement(Probe)) : createElement(Probe);
+  const element = (props) => (strict ? createElement(StrictMode, null, createElement(Probe, props)) : createElement(Probe, props));
   const root = createRoot(container);
-  await act(async () => root.render(element));
+  await act(async () => root.render(element({})));
+  result.rerender = (next) => act(async () => root.render(element({ options: next })));
   result.unmount = () => act(async () => root.unmount());
   return result;
 }
@@ -103,6 +104,11 @@ export async function hydrateHook(options) {
     Object.assign(console, original);
   }
   return result;
+}
+
+/** The server's markup of a component calling useAgentSession(options): what a render throws, thrown. */
+export function renderToStringOf(options) {
+  return renderToString(createElement(probe(options, { renders: 0 })));
 }
 
 export function textOf(message) {

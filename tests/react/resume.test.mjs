@@ -147,13 +147,14 @@ async function turn(protocol, plan) {
   for (const [index, { at, how }] of plan.entries()) {
     if (how !== "reload") continue;
     // Connection `index` is the one this reload cuts (each connection takes the next cut).
-    await until(() => endpoint.requests.length > index || page.session.status !== "streaming", "the request the reload cuts");
+    await until(() => endpoint.requests.length > index || page.session.state.status !== "streaming", "the request the reload cuts");
     // Whatever the page had applied when it went is what it stored.
     await act(() => sleep(at % 3));
     await page.unmount();
     page = await mount(options);
   }
-  await until(() => page.session.status !== "streaming", "the end of the reply");
+  // The session's own status: the hook's says "submitted" until the reply begins.
+  await until(() => page.session.state.status !== "streaming", "the end of the reply");
   const { state } = page.session;
   await page.unmount();
   return { state, requests: endpoint.requests.length };
@@ -194,10 +195,14 @@ test("resume: a reload with no active run (204) stops the reply as without resum
   let page = await mount(options);
   await act(async () => page.session.send("Go"));
   await until(() => page.session.messages[1]?.parts.some((part) => part.type === "text"), "the reply's text");
+  const { id } = page.session;
+  assert.equal(endpoint.requests[0].body.id, id);
   await page.unmount();
   page = await mount(options);
   await until(() => endpoint.requests.length === 2 && page.session.status === "idle", "the reconnect and the stop");
-  assert.deepEqual(endpoint.requests.map((request) => [request.method, new URL(request.url).pathname]), [["POST", "/api/chat/ai-sdk"], ["GET", "/api/chat/ai-sdk/chat/stream"]]);
+  // The conversation's id is kept with it in storage: the reconnect names the run's.
+  assert.equal(page.session.id, id);
+  assert.deepEqual(endpoint.requests.map((request) => [request.method, new URL(request.url).pathname]), [["POST", "/api/chat/ai-sdk"], ["GET", `/api/chat/ai-sdk/${id}/stream`]]);
   assert.equal(page.session.error, undefined);
   assert.match(page.session.messages[1].parts.filter((part) => part.type === "text").map((part) => part.text).join(""), /^Let me/);
   await page.unmount();
@@ -212,7 +217,7 @@ test("resume: a drop with no active run left fails as without resume; without `r
     await until(() => page.session.status === "error", "the error");
     assert.equal(page.session.error.code, "network");
     assert.equal(endpoint.requests.length, resume ? 2 : 1);
-    if (resume) assert.equal(endpoint.requests[1].body.threadId, "chat", "the connect names the thread");
+    if (resume) assert.equal(endpoint.requests[1].body.threadId, page.session.id, "the connect names the thread");
     await page.unmount();
   }
 });
@@ -226,7 +231,7 @@ test("resume: Stop tells the server at stopApi, and the run is not resumed after
   await until(() => page.session.messages[1]?.parts.some((part) => part.type === "text"), "the reply's text");
   await act(async () => page.session.stop());
   await until(() => endpoint.requests.length === 2, "the stop request");
-  assert.deepEqual([endpoint.requests[1].method, endpoint.requests[1].body.id], ["POST", "chat"]);
+  assert.deepEqual([endpoint.requests[1].method, endpoint.requests[1].body.id], ["POST", page.session.id]);
   await page.unmount();
   page = await mount(options);
   await act(() => sleep(20));

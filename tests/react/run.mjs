@@ -7,7 +7,8 @@
 //   vite/    a chat app in Vite's dev server, in headless Chromium (vite.test.mjs): a reply
 //            streamed from the server, and the render count of a 2,000-delta reply
 //   next/    a Next.js 16 app router app (next.test.mjs): next build, next start, Chromium:
-//            server rendering, hydration without a warning, reload restoring with stop applied
+//            server rendering, hydration without a warning, reload restoring with stop applied,
+//            and the chat on useAgentSession beside the same chat on useChat (AI SDK streamText)
 //
 //   node tests/react/run.mjs [consumer…]     (after `npm run build`; default: all of them)
 import { copyFileSync, cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";

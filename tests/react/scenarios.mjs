@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { act, version } from "react";
 import { branchAt } from "chat-session-reducer";
-import { hydrateHook, mockEndpoint, renderHook, scriptedAgent, textOf, until } from "./harness.mjs";
+import { drop, hydrateHook, mockEndpoint, raw, renderHook, renderToStringOf, scriptedAgent, textOf, until } from "./harness.mjs";
 
 const idle = (hook) => hook.session().status === "idle";
 const failed = (hook) => hook.session().status === "error";
@@ -46,8 +46,11 @@ export const scenarios = [
       const agent = scriptedAgent();
       const hook = await renderHook({ api: agent.api });
       await act(async () => hook.session().send("Hello"));
-      assert.equal(hook.session().status, "streaming");
+      assert.equal(hook.session().status, "submitted", "request sent, nothing streamed yet");
+      assert.equal(hook.session().state.status, "streaming", "the session's own status is the reducer's");
       await until(() => agent.requests.length === 1);
+      agent.part({ type: "message-start", messageId: "a1" });
+      await until(() => hook.session().status === "streaming", "the first frame to end submitted");
       const [{ body }] = agent.requests;
       assert.equal(body.messages.length, 1);
       assert.equal(body.messages[0].role, "user");
@@ -92,12 +95,22 @@ export const scenarios = [
         [400, "bad_request"],
         [502, "network"],
       ]) {
+        const errors = [];
         const agent = scriptedAgent({ status });
-        const hook = await renderHook({ api: agent.api });
+        const hook = await renderHook({ api: agent.api, onError: (error) => errors.push(error) });
         await act(async () => hook.session().send("Hello"));
         await until(() => failed(hook), `HTTP ${status} to end the run`);
-        assert.equal(hook.session().error.code, code, `HTTP ${status}`);
-        assert.match(hook.session().error.message, new RegExp(`HTTP ${status}.*refused by the test`));
+        const { error, state } = hook.session();
+        assert.equal(error.code, code, `HTTP ${status}`);
+        // The status and the server's words are kept apart: the message is for people.
+        assert.equal(error.status, status);
+        assert.equal(error.body, JSON.stringify({ error: "refused by the test" }));
+        assert.doesNotMatch(error.message, /HTTP/);
+        // A refusal's reason is the server's message to the user; a server error's words are not.
+        if (status < 500) assert.equal(error.message, "refused by the test");
+        else assert.equal(error.message, "The agent failed to answer. Try again.");
+        assert.deepEqual(state.error, { message: error.message, code }, "the session keeps the message and code");
+        assert.deepEqual(errors, [error], "onError gets the same error, once");
         await hook.unmount();
       }
     },
@@ -108,7 +121,7 @@ export const scenarios = [
       const hook = await renderHook({ api: async () => Promise.reject(new TypeError("Failed to fetch")) });
       await act(async () => hook.session().send("Hello"));
       await until(() => failed(hook));
-      assert.deepEqual(hook.session().error, { message: "Couldn't reach the agent: Failed to fetch", code: "network" });
+      assert.deepEqual(hook.session().error, { message: "Couldn't reach the agent.", code: "network", cause: "Failed to fetch" });
       await hook.unmount();
     },
   },
@@ -226,7 +239,7 @@ export const scenarios = [
       assert.deepEqual(states(), ["running", "awaiting-confirmation"]);
       assert.equal(hook.session().status, "idle", "c2 still waits: no continuation yet");
       await act(async () => hook.session().deny("c2", "Keep it"));
-      assert.equal(hook.session().status, "streaming", "both answered: the agent goes on");
+      assert.equal(hook.session().state.status, "streaming", "both answered: the agent goes on");
       await until(() => agent.requests.length === 2);
       const [first, second] = agent.requests[1].body.messages[1].parts;
       assert.deepEqual([first.state, first.approval.approved], ["running", true]);
@@ -451,7 +464,7 @@ scenarios.push(
       agent.part({ type: "text-delta", messageId: "a1", text: "how can I help?" });
       agent.part({ type: "finish", reason: "stop" });
       await until(() => agent.requests.length === 2, "the queued turn's request");
-      assert.equal(hook.session().status, "streaming");
+      assert.equal(hook.session().status, "submitted", "the queued turn's run has streamed nothing yet");
       assert.deepEqual(hook.session().queue, []);
       assert.deepEqual(agent.requests[1].body.messages.map(textOf), ["Hello", "Hi, how can I help?", "And the weather?"]);
       assert.equal(agent.requests[0].signal.aborted, false, "the reply that ended is not aborted");
@@ -484,6 +497,362 @@ scenarios.push(
       await answered(agent, again, "a2", "Deleted.");
       assert.equal(call().state, "done");
       await again.unmount();
+    },
+  },
+);
+
+// Issue 22: the options and returns a useChat user reaches for.
+const aiSdkTurn = (messageId, text) => [
+  { type: "start", messageId },
+  { type: "text-start", id: "t" },
+  { type: "text-delta", id: "t", delta: text },
+  { type: "text-end", id: "t" },
+  { type: "finish", finishReason: "stop" },
+];
+const aiSdkUserText = (message) => message.parts.filter((part) => part.type === "text").map((part) => part.text).join("");
+
+async function sentOn(endpoint, text, options = {}) {
+  const hook = await renderHook({ api: endpoint.api, ...options });
+  await act(async () => hook.session().send(text));
+  await until(() => hook.session().state.status !== "streaming", "the run to end");
+  return hook;
+}
+
+scenarios.push(
+  {
+    name: "id: one id per conversation, sent as the AI SDK body's id and AG-UI's threadId, new after reset",
+    async run() {
+      const aiSdk = mockEndpoint("ai-sdk", [aiSdkTurn("a1", "One."), aiSdkTurn("a2", "Two."), aiSdkTurn("a3", "Three.")]);
+      const hook = await sentOn(aiSdk, "Hello", { protocol: "ai-sdk" });
+      const { id } = hook.session();
+      assert.match(id, /^chat_[0-9a-f]{16}$/);
+      await act(async () => hook.session().send("Again"));
+      await until(() => aiSdk.requests.length === 2 && idle(hook));
+      assert.deepEqual(aiSdk.requests.map((request) => request.body.id), [id, id], "the same conversation, the same id");
+      await act(async () => hook.session().reset());
+      assert.notEqual(hook.session().id, id, "a reset starts a new conversation");
+      await act(async () => hook.session().send("New"));
+      await until(() => aiSdk.requests.length === 3 && idle(hook));
+      assert.equal(aiSdk.requests[2].body.id, hook.session().id);
+      await hook.unmount();
+
+      const other = await renderHook({ api: mockEndpoint("ai-sdk", []).api, protocol: "ai-sdk" });
+      assert.notEqual(other.session().id, hook.session().id, "another hook, another conversation");
+      await other.unmount();
+
+      const agUi = mockEndpoint("ag-ui", [[{ type: "RUN_STARTED", threadId: "x", runId: "r" }, { type: "RUN_FINISHED", threadId: "x", runId: "r" }]]);
+      const given = await sentOn(agUi, "Hello", { protocol: "ag-ui", id: "thread-42" });
+      assert.equal(given.session().id, "thread-42");
+      assert.equal(agUi.requests[0].body.threadId, "thread-42");
+      await given.unmount();
+    },
+  },
+  {
+    name: "id: kept with the conversation in storage, and a stored conversation of another id is not opened",
+    async run() {
+      const storage = new MemoryStorage();
+      const endpoint = mockEndpoint("ai-sdk", [aiSdkTurn("a1", "Hi."), aiSdkTurn("a2", "Hi again.")]);
+      const first = await sentOn(endpoint, "Hello", { protocol: "ai-sdk", storageKey: "chat", storage });
+      const { id } = first.session();
+      await first.unmount();
+      assert.equal(JSON.parse(storage.getItem("chat")).id, id, "the envelope keeps the id");
+
+      const again = await renderHook({ api: endpoint.api, protocol: "ai-sdk", storageKey: "chat", storage });
+      assert.equal(again.session().id, id, "restored with its conversation");
+      assert.equal(again.session().messages.length, 2);
+      await act(async () => again.session().send("More"));
+      await until(() => endpoint.requests.length === 2 && idle(again));
+      assert.equal(endpoint.requests[1].body.id, id);
+      await again.unmount();
+
+      const another = await renderHook({ api: endpoint.api, protocol: "ai-sdk", storageKey: "chat", storage, id: "someone-else" });
+      assert.deepEqual([another.session().id, another.session().messages.length], ["someone-else", 0]);
+      await another.unmount();
+    },
+  },
+  {
+    name: "changing storageKey opens the conversation stored under it and aborts the reply; neither is overwritten",
+    async run() {
+      const storage = new MemoryStorage();
+      const agent = scriptedAgent();
+      const options = { api: agent.api, storage };
+      const hook = await renderHook({ ...options, storageKey: "a" });
+      await act(async () => hook.session().send("Chat A"));
+      await until(() => agent.requests.length === 1);
+      await answered(agent, hook, "a1", "Answer A.");
+      const aId = hook.session().id;
+
+      await hook.rerender({ ...options, storageKey: "b" });
+      assert.equal(hook.session().messages.length, 0, "nothing stored under b: a new conversation");
+      assert.notEqual(hook.session().id, aId);
+      await act(async () => hook.session().send("Chat B"));
+      await until(() => agent.requests.length === 2);
+      agent.part({ type: "message-start", messageId: "b1" });
+      agent.part({ type: "text-delta", messageId: "b1", text: "Half of B" });
+      await until(() => hook.session().messages.length === 2);
+
+      await hook.rerender({ ...options, storageKey: "a" });
+      assert.equal(agent.requests[1].signal.aborted, true, "the reply of the conversation left is aborted");
+      assert.deepEqual(hook.session().messages.map(textOf), ["Chat A", "Answer A."]);
+      assert.equal(hook.session().id, aId);
+      await hook.unmount();
+      assert.match(storage.getItem("a"), /Answer A\./);
+      assert.match(storage.getItem("b"), /Half of B/, "b kept what it streamed");
+      assert.doesNotMatch(storage.getItem("b"), /Answer A\./);
+    },
+  },
+  {
+    name: "changing id opens a new conversation (the initial one), as useChat does",
+    async run() {
+      const agent = scriptedAgent();
+      const initialMessages = [{ id: "hello", role: "assistant", parts: [{ type: "text", text: "How can I help?" }] }];
+      const finished = [];
+      const onFinish = (event) => finished.push(event);
+      const hook = await renderHook({ api: agent.api, id: "one", initialMessages, onFinish });
+      await act(async () => hook.session().send("Hi"));
+      await until(() => agent.requests.length === 1);
+      assert.equal(agent.requests[0].body.messages.length, 2, "the initial message is sent too");
+      await hook.rerender({ api: agent.api, id: "two", initialMessages, onFinish });
+      assert.equal(agent.requests[0].signal.aborted, true);
+      assert.deepEqual(finished, [], "the aborted run was the conversation left's: not reported");
+      assert.deepEqual([hook.session().id, hook.session().status], ["two", "idle"]);
+      assert.deepEqual(hook.session().messages.map(textOf), ["How can I help?"]);
+      await hook.unmount();
+    },
+  },
+  {
+    name: "initialMessages and initialState: rendered on the server too, sent with the first request; a stored conversation wins",
+    async run() {
+      const initialMessages = [{ id: "hello", role: "assistant", parts: [{ type: "text", text: "How can I help?" }] }];
+      const hydrated = await hydrateHook({ api: scriptedAgent().api, initialMessages });
+      assert.equal(hydrated.html, "<p>1 messages, idle</p>");
+      assert.deepEqual(hydrated.problems.filter((problem) => !/useLayoutEffect does nothing on the server/.test(problem)), []);
+      await hydrated.unmount();
+
+      const { agent, hook } = await sent("Hi", { initialState: { messages: initialMessages, status: "idle", agentState: { step: 1 } } });
+      assert.deepEqual(agent.requests[0].body.messages.map(textOf), ["How can I help?", "Hi"]);
+      assert.deepEqual(hook.session().state.agentState, { step: 1 });
+      await hook.unmount();
+
+      const storage = new MemoryStorage();
+      const stored = await renderHook({ api: agent.api, storageKey: "chat", storage });
+      await act(async () => stored.session().send("Stored"));
+      await until(() => agent.requests.length === 2);
+      await answered(agent, stored, "s1", "Kept.");
+      await stored.unmount();
+      const restored = await renderHook({ api: agent.api, storageKey: "chat", storage, initialMessages });
+      assert.deepEqual(restored.session().messages.map(textOf), ["Stored", "Kept."]);
+      await restored.unmount();
+
+      assert.throws(
+        () => renderToStringOf({ api: agent.api, initialMessages: [{ id: 7, role: "user", parts: [] }] }),
+        (error) => error.code === "invalid" && error.path === "options.initialMessages[0].id",
+      );
+    },
+  },
+  {
+    name: "status is submitted from the request until the first frame, then streaming",
+    async run() {
+      const { agent, hook } = await sent("Hello");
+      assert.equal(hook.session().status, "submitted");
+      await act(() => new Promise((resolve) => setTimeout(resolve, 30)));
+      assert.equal(hook.session().status, "submitted", "nothing arrived: still submitted");
+      agent.part({ type: "message-start", messageId: "a1" });
+      await until(() => hook.session().status === "streaming");
+      await answered(agent, hook, "a1", "Hi.");
+      assert.equal(hook.session().status, "idle");
+      await hook.unmount();
+    },
+  },
+  {
+    name: "onFinish after each run with the state and the last assistant message; onError when it failed",
+    async run() {
+      const finished = [];
+      const errors = [];
+      const { agent, hook } = await sent("Hello", { onFinish: (event) => finished.push(event), onError: (error) => errors.push(error) });
+      await answered(agent, hook, "a1", "Hi there.");
+      assert.equal(finished.length, 1);
+      assert.equal(finished[0].state, hook.session().state);
+      assert.equal(textOf(finished[0].message), "Hi there.");
+      await act(async () => hook.session().send("More"));
+      await until(() => agent.requests.length === 2);
+      agent.part({ type: "error", error: "The model is overloaded." });
+      await until(() => failed(hook));
+      assert.equal(finished.length, 2, "a failed run ends too");
+      assert.deepEqual(errors, [{ message: "The model is overloaded." }]);
+      await act(async () => hook.session().send("Once more"));
+      await until(() => agent.requests.length === 3);
+      await act(async () => hook.session().stop());
+      await until(() => finished.length === 3, "a stopped run ends too");
+      assert.equal(errors.length, 1);
+      await hook.unmount();
+    },
+  },
+  {
+    name: "onToolCall answers a client-side call with its result, or its error, and the agent goes on",
+    async run() {
+      const calls = [];
+      const onToolCall = async ({ toolCall }) => {
+        calls.push(toolCall.name);
+        if (toolCall.name === "fail") throw new Error("No location permission");
+        if (toolCall.name === "later") return undefined;
+        return { city: "Lisbon" };
+      };
+      const { agent, hook } = await sent("Where am I?", { onToolCall });
+      agent.part({ type: "message-start", messageId: "a1" });
+      agent.part({ type: "tool-call", messageId: "a1", id: "c1", name: "locate", input: {} });
+      agent.part({ type: "tool-call", messageId: "a1", id: "c2", name: "fail", input: {} });
+      await act(() => new Promise((resolve) => setTimeout(resolve, 30)));
+      assert.deepEqual(calls, [], "not while the run streams: the agent may answer it");
+      agent.part({ type: "finish", reason: "tool-calls" });
+      await until(() => agent.requests.length === 2, "the continuation");
+      assert.deepEqual(calls, ["locate", "fail"]);
+      const [located, refused] = agent.requests[1].body.messages[1].parts;
+      assert.deepEqual([located.state, located.output], ["done", { city: "Lisbon" }]);
+      assert.deepEqual([refused.state, refused.error.message], ["error", "No location permission"]);
+      agent.part({ type: "message-start", messageId: "a2" });
+      agent.part({ type: "tool-call", messageId: "a2", id: "c3", name: "later", input: {} });
+      agent.part({ type: "finish", reason: "tool-calls" });
+      await until(() => idle(hook) && calls.length === 3);
+      await act(() => new Promise((resolve) => setTimeout(resolve, 30)));
+      assert.equal(agent.requests.length, 2, "undefined: the call waits for answer()");
+      await act(async () => hook.session().answer("c3", "ok"));
+      await until(() => agent.requests.length === 3);
+      assert.deepEqual(calls, ["locate", "fail", "later"], "once per call");
+      await hook.unmount();
+    },
+  },
+  {
+    name: "onToolCall is not given a call that awaits approval, nor the approved call (the agent runs it)",
+    async run() {
+      const calls = [];
+      const { agent, hook } = await sent("Delete it", { onToolCall: ({ toolCall }) => void calls.push(toolCall.id) });
+      agent.part({ type: "message-start", messageId: "a1" });
+      agent.part({ type: "tool-call", messageId: "a1", id: "c1", name: "delete", input: {} });
+      agent.part({ type: "tool-approval-request", id: "c1", prompt: "Delete?" });
+      agent.part({ type: "finish", reason: "tool-calls" });
+      await until(() => idle(hook) && hook.session().messages.length === 2);
+      await act(async () => hook.session().approve("c1"));
+      await until(() => agent.requests.length === 2);
+      agent.part({ type: "tool-result", id: "c1", output: "deleted" });
+      await answered(agent, hook, "a2", "Done.");
+      assert.deepEqual(calls, []);
+      await hook.unmount();
+    },
+  },
+  {
+    name: "onData gets transient data parts, which are never stored, and the stored ones as they arrive",
+    async run() {
+      const data = [];
+      const endpoint = mockEndpoint("ai-sdk", [
+        [
+          { type: "start", messageId: "a1" },
+          { type: "data-progress", data: { percent: 50 }, transient: true },
+          { type: "data-weather", id: "w1", data: { city: "Oslo" } },
+          ...aiSdkTurn("a1", "Done.").slice(1),
+        ],
+      ]);
+      const hook = await sentOn(endpoint, "Weather?", { protocol: "ai-sdk", onData: (part) => data.push(part) });
+      await until(() => data.length === 2);
+      assert.deepEqual(data, [
+        { type: "data", name: "progress", data: { percent: 50 }, transient: true },
+        { type: "data", name: "weather", id: "w1", data: { city: "Oslo" } },
+      ]);
+      const names = hook.session().messages[1].parts.filter((part) => part.type === "data").map((part) => part.name);
+      assert.deepEqual(names, ["weather"], "the transient part is not in the session");
+      await hook.unmount();
+    },
+  },
+  {
+    name: "send with files and metadata: a file data part reaches an AI SDK server as a file part",
+    async run() {
+      const endpoint = mockEndpoint("ai-sdk", [aiSdkTurn("a1", "A cat.")]);
+      const hook = await renderHook({ api: endpoint.api, protocol: "ai-sdk" });
+      const file = { type: "data", name: "file", data: { mediaType: "image/png", url: "data:image/png;base64,AAAA", filename: "cat.png" } };
+      await act(async () => hook.session().send("What is this?", { parts: [file], metadata: { from: "test" } }));
+      await until(() => idle(hook));
+      const [message] = endpoint.requests[0].body.messages;
+      assert.deepEqual(message.parts, [
+        { type: "text", text: "What is this?" },
+        { type: "file", mediaType: "image/png", url: "data:image/png;base64,AAAA", filename: "cat.png" },
+      ]);
+      assert.deepEqual(message.metadata, { from: "test" });
+      assert.equal(aiSdkUserText(message), "What is this?");
+      await hook.unmount();
+    },
+  },
+  {
+    name: "setMessages and load replace the conversation (stopping a reply in flight); clearError clears the error",
+    async run() {
+      const { agent, hook } = await sent("Hello");
+      agent.part({ type: "message-start", messageId: "a1" });
+      agent.part({ type: "text-delta", messageId: "a1", text: "Half" });
+      await until(() => hook.session().messages.length === 2);
+      await act(async () => hook.session().setMessages((messages) => messages.slice(0, 1)));
+      assert.equal(agent.requests[0].signal.aborted, true, "the reply in flight is stopped");
+      assert.deepEqual([hook.session().status, hook.session().messages.map(textOf)], ["idle", ["Hello"]]);
+      const other = { messages: [{ id: "u9", role: "user", parts: [{ type: "text", text: "Elsewhere" }] }], status: "idle" };
+      await act(async () => hook.session().load(other));
+      assert.equal(hook.session().state, other, "load keeps the given state");
+      assert.throws(() => hook.session().setMessages([{ id: 1 }]), (error) => error.code === "invalid");
+
+      await act(async () => hook.session().retry());
+      await until(() => agent.requests.length === 2);
+      agent.part({ type: "error", error: "boom" });
+      await until(() => failed(hook));
+      await act(async () => hook.session().clearError());
+      assert.deepEqual([hook.session().status, hook.session().error], ["idle", undefined]);
+      assert.deepEqual(hook.session().messages.map(textOf), ["Elsewhere"]);
+      await hook.unmount();
+    },
+  },
+  {
+    name: "a finished AI SDK reply's body is read to its end, never cancelled, however late the server closes it",
+    async run() {
+      let cancelled = false;
+      const encoder = new TextEncoder();
+      const api = async () =>
+        new Response(
+          new ReadableStream({
+            start(controller) {
+              for (const chunk of aiSdkTurn("a1", "Hi.")) controller.enqueue(encoder.encode(`data: ${JSON.stringify(chunk)}\n\n`));
+              controller.enqueue(encoder.encode("data: [DONE]\n\n"));
+              setTimeout(() => controller.close(), 30);
+            },
+            cancel: () => void (cancelled = true),
+          }),
+          { headers: { "content-type": "text/event-stream", "x-vercel-ai-ui-message-stream": "v1" } },
+        );
+      const finished = [];
+      const hook = await sentOn({ api }, "Hello", { protocol: "ai-sdk", onFinish: () => finished.push(true) });
+      await until(() => finished.length === 1);
+      await act(() => new Promise((resolve) => setTimeout(resolve, 60)));
+      assert.equal(cancelled, false, "the finished request's body was cancelled");
+      await hook.unmount();
+      assert.equal(cancelled, false);
+    },
+  },
+  {
+    name: "a stream that broke after the server sent an error reports the server's error",
+    async run() {
+      for (const [protocol, error] of [
+        ["ai-sdk", { type: "error", errorText: "Quota exhausted" }],
+        ["actions", { type: "part", part: { type: "error", error: "Quota exhausted" } }],
+      ]) {
+        const endpoint = mockEndpoint(protocol, [[error, drop()]]);
+        const hook = await sentOn(endpoint, "Hello", { protocol });
+        assert.equal(hook.session().error.message, "Quota exhausted", protocol);
+        await hook.unmount();
+      }
+      // A hand-written SSE server whose last event lost its blank line to the break.
+      const unterminated = mockEndpoint("ai-sdk", [[raw('data: {"type":"error","errorText":"Quota exhausted"}\n'), drop()]]);
+      const cut = await sentOn(unterminated, "Hello", { protocol: "ai-sdk" });
+      assert.equal(cut.session().error.message, "Quota exhausted");
+      await cut.unmount();
+      const broken = mockEndpoint("actions", [[{ type: "part", part: { type: "message-start", messageId: "a1" } }, drop()]]);
+      const hook = await sentOn(broken, "Hello");
+      assert.deepEqual(hook.session().error, { message: "The connection to the agent broke before the reply was finished.", code: "network", cause: "network error" });
+      await hook.unmount();
     },
   },
 );

@@ -94,3 +94,105 @@ export async function readsFetch(): Promise<void> {
   const { body } = await fetch("/api/chat");
   if (body !== null) for await (const chunk of readAiSdkStream(body)) void chunk;
 }
+
+// useAgentSession typed by a tool map and a data map: the session, the callbacks' parts and the
+// answers are the tools' own.
+import type { AgentMessage as TypedMessage, DataPart, ToolPart } from "chat-session-reducer";
+
+type ShopTools = {
+  getLocation: { input: Record<string, never>; output: { lat: number; lng: number } };
+  deleteFile: { input: { path: string }; output: { ok: boolean } };
+};
+type ShopData = { cart: { items: number } };
+
+export function useShopChat(): AgentSession<ShopTools, ShopData> {
+  const chat = useAgentSession<ShopTools, ShopData>({
+    api: "/api/chat",
+    protocol: "ai-sdk",
+    onToolCall: async ({ toolCall }) => {
+      if (toolCall.name === "getLocation") return { lat: 59.9, lng: 10.7 };
+      if (toolCall.name === "deleteFile" && toolCall.input.path.startsWith("/tmp/")) return { ok: true };
+      return undefined;
+    },
+    onData: (part) => {
+      if (part.name === "cart") console.log(part.data?.items);
+      else if (part.name === "source-url") console.log(part.data?.url);
+    },
+    onFinish: ({ message }) => {
+      const last: TypedMessage<ShopTools, ShopData> | undefined = message;
+      void last;
+    },
+    body: (session, defaultBody) => ({ ...(defaultBody as object), calls: session.messages.length }),
+  });
+  chat.answer("call-1", { lat: 1, lng: 2 });
+  chat.approve("call-2", { input: { path: "/tmp/b" } });
+  // @ts-expect-error an answer is one of the tools' outputs
+  chat.answer("call-1", { latitude: 1 });
+  // @ts-expect-error an edited input is one of the tools' inputs
+  chat.approve("call-2", { input: { file: "/tmp/b" } });
+  // @ts-expect-error a data part the map does not name
+  chat.send("x", { parts: [{ type: "data", name: "carts", data: { items: 1 } }] });
+  chat.dispatch({ type: "toolPhase", name: "deleteFile", state: "awaiting-confirmation", prompt: "Delete it?" });
+  // @ts-expect-error a tool the map does not have
+  chat.dispatch({ type: "toolPhase", name: "deleteFiles", state: "running" });
+  return chat;
+}
+
+export function ToolCard({ part }: { part: ToolPart<ShopTools, ShopData> }): string {
+  // @ts-expect-error a misspelt tool name
+  if (part.name === "getLocaton") return "";
+  if (part.name === "deleteFile" && part.state === "done") return part.output.ok ? `deleted ${part.input.path}` : "kept";
+  // @ts-expect-error the error is there once `error`
+  if (part.state !== "done") return part.error.message;
+  return part.state;
+}
+
+export function CartBadge({ part }: { part: DataPart<ShopData> }): number {
+  return part.name === "cart" ? part.data.items : 0;
+}
+
+export const wrongToolCall: UseAgentSessionOptions<ShopTools> = {
+  api: "/api/chat",
+  // @ts-expect-error onToolCall answers with one of the tools' outputs
+  onToolCall: () => ({ lat: "north" }),
+};
+
+// The defaults: the untyped session of every example above.
+export const untyped: AgentSession = useMockedChat();
+// Issue 22: the options and returns at parity with useChat.
+import { waitsOnApp } from "chat-session-reducer";
+import type { AgentError, DataStreamPart } from "chat-session-reducer/react";
+
+export function useParityChat(saved: SessionState | undefined): AgentSession {
+  const chat = useAgentSession({
+    api: "/api/chat",
+    protocol: "ai-sdk",
+    id: "chat-42",
+    initialMessages: [{ id: "hi", role: "assistant", parts: [{ type: "text", text: "How can I help?" }] }],
+    ...(saved === undefined ? {} : { initialState: saved }),
+    onToolCall: async ({ toolCall }) => (toolCall.name === "locate" ? { city: "Lisbon" } : undefined),
+    onFinish: ({ state, message }) => void [state.status, message?.id],
+    onError: (error: AgentError) => void [error.message, error.code, error.status, error.body, error.cause],
+    onData: (part: DataStreamPart) => void [part.name, part.data],
+  });
+  const id: string = chat.id;
+  const status: "idle" | "streaming" | "error" | "submitted" = chat.status;
+  chat.setMessages((messages) => messages.slice(0, -1));
+  chat.setMessages([]);
+  chat.load({ messages: [], status: "idle" });
+  chat.clearError();
+  chat.send("Look", { parts: [{ type: "data", name: "file", data: { mediaType: "image/png", url: "data:," } }], metadata: { from: "ui" } });
+  for (const message of chat.messages) {
+    for (const part of message.parts) {
+      const waits: "confirmation" | "result" | undefined = waitsOnApp(chat.state, part);
+      void [id, status, waits];
+    }
+  }
+  return chat;
+}
+
+// @ts-expect-error: onToolCall's result is a JSON value
+useAgentSession({ api: "/api/chat", onToolCall: () => new Map() });
+
+// @ts-expect-error: initialMessages are messages
+useAgentSession({ api: "/api/chat", initialMessages: [{ text: "Hi" }] });

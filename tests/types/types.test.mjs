@@ -18,7 +18,7 @@ const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
 function typeCheck(project, ...extraArgs) {
   const dir = join(consumerProject(), "types");
   mkdirSync(dir, { recursive: true });
-  for (const file of ["usage.ts", "adapters-usage.ts", "react-usage.ts", "tsconfig.json", "tsconfig.react.json"]) {
+  for (const file of ["usage.ts", "adapters-usage.ts", "tools-usage.ts", "react-usage.ts", "tsconfig.json", "tsconfig.react.json"]) {
     copyFileSync(join(here, file), join(dir, file));
   }
   return spawnSync(process.execPath, [tsc, "-p", join(dir, project), ...extraArgs], { encoding: "utf8" });

@@ -53,7 +53,10 @@ export function App() {
   const { state, approve, deny, answer, edit, regenerate, switchBranch } = chat;
 
   const streaming = state.status === "streaming";
-  const answers = useMemo(() => ({ approve: (callId: string) => approve(callId), deny: (callId: string) => deny(callId), answer }), [approve, deny, answer]);
+  const answers = useMemo(
+    () => ({ state, approve: (callId: string) => approve(callId), deny: (callId: string) => deny(callId), answer }),
+    [state, approve, deny, answer],
+  );
   const messageActions = useMemo(() => ({ streaming, edit, regenerate, switchBranch }), [streaming, edit, regenerate, switchBranch]);
 
   const end = useRef<HTMLDivElement>(null);
@@ -95,7 +98,7 @@ export function App() {
             </MessageActionsContext.Provider>
           </CallAnswersContext.Provider>
         )}
-        {streaming && <p className="typing">The agent is replying…</p>}
+        {streaming && <p className="typing">{chat.status === "submitted" ? "Sent, waiting for the agent…" : "The agent is replying…"}</p>}
         <div ref={end} />
       </main>
 

@@ -1,6 +1,6 @@
 // chat-session-reducer/ag-ui: AG-UI 1.0 events in, RunAgentInput messages and resume entries out.
 // The protocol's shapes are declared structurally here: this package does not depend on @ag-ui/*.
-import type { AgentMessage, JsonValue, SessionAction, SessionState } from "chat-session-reducer";
+import type { AgentMessage, DataMap, JsonValue, SessionAction, SessionState, ToolMap } from "chat-session-reducer";
 import type { StreamSource } from "../stream-source.js";
 
 export type { StreamSource };
@@ -19,7 +19,8 @@ export interface AgUiEventLike {
  */
 export type AgUiTranslator = (event: AgUiEventLike | unknown) => SessionAction[];
 
-export interface AgUiTranslatorOptions {
+/** `Tools` and `Data`: the session's tool and data maps. */
+export interface AgUiTranslatorOptions<Tools extends ToolMap = ToolMap, Data extends DataMap = DataMap> {
   /**
    * The messages the session holds when the stream starts (`state.messages`). With them,
    * `RUN_STARTED.input.messages` the session does not hold are added before the run's events
@@ -27,7 +28,7 @@ export interface AgUiTranslatorOptions {
    * its id as it is. Without them, `input.messages` are not added: the translator cannot tell
    * which the session holds, and the input's copy of a held message would replace it.
    */
-  messages?: readonly AgentMessage[];
+  messages?: readonly AgentMessage<Tools, Data>[];
   /**
    * The stream replays what the session may already hold (a reconnect to an active run, which
    * sends the run's events from its start, or a `MESSAGES_SNAPSHOT` then them): the first
@@ -56,7 +57,9 @@ export interface AgUiTranslatorOptions {
  * renaming a call; an event whose `subagentRunId` is not that of its message's or call's opener
  * (an event without one belongs to the opener's sub-agent).
  */
-export function createAgUiTranslator(options?: AgUiTranslatorOptions): AgUiTranslator;
+export function createAgUiTranslator<Tools extends ToolMap = ToolMap, Data extends DataMap = DataMap>(
+  options?: AgUiTranslatorOptions<Tools, Data>,
+): AgUiTranslator;
 
 /**
  * The events of an AG-UI SSE stream (`data: <json>` events). An event that is not JSON throws
@@ -90,9 +93,12 @@ export type AgUiMessageLike =
  * AG-UI messages (a `MESSAGES_SNAPSHOT`, a stored thread) as session messages: each tool
  * message is folded into its call (`done`, or `error` with its `error`), a reasoning message
  * becomes an assistant message with a reasoning part, an activity one with a data part;
- * system and developer messages are left out. Entries that are not messages are skipped.
+ * system and developer messages are left out. Entries that are not messages are skipped. The
+ * tool and data maps are the caller's word for what the messages hold.
  */
-export function fromAgUiMessages(messages: readonly (AgUiMessageLike | unknown)[]): AgentMessage[];
+export function fromAgUiMessages<Tools extends ToolMap = ToolMap, Data extends DataMap = DataMap>(
+  messages: readonly (AgUiMessageLike | unknown)[],
+): AgentMessage<Tools, Data>[];
 
 export interface AgUiResumeEntry {
   interruptId: string;
@@ -114,7 +120,7 @@ export interface ToAgUiInputOptions {
  * their results) and `resume` (one entry per open interrupt: `resolved` with the answer as
  * payload, `cancelled` when it was refused, cancelled or left unanswered).
  */
-export function toAgUiInput(
-  state: SessionState,
+export function toAgUiInput<Tools extends ToolMap = ToolMap, Data extends DataMap = DataMap>(
+  state: SessionState<Tools, Data>,
   options?: ToAgUiInputOptions,
 ): { messages: AgUiMessageLike[]; resume: AgUiResumeEntry[] };

@@ -158,12 +158,15 @@ function fromContent(chunk) {
   return part(withMetadata(data, textMetadata({ providerMetadata: chunk.providerMetadata })));
 }
 
-// `data-NAME` parts; transient ones are not conversation state (the app reads them itself).
-function fromData(chunk) {
-  if (chunk.transient === true || !isJson(chunk.data)) return [];
+// `data-NAME` parts; transient ones are not conversation state: no action, and the data part
+// goes to `onTransientData` when it is given (the app reads it itself).
+function fromData(chunk, onTransientData) {
+  if (!isJson(chunk.data)) return [];
   const data = { type: "data", name: chunk.type.slice(5), data: chunk.data };
   copyField(data, "id", chunk, "id", isString);
-  return part(data);
+  if (chunk.transient !== true) return part(data);
+  onTransientData?.({ ...data, transient: true });
+  return [];
 }
 
 /**
@@ -175,6 +178,6 @@ export function fromAiSdkChunk(chunk, options) {
   const translate = Object.prototype.hasOwnProperty.call(translators, chunk.type) ? translators[chunk.type] : undefined;
   if (translate) return translate(chunk, options?.replay === true);
   if (contentChunkTypes.has(chunk.type)) return fromContent(chunk);
-  if (chunk.type.startsWith("data-")) return fromData(chunk);
+  if (chunk.type.startsWith("data-")) return fromData(chunk, options?.onTransientData);
   return [];
 }

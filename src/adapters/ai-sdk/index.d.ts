@@ -1,6 +1,6 @@
 // chat-session-reducer/ai-sdk: the Vercel AI SDK 7 UI message stream in, UIMessages out.
 // The protocol's shapes are declared structurally here: this package does not depend on `ai`.
-import type { AgentMessage, JsonValue, SessionAction } from "chat-session-reducer";
+import type { AgentMessage, DataMap, JsonValue, SessionAction, ToolMap } from "chat-session-reducer";
 import type { StreamSource } from "../stream-source.js";
 
 export type { StreamSource };
@@ -17,18 +17,26 @@ export interface FromAiSdkChunkOptions {
    * chunk first empties the message of that id, so text is not doubled.
    */
   replay?: boolean;
+  /**
+   * Receives each transient data part (`data-NAME` with `transient: true`) as
+   * `{ type: "data", name, id?, data, transient: true }`; it gives no action either way (a
+   * transient part is not conversation state).
+   */
+  onTransientData?: (part: { type: "data"; name: string; id?: string; data: JsonValue; transient: true }) => void;
 }
 
 /**
  * The actions for one chunk; dispatch them as `{ type: "batch", actions }`. Never throws: a
- * value that is not a chunk, or a chunk of an unknown type, gives `[]`.
+ * value that is not a chunk, or a chunk of an unknown type, gives `[]`. Typed by no tool map
+ * (the chunk's tool names are the server's); `sessionReducer` takes them into a typed state.
  */
 export function fromAiSdkChunk(chunk: UIMessageChunkLike | unknown, options?: FromAiSdkChunkOptions): SessionAction[];
 
 /**
  * The chunks of a UI message stream (SSE `data:` events, up to `data: [DONE]`). An event that is
  * not JSON throws an Error with `code: "invalid_json"` and `path: "stream[N]"`; a Response that
- * is not ok throws `code: "http"` with its `status`. Breaking out of the loop cancels the body.
+ * is not ok throws `code: "http"` with its `status`. Breaking out of the loop cancels the body;
+ * after `[DONE]` the rest of the body is read to its end, so the request ends as the server ends it.
  */
 export function readAiSdkStream(source: StreamSource): AsyncIterable<unknown>;
 
@@ -93,4 +101,6 @@ export interface UIMessageLike {
  * (reasoning signatures), approvals and their answers, denials as `output-denied`; a
  * cancelled call, or one whose input was cut short, as `output-error` with its reason.
  */
-export function toAiSdkMessages(messages: readonly AgentMessage[]): UIMessageLike[];
+export function toAiSdkMessages<Tools extends ToolMap = ToolMap, Data extends DataMap = DataMap>(
+  messages: readonly AgentMessage<Tools, Data>[],
+): UIMessageLike[];

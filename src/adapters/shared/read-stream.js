@@ -15,7 +15,19 @@ function bodyOf(source) {
   return source;
 }
 
-async function* chunksOf(body) {
+// What is left of a body after the protocol's end sentinel, read to its end and dropped: the
+// request then ends as the server ends it. Cancelling it instead would abort a finished
+// request on the server's side (its `req.signal` fires), as if the user had stopped the reply.
+async function drain(reader) {
+  try {
+    while (!(await reader.read()).done);
+  } catch {
+    // The connection broke after the reply was complete: nothing of the reply is lost.
+  }
+}
+
+// `reading.ended` is set by the framing when the protocol's end sentinel came (see drain).
+async function* chunksOf(body, reading) {
   if (body == null) return;
   if (typeof body.getReader === "function") {
     const reader = body.getReader();
@@ -26,8 +38,10 @@ async function* chunksOf(body) {
         yield value;
       }
     } finally {
-      // The consumer stopped early (break, an exception): cancel the request instead of leaving it open.
-      reader.cancel().catch(() => {});
+      // After the end sentinel the rest is drained; otherwise the consumer stopped early (break,
+      // an exception): cancel the request instead of leaving it open.
+      if (reading.ended) void drain(reader);
+      else reader.cancel().catch(() => {});
     }
   }
   if (typeof body[Symbol.asyncIterator] !== "function") {
@@ -64,10 +78,10 @@ class LineSplitter {
 }
 
 // The lines of a stream, a chunk's worth at a time.
-async function* lineBatches(source) {
+async function* lineBatches(source, reading = { ended: false }) {
   const decoder = new TextDecoder();
   const splitter = new LineSplitter();
-  for await (const chunk of chunksOf(bodyOf(source))) {
+  for await (const chunk of chunksOf(bodyOf(source), reading)) {
     const lines = splitter.push(typeof chunk === "string" ? chunk : decoder.decode(chunk, { stream: true }));
     if (lines.length) yield lines;
   }
@@ -91,20 +105,41 @@ export function parseItem(text, index) {
 export async function* readJsonEvents(source, done) {
   let data = null;
   let index = 0;
-  for await (const lines of lineBatches(source)) {
-    for (const line of lines) {
-      if (line === "") {
-        if (data === null) continue;
-        if (data === done) return;
-        yield parseItem(data, index++);
-        data = null;
-      } else if (line.startsWith("data") && (line.length === 4 || line[4] === ":")) {
-        const value = line.length === 4 ? "" : line.slice(line[5] === " " ? 6 : 5);
-        data = data === null ? value : `${data}\n${value}`;
+  const reading = { ended: false };
+  try {
+    for await (const lines of lineBatches(source, reading)) {
+      for (const line of lines) {
+        if (line === "") {
+          if (data === null) continue;
+          if (data === done) {
+            reading.ended = true;
+            return;
+          }
+          yield parseItem(data, index++);
+          data = null;
+        } else if (line.startsWith("data") && (line.length === 4 || line[4] === ":")) {
+          const value = line.length === 4 ? "" : line.slice(line[5] === " " ? 6 : 5);
+          data = data === null ? value : `${data}\n${value}`;
+        }
       }
     }
+  } catch (error) {
+    // The connection broke after an event whose blank line never came (the server's last
+    // words, often its error): it is given before the failure, when its data is whole JSON.
+    const last = data === null || data === done || error?.code === "invalid_json" ? undefined : lastWords(data);
+    if (last !== undefined) yield last;
+    throw error;
   }
   if (data !== null && data !== done) yield parseItem(data, index);
+}
+
+// An event's data as JSON, or undefined when it is not (cut short by the break).
+function lastWords(data) {
+  try {
+    return JSON.parse(data);
+  } catch {
+    return undefined;
+  }
 }
 
 // One JSON value per line; blank lines are skipped.

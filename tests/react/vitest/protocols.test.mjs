@@ -28,7 +28,7 @@ function sseResponse(events) {
 async function sendAndFinish(options, text = "What's the weather?") {
   const hook = await renderHook(options);
   await act(async () => hook.session().send(text));
-  await until(() => hook.session().status !== "streaming", "the run to end");
+  await until(() => hook.session().state.status !== "streaming", "the run to end");
   return hook;
 }
 

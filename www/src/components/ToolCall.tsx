@@ -1,5 +1,5 @@
 import { memo, useContext } from "react";
-import { isCancelled } from "chat-session-reducer";
+import { isCancelled, waitsOnApp } from "chat-session-reducer";
 import type { JsonValue, SessionState, ToolPart, ToolState } from "chat-session-reducer";
 import { Conversation } from "./Conversation";
 import { CallAnswersContext } from "./callAnswers";
@@ -13,25 +13,30 @@ const STATE_LABELS: Record<ToolState, string> = {
   cancelled: "cancelled",
 };
 
-/** Tools that run in this page: the user's choice is the result. */
-const CLIENT_TOOLS = new Set(["pick_time"]);
-
-export const ToolCall = memo(function ToolCall({ call }: { call: ToolPart }) {
+export const ToolCall = memo(function ToolCall({ call }: { call: { type: "tool" } & ToolPart }) {
   const answers = useContext(CallAnswersContext);
-  const awaiting = call.state === "awaiting-confirmation";
-  const asksUser = CLIENT_TOOLS.has(call.name) && call.state === "running";
+  // A call the app must act on (an approval, or a client-side tool's result) looks unlike one the
+  // agent is working on: waitsOnApp tells them apart, without knowing the tools' names.
+  const waits = answers === null ? undefined : waitsOnApp(answers.state, call);
+  const label = waits === "result" ? "waiting for you" : call.error?.code === "denied" ? "denied" : STATE_LABELS[call.state];
   return (
-    <section className={`tool-call state-${call.state}`} data-testid="tool-call" data-state={call.state} data-name={call.name}>
+    <section
+      className={`tool-call state-${call.state}${waits === undefined ? "" : ` waits-on-app`}`}
+      data-testid="tool-call"
+      data-state={call.state}
+      data-waits={waits}
+      data-name={call.name}
+    >
       <header className="tool-header">
         <span className="tool-name">{call.name}</span>
-        <span className="tool-state">{call.error?.code === "denied" ? "denied" : STATE_LABELS[call.state]}</span>
+        <span className="tool-state">{label}</span>
       </header>
       {/* While its input streams, the call shows the text so far (it is parsed once, at its end). */}
       <pre className="tool-input" data-testid="tool-input">
         {call.state === "input-streaming" ? call.inputText : JSON.stringify(call.input)}
       </pre>
       {call.prompt !== undefined && <p className="tool-prompt">{call.prompt}</p>}
-      {awaiting && answers !== null && (
+      {waits === "confirmation" && answers !== null && (
         <div className="tool-decision">
           <button type="button" className="primary" data-testid="approve" onClick={() => answers.approve(call.id)}>
             Approve
@@ -41,7 +46,7 @@ export const ToolCall = memo(function ToolCall({ call }: { call: ToolPart }) {
           </button>
         </div>
       )}
-      {asksUser && answers !== null && <TimePicker call={call} onPick={(time) => answers.answer(call.id, { time })} />}
+      {waits === "result" && answers !== null && <TimePicker call={call} onPick={(time) => answers.answer(call.id, { time })} />}
       {call.agent !== undefined && <SubAgentRun run={call.agent} />}
       {call.output !== undefined && <pre className="tool-output">{outputText(call.output)}</pre>}
       {call.error !== undefined && (

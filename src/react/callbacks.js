@@ -1,0 +1,79 @@
+// The app's callbacks about runs: onFinish and onError once a run ended, onToolCall for each
+// client-side tool call a finished run left waiting on the app, onData (index.js) as data parts
+// arrive. They are called after the render that shows what they report, from the newest options.
+
+import { useEffect, useRef } from "react";
+import { waitsOnApp } from "chat-session-reducer";
+import { callsOfLastTurn } from "./session.js";
+
+/** The data parts among a run's actions (batches included, nested runs' parts too). */
+export function dataPartsOf(actions) {
+  const parts = [];
+  const pending = [...actions];
+  while (pending.length > 0) {
+    const action = pending.pop();
+    if (action.type === "batch") pending.push(...action.actions);
+    else if (action.type === "part" && action.part.type === "data") parts.push(action.part);
+  }
+  return parts.reverse();
+}
+
+function lastAssistantMessage(messages) {
+  return messages.findLast((message) => message.role === "assistant");
+}
+
+// What a thrown value says, as a tool error's message.
+function messageOf(thrown) {
+  return thrown instanceof Error ? thrown.message : typeof thrown === "string" ? thrown : String(thrown);
+}
+
+/**
+ * Runs the app's `onToolCall` for `call`: what it returns (or resolves to) is the call's result,
+ * what it throws (or rejects with) the call's error; `undefined` leaves the call to `answer()`.
+ * A result that is not JSON is the call's error too. Never throws.
+ */
+async function runToolCall(onToolCall, call, answer) {
+  let output;
+  try {
+    output = await onToolCall({ toolCall: call });
+  } catch (thrown) {
+    answer({ type: "tool-error", id: call.id, error: { message: messageOf(thrown) } });
+    return;
+  }
+  if (output === undefined) return;
+  try {
+    answer({ type: "tool-result", id: call.id, output });
+  } catch (thrown) {
+    answer({ type: "tool-error", id: call.id, error: { message: `onToolCall: its result is not JSON (${messageOf(thrown)})` } });
+  }
+}
+
+/**
+ * After each run that ended: `onFinish({ state, message })` (finished, failed, stopped or
+ * replaced), `onError(error)` when it failed, and `onToolCall` once for each call of the last
+ * turn that waits on the app for its result (`waitsOnApp` says "result"); a call that needs
+ * approval is not one (until approved, it waits on the user; approved, it is the agent's).
+ * `hook` is the hook's state; `newest()` gives the newest options and session.
+ */
+export function useRunCallbacks(hook, newest, answer) {
+  // The calls given to onToolCall already: each once.
+  const handed = useRef(new Set());
+  const { ended, failure } = hook;
+  useEffect(() => {
+    if (ended === undefined) return;
+    const { options } = newest();
+    const { session } = ended;
+    options.onFinish?.({ state: session, message: lastAssistantMessage(session.messages) });
+    if (session.status === "error") {
+      options.onError?.(failure?.run === ended.run ? { ...session.error, ...failure.details } : session.error);
+    }
+    const { onToolCall } = options;
+    if (onToolCall === undefined || session.status === "streaming") return;
+    for (const call of callsOfLastTurn(session.messages)) {
+      if (handed.current.has(call.id) || waitsOnApp(session, call) !== "result") continue;
+      handed.current.add(call.id);
+      void runToolCall(onToolCall, call, answer);
+    }
+    // Once per run that ended; the callbacks are read from the newest options.
+  }, [ended]);
+}
