@@ -1,7 +1,8 @@
 // `npm run bench`: the package against the hand-written baseline on the workloads of issue 4, against
 // its peers (the AI SDK's Chat and readUIMessageStream, AG-UI's client) on the same workloads, the copies
 // every immutable reducer makes on them (bench/copy-floor.mjs), the
-// package's load time in Node and Chromium, and its size. It prints figures; it asserts no time.
+// package's load time in Node and Chromium, what a save costs while a reply streams into a 4 MB
+// conversation (bench/storage.mjs), and its size. It prints figures; it asserts no time.
 // BENCH_RUNS (default 11) sets the timed runs per workload and reducer, BENCH_PEER_RUNS (default 9)
 // those per peer, BENCH_LOAD_RUNS (default 5) the cold loads per runtime. Run with --expose-gc so
 // a collection before each run keeps garbage of one reducer from being collected on the other's time.
@@ -157,6 +158,9 @@ for (const [peerName, makePeer, workloads, runs] of peerRaces) {
 
 console.log();
 await import("./branches.mjs");
+
+console.log();
+await import("./storage.mjs");
 
 console.log();
 await reportLoads(PKG_DIR, LOAD_RUNS);

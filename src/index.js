@@ -28,38 +28,42 @@ bindSessionReducer(reduceInWasm);
 export { sessionReducer };
 
 // The storage helpers, made on first use: each is a function declaration, so a bundle that uses
-// none of them leaves them out.
+// none of them leaves them out. Each returns a promise when given a session store.
 /** @type {ReturnType<typeof sessionStorageHelpers> | undefined} */
 let storageHelpers;
 const helpers = () => (storageHelpers ??= sessionStorageHelpers(sessionReducer));
 
-/** @type {typeof import("chat-session-reducer").saveSession} */
+/** @param {any[]} args (the declarations in src/storage/exports.d.ts: one overload per kind of storage) */
 export function saveSession(...args) {
   return helpers().saveSession(...args);
 }
-/** @type {typeof import("chat-session-reducer").loadSession} */
+/** @param {any[]} args (the declarations in src/storage/exports.d.ts: one overload per kind of storage) */
 export function loadSession(...args) {
   return helpers().loadSession(...args);
 }
-/** @type {typeof import("chat-session-reducer").clearSession} */
+/** @param {any[]} args (the declarations in src/storage/exports.d.ts: one overload per kind of storage) */
+export function loadSessionEntry(...args) {
+  return helpers().loadSessionEntry(...args);
+}
+/** @param {any[]} args (the declarations in src/storage/exports.d.ts: one overload per kind of storage) */
 export function clearSession(...args) {
   return helpers().clearSession(...args);
 }
-/** @type {typeof import("chat-session-reducer").restoreSession} */
+/** @param {any[]} args (the declarations in src/storage/exports.d.ts: one overload per kind of storage) */
 export function restoreSession(...args) {
   return helpers().restoreSession(...args);
 }
-/** @type {typeof import("chat-session-reducer").persistSession} */
+/** @param {any[]} args (the declarations in src/storage/exports.d.ts: one overload per kind of storage) */
+export function restoreSessionEntry(...args) {
+  return helpers().restoreSessionEntry(...args);
+}
+/** @param {any[]} args (the declarations in src/storage/exports.d.ts: one overload per kind of storage) */
 export function persistSession(...args) {
   return helpers().persistSession(...args);
 }
-/** @type {typeof import("chat-session-reducer").storedSessionId} */
+/** @param {any[]} args (the declarations in src/storage/exports.d.ts: one overload per kind of storage) */
 export function storedSessionId(...args) {
   return helpers().storedSessionId(...args);
-}
-/** @type {typeof import("chat-session-reducer").restoredStatus} */
-export function restoredStatus(...args) {
-  return helpers().restoredStatus(...args);
 }
 
 export { checkAction, isCancelled, resumable } from "./glue.js";

@@ -2,11 +2,14 @@
 // renders it too), then, right after hydration, the one stored under `storageKey`. When
 // `storageKey`, `storage` or `id` changes, the hook opens that conversation instead, as at mount:
 // the stored one, unless it is stored under another id, else the initial one. The running reply
-// of the conversation left is aborted (its session is no longer the one streaming). With
-// `resume`, a conversation stored while it streamed is opened still streaming (resume.js).
+// of the conversation left is aborted (its session is no longer the one streaming).
+// An asynchronous store (chat-session-reducer/indexeddb) answers after the first paint: until it
+// has, the conversation shown stays and nothing is saved (isOpened); at mount, an action taken on
+// the initial session meanwhile is kept (session.js, OPEN).
+// With `resume`, a conversation stored while it streamed is opened still streaming (resume.js).
 
 import { useRef } from "react";
-import { restoreSession, sessionReducer, storedSessionId } from "chat-session-reducer";
+import { restoreSessionEntry, sessionReducer } from "chat-session-reducer";
 import { newId } from "./ids.js";
 import { resumesStored } from "./resume.js";
 import { EMPTY_SESSION, OPEN } from "./session.js";
@@ -33,18 +36,17 @@ export function initialSession({ initialState, initialMessages }) {
 
 const isEmpty = (session) => session.messages.length === 0 && session.queue === undefined && session.status !== "error";
 
-/** The OPEN action for the conversation `options` name (see the top of this file). */
-function opening(options) {
+/** The OPEN action for the conversation `options` name (see the top of this file), given the
+ *  entry `stored` under its key (restoreSessionEntry's; undefined without a key). */
+function opening(options, stored) {
   const { storageKey, storage, id } = options;
   const opened = { storageKey, storage, id };
-  if (storageKey !== undefined) {
-    const stored = restoreSession(storageKey, storage);
-    const storedId = storedSessionId(storageKey, storage);
-    const another = id !== undefined && storedId !== undefined && storedId !== id;
+  if (stored !== undefined) {
+    const another = id !== undefined && stored.id !== undefined && stored.id !== id;
     // An empty stored session is kept as it is (an entry that could not be read is not overwritten).
     const fresh = options.initialState === undefined && options.initialMessages === undefined;
-    if (!another && (!isEmpty(stored) || fresh)) {
-      return { type: OPEN, session: stored, id: storedId ?? newId("chat"), opened, resume: resumesStored(options) };
+    if (!another && (!isEmpty(stored.state) || fresh)) {
+      return { type: OPEN, session: stored.state, id: stored.id ?? newId("chat"), opened, resume: resumesStored(options, stored) };
     }
   }
   return { type: OPEN, session: initialSession(options), id: newId("chat"), opened };
@@ -58,8 +60,9 @@ export function isOpened(opened, options) {
   return opened !== undefined && sameConversation(opened, options);
 }
 
-/** Opens the conversation of `options` at mount (a stored one) and whenever it changes. */
-export function useOpenConversation(options, dispatch) {
+/** Opens the conversation of `options` at mount (a stored one) and whenever it changes;
+ *  `session` is the one shown. */
+export function useOpenConversation(options, session, dispatch) {
   const { storageKey, storage, id } = options;
   /** @type {import("react").RefObject<{ storageKey?: string, storage?: unknown, id?: string } | undefined>} */
   const shown = useRef(undefined);
@@ -70,6 +73,21 @@ export function useOpenConversation(options, dispatch) {
     // At mount without a key, the initial conversation is already the one shown (and Strict
     // Mode's second mount finds the one it opened).
     if (before === undefined ? storageKey === undefined : sameConversation(before, wanted)) return;
-    dispatch(opening(options));
+    const stored = storageKey === undefined ? undefined : restoreSessionEntry(storageKey, storage);
+    if (!(stored instanceof Promise)) return void dispatch(opening(options, stored));
+    let pending = true;
+    const over = before === undefined ? session : undefined;
+    stored.then((entry) => {
+      if (!pending) return;
+      pending = false;
+      dispatch({ ...opening(options, entry), over });
+    });
+    return () => {
+      // Not opened yet (the options changed again, or Strict Mode's first mount ended): the
+      // next effect compares with what is shown, and asks again.
+      if (!pending) return;
+      pending = false;
+      shown.current = before;
+    };
   }, [storageKey, storage, id]);
 }

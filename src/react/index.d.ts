@@ -9,6 +9,7 @@ import type {
   SessionAction,
   SessionError,
   SessionState,
+  SessionStore,
   ToolInput,
   ToolMap,
   ToolOutput,
@@ -49,8 +50,9 @@ export interface UseAgentSessionOptions<Tools extends ToolMap = ToolMap, Data ex
   headers?: Record<string, string> | (() => Record<string, string>);
   /** Where the conversation is kept; no key: nothing is stored. */
   storageKey?: string;
-  /** Any object with the Web Storage methods; default `sessionStorage`. */
-  storage?: Pick<Storage, "getItem" | "setItem" | "removeItem">;
+  /** Any object with the Web Storage methods (default `sessionStorage`), or a session store such as
+   *  `indexedDBStore()` of `chat-session-reducer/indexeddb` (restored once it answers, after hydration). */
+  storage?: Pick<Storage, "getItem" | "setItem" | "removeItem"> | SessionStore;
   /**
    * How often the streamed actions are applied: `"frame"` (default) once per animation frame, or
    * every so many milliseconds, each time as one `batch` action (one render).

@@ -102,7 +102,7 @@ export function useAgentSession(options) {
   /** @type {import("react").RefObject<ReturnType<typeof startRun> | undefined>} */
   const currentRun = useRef(undefined);
 
-  useOpenConversation(options, dispatchToHook);
+  useOpenConversation(options, session, dispatchToHook);
   const storageError = useStoredSession(storageKey, storage, session, id, isOpened(hook.opened, options));
 
   // The protocol's adapter is loaded ahead of the first run.

@@ -9,7 +9,6 @@
 // without `resume`: a reload applies `stop`, a drop reports the network error. Stop tells the
 // server when the app gives `stopApi`: with resume, closing the connection is only a disconnect.
 
-import { restoredStatus } from "chat-session-reducer";
 import { RESUME_REQUESTS, loadProtocol } from "./protocols.js";
 import { bodyOf, failureOf, isMalformed, readReply, reporting, request as fetchOf, streamRun } from "./run.js";
 
@@ -109,12 +108,12 @@ export function runReply(request, controller, report, resumed) {
 }
 
 /**
- * Whether the conversation just restored from `storageKey` goes on streaming, its run resumed
- * rather than cut (conversation.js opens it so): it was stored while streaming, and the hook resumes.
+ * Whether the conversation restored from `entry` (restoreSessionEntry's) goes on streaming, its
+ * run resumed rather than cut (conversation.js opens it so): it was stored while streaming, and
+ * the hook resumes.
  */
-export function resumesStored(options) {
-  const { storageKey, storage } = options;
-  return resumes(options, options.protocol ?? "actions") && restoredStatus(storageKey, storage) === "streaming";
+export function resumesStored(options, entry) {
+  return entry.wasStreaming === true && resumes(options, options.protocol ?? "actions");
 }
 
 /**

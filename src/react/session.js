@@ -8,8 +8,9 @@
 import { sessionReducer, waitsOnApp } from "chat-session-reducer";
 import { endsRun, startsNextRun } from "./run.js";
 
-/** Opens a conversation: `{ session, id, opened, resume? }` (restored from storage, or the
- *  initial one); with `resume`, one stored while it streamed goes on streaming (resume.js). */
+/** Opens a conversation: `{ session, id, opened }` (restored from storage, or the initial one);
+ *  `over`, when an asynchronous store answered after the first paint: the session shown then;
+ *  `resume`: one stored while it streamed goes on streaming (resume.js). */
 export const OPEN = Symbol("open");
 /** An app action that starts a new conversation (a reset): `{ action, id }`, the new id. */
 export const NEW_CONVERSATION = Symbol("new conversation");
@@ -119,6 +120,9 @@ function streamed(current, action) {
 export function hookReducer(current, action) {
   switch (action.type) {
     case OPEN: {
+      // An action taken on the session shown before the store answered wins: it is kept, with
+      // its id, and saved under the key from now on.
+      if (action.over !== undefined && action.over !== current.session) return { ...current, opened: action.opened };
       // The run of the conversation left is aborted, not reported: the callbacks are the new one's.
       const opened = withSession({ ...current, id: action.id, opened: action.opened }, action.session, action);
       return { ...(action.resume ? resumed(opened) : opened), ended: current.ended };

@@ -1,14 +1,23 @@
 // Keeping the session in storage from the hook. The stored session is applied right after
 // hydration (a layout effect, before the browser paints, conversation.js): the server and the
 // first client render both show the initial session, so the markup always matches and the
-// server never reads storage.
-// Saving serialises the whole conversation, so while a reply streams it happens at most every
-// SAVE_EVERY_MS (and when the page is hidden: a reload, a closed tab), and at once otherwise.
+// server never reads storage. An asynchronous store (chat-session-reducer/indexeddb) answers
+// after the first paint: until the conversation it holds is opened, nothing is saved.
+// A Web Storage entry is one text, written whole (a 4 MB conversation: a few hundred ms in
+// Chromium; the IndexedDB store writes the changed messages alone), so while a reply streams a
+// save happens at most every SAVE_EVERY_MS, and never sooner than SAVE_SHARE times what the last
+// save took (saving keeps to a tenth of the main thread), and when the page is hidden (a reload, a
+// closed tab); at once otherwise. A failed save is shown (storageError); one refused
+// for size (`quota`) loses nothing: the session stays due and is saved again at the next change,
+// or after RETRY_MS (doubling up to RETRY_MAX_MS) when none comes, until a save lands.
 
 import { useEffect, useLayoutEffect, useRef, useState } from "react";
 import { persistSession } from "chat-session-reducer";
 
 const SAVE_EVERY_MS = 500;
+const SAVE_SHARE = 10;
+const RETRY_MS = 2_000;
+const RETRY_MAX_MS = 30_000;
 
 /** @typedef {import("chat-session-reducer").SessionState} SessionState */
 /** @typedef {import("chat-session-reducer").SessionReducerError} SessionReducerError */
@@ -20,27 +29,51 @@ export const useClientLayoutEffect = typeof document === "undefined" ? useEffect
  *  nor before `opened`: the conversation shown is the one opened for this key and storage);
  *  returns the last save's failure, or undefined. */
 export function useStoredSession(storageKey, storage, session, id, opened) {
+  // The session not saved yet (with its id), the save that is due for it, a retry after a
+  // refused save, and how long the last save took (ms). `save` is set by the effect below before
+  // the one after it can call it.
+  /** @type {import("react").RefObject<{ session?: SessionState, id?: string, timer?: ReturnType<typeof setTimeout>, retry?: ReturnType<typeof setTimeout>, took: number, save: () => void }>} */
+  const unsaved = useRef({ session: undefined, id: undefined, timer: undefined, retry: undefined, took: 0, save: () => {} });
+
   const [storageError, setStorageError] = useState(/** @type {SessionReducerError | undefined} */ (undefined));
-  // The session not saved yet, and the save that is due for it.
-  // `save` is set by the effect below before the one after it can call it.
-  /** @type {import("react").RefObject<{ session?: SessionState, id?: string, timer?: ReturnType<typeof setTimeout>, save: () => void }>} */
-  const unsaved = useRef({ session: undefined, id: undefined, timer: undefined, save: () => {} });
   useEffect(() => {
     if (storageKey === undefined) return;
-    const save = () => {
-      const { session: latest, timer } = unsaved.current;
-      clearTimeout(timer);
-      Object.assign(unsaved.current, { session: undefined, timer: undefined });
-      if (latest === undefined) return;
-      const failure = persistSession(storageKey, latest, storage, { id: unsaved.current.id });
+    const due = unsaved.current;
+    let open = true;
+    let retryIn = RETRY_MS;
+    const settled = (latest, failure) => {
+      if (!open) return;
       setStorageError((shown) => (shown?.message === failure?.message ? shown : failure));
+      if (failure?.code !== "quota") {
+        retryIn = RETRY_MS;
+        return;
+      }
+      // Nothing is lost: unless a newer session is due, this one is saved again.
+      due.session ??= latest;
+      clearTimeout(due.retry);
+      due.retry = setTimeout(due.save, retryIn);
+      retryIn = Math.min(retryIn * 2, RETRY_MAX_MS);
     };
-    unsaved.current.save = save;
+    const save = () => {
+      const { session: latest, id } = due;
+      clearTimeout(due.timer);
+      clearTimeout(due.retry);
+      Object.assign(due, { session: undefined, timer: undefined, retry: undefined });
+      if (latest === undefined) return;
+      const started = Date.now();
+      const failure = persistSession(storageKey, latest, storage, { id });
+      due.took = Date.now() - started;
+      if (failure instanceof Promise) failure.then((found) => settled(latest, found));
+      else settled(latest, failure);
+    };
+    due.save = save;
     // A page has pagehide; other hosts (React Native, a test's bare global) may not.
     globalThis.addEventListener?.("pagehide", save);
     return () => {
       globalThis.removeEventListener?.("pagehide", save);
       save();
+      open = false;
+      clearTimeout(due.retry);
     };
   }, [storageKey, storage]);
 
@@ -52,7 +85,7 @@ export function useStoredSession(storageKey, storage, session, id, opened) {
     due.session = session;
     due.id = id;
     if (session.status !== "streaming") due.save();
-    else due.timer ??= setTimeout(due.save, SAVE_EVERY_MS);
+    else due.timer ??= setTimeout(due.save, Math.max(SAVE_EVERY_MS, SAVE_SHARE * due.took));
   }, [storageKey, storage, session, id, opened]);
 
   return storageError;

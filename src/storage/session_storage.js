@@ -1,6 +1,8 @@
 // Sessions in Web Storage, as JSON in a versioned envelope:
-// { "format": "chat-session-reducer", "version": 3, "id"?: …, "state": … }; `id`, optional, is
-// the conversation's id (the hook's `id`), kept with it.
+// { "format": "chat-session-reducer", "version": 3, "rev": 7, "id": "chat-…", "state": … }
+// (`rev`, +1 per write, and the conversation's `id` are optional: entries stored before them load),
+// or in an asynchronous session store (chat-session-reducer/indexeddb's, or the app's own), where
+// every helper returns a promise.
 //
 // The storage is any object with getItem/setItem/removeItem (localStorage, an in-memory map, the
 // app's own), sessionStorage by default, found through globalThis: so jsdom, happy-dom and
@@ -15,6 +17,10 @@
 // library; with the `path` of what is wrong, e.g. stored.state.messages[0].id), "version" (stored
 // by a newer version), and "invalid" (a TypeError) for arguments of the wrong type. A read never
 // removes what is stored, and a failed save changes nothing in memory.
+//
+// A Web Storage entry is one text, written whole by each save (the browser's setItem copies all of
+// it: in Chromium that, not JSON.stringify, is most of a save's time); a session store may write
+// only what changed (the IndexedDB store writes the changed messages' records).
 
 const FORMAT = "chat-session-reducer";
 // Version 2 added the v2 values (data parts, metadata, agentState), version 3 the v3 ones (forks,
@@ -70,15 +76,35 @@ function isQuota(thrown) {
   }
 }
 
+const hasMethods = (value, methods) =>
+  typeof value === "object" && value !== null && methods.every((method) => typeof value[method] === "function");
+
+// Whether `storage` is an asynchronous session store (read, write, remove, each a promise); never
+// throws (a getter that throws makes it a Web Storage, which storageOf then refuses).
+function isStore(storage) {
+  try {
+    return hasMethods(storage, ["read", "write", "remove"]);
+  } catch {
+    return false;
+  }
+}
+
+// Whether `storage` has the Web Storage methods; never throws (a getter that throws: it has not).
+function isWebStorage(storage) {
+  try {
+    return hasMethods(storage, ["getItem", "setItem", "removeItem"]);
+  } catch {
+    return false;
+  }
+}
+
 // The storage to use: the one given, or globalThis.sessionStorage. `null` when there is none at
 // all (no storage given and none in this environment).
 function storageOf(storage) {
   if (storage !== undefined) {
-    const usable =
-      typeof storage === "object" &&
-      storage !== null &&
-      ["getItem", "setItem", "removeItem"].every((method) => typeof storage[method] === "function");
-    if (!usable) throw invalid("storage", "expected an object with getItem, setItem and removeItem");
+    if (!isStore(storage) && !isWebStorage(storage)) {
+      throw invalid("storage", "expected an object with getItem, setItem and removeItem, or a session store (read, write, remove)");
+    }
     return storage;
   }
   let found;
@@ -103,15 +129,27 @@ function checkKey(key) {
   if (typeof key !== "string") throw invalid("key", "expected a string");
 }
 
-// The state of a stored envelope of this library, any version this one reads.
-function storedState(key, envelope) {
+// The conversation id of a save's options (SHARED.md: the envelope's `id`), or undefined.
+function idOf(options) {
+  if (options === undefined) return undefined;
+  if (typeof options !== "object" || options === null) throw invalid("options", "expected an object");
+  if (options.id !== undefined && typeof options.id !== "string") throw invalid("options.id", "expected a string");
+  return options.id;
+}
+
+// The state of a stored envelope of this library, any version this one reads, with its `id` and
+// `rev` when it has them.
+function storedEntry(key, envelope) {
   const notOurs = (path) => failure("corrupt", `${path}: the stored value under "${key}" is not a session of chat-session-reducer`, path);
   if (typeof envelope !== "object" || envelope === null || Array.isArray(envelope)) throw notOurs("stored");
   if (envelope.format !== FORMAT) throw notOurs("stored.format");
   const { version } = envelope;
   if (version === 1 || version === 2 || version === VERSION) {
     if (envelope.state === undefined) throw notOurs("stored.state");
-    return envelope.state;
+    const { state, id, rev } = envelope;
+    if (id !== undefined && typeof id !== "string") throw notOurs("stored.id");
+    if (rev !== undefined && !Number.isSafeInteger(rev)) throw notOurs("stored.rev");
+    return { state, id, rev: rev ?? 0 };
   }
   if (typeof version === "number" && version > VERSION) {
     throw failure(
@@ -122,6 +160,18 @@ function storedState(key, envelope) {
   throw notOurs("stored.version");
 }
 
+// The revision of the entry stored under `key`, read from the head of its text (an envelope
+// this library wrote puts `rev` before the state); 0 when there is none or it cannot be read (the
+// write that follows says why).
+function storedRev(key, target) {
+  try {
+    const rev = Number(/^\{"format":"chat-session-reducer","version":\d+,"rev":(\d+)[,}]/.exec(target.getItem(key) ?? "")?.[1] ?? 0);
+    return Number.isSafeInteger(rev) ? rev : 0;
+  } catch {
+    return 0;
+  }
+}
+
 // The helpers, on the package's own reducer (its reader checks what is stored).
 export function sessionStorageHelpers(sessionReducer) {
   // What restoreSession gave for each key of each storage, with the stored text it was made
@@ -129,18 +179,29 @@ export function sessionStorageHelpers(sessionReducer) {
   // gives the same object, and persistSession does not overwrite an entry before the
   // conversation has changed, even one it could not read.
   const restored = new WeakMap();
+  // The revision last written to or read from each key of each Web Storage.
+  const revisions = new WeakMap();
 
-  function saveSession(key, state, storage, options) {
-    checkKey(key);
-    const target = requireStorage(storage);
-    // The reducer takes `undefined` for the empty session (Redux); a save must be given one.
-    if (state === undefined) throw invalid("state", "expected an object");
-    sessionReducer(state, CHECK);
-    const id = options?.id;
-    if (id !== undefined && typeof id !== "string") throw invalid("options.id", "expected a string");
+  const entriesOf = (map, target) => {
+    if (!map.has(target)) map.set(target, new Map());
+    return map.get(target);
+  };
+
+  // With a session store every helper returns a promise, which its failures reject.
+  const settle = (storage, run) => (isStore(storage) ? Promise.resolve().then(run) : run());
+
+  // A session store's failure, coded as a Web Storage's would be.
+  const storeFailure = (doing) => (thrown) => {
+    if (typeof thrown?.code === "string") throw thrown;
+    throw failure(isQuota(thrown) ? "quota" : "unavailable", `the session could not be ${doing}: ${describe(thrown)}`);
+  };
+
+  function writeWebStorage(key, state, id, target) {
+    const byKey = entriesOf(revisions, target);
+    const rev = (byKey.get(key) ?? storedRev(key, target)) + 1;
     let json;
     try {
-      json = JSON.stringify(id === undefined ? { format: FORMAT, version: VERSION, state } : { format: FORMAT, version: VERSION, id, state });
+      json = JSON.stringify({ format: FORMAT, version: VERSION, rev, id, state });
     } catch (thrown) {
       throw invalid("state", `not JSON: ${describe(thrown)}`);
     }
@@ -149,6 +210,20 @@ export function sessionStorageHelpers(sessionReducer) {
     } catch (thrown) {
       throw failure(isQuota(thrown) ? "quota" : "unavailable", `the session could not be saved: ${describe(thrown)}`);
     }
+    byKey.set(key, rev);
+  }
+
+  function saveSession(key, state, storage, options) {
+    return settle(storage, () => {
+      checkKey(key);
+      const target = requireStorage(storage);
+      // The reducer takes `undefined` for the empty session (Redux); a save must be given one.
+      if (state === undefined) throw invalid("state", "expected an object");
+      const id = idOf(options);
+      sessionReducer(state, CHECK);
+      if (!isStore(target)) return writeWebStorage(key, state, id, target);
+      return Promise.resolve(target.write(key, { state, id })).then(() => undefined, storeFailure("saved"));
+    });
   }
 
   function read(key, target) {
@@ -159,31 +234,14 @@ export function sessionStorageHelpers(sessionReducer) {
     }
   }
 
-  // The stored envelope's conversation id: a string, or undefined.
-  const idOf = (envelope) => (typeof envelope?.id === "string" ? envelope.id : undefined);
-
-  function parse(key, stored) {
-    try {
-      return JSON.parse(stored);
-    } catch (thrown) {
-      throw failure("corrupt", `stored: the stored session under "${key}" is not JSON: ${describe(thrown)}`, "stored");
-    }
-  }
-
-  // The state stored under `key` (null when nothing is), the envelope's `id`, and the stored
-  // state's status before the load rule changes it ("streaming": the page was left mid-reply).
-  function loadFrom(key, target) {
-    const stored = read(key, target);
-    if (stored === null || stored === undefined) return { state: null, id: undefined, status: undefined };
-    const envelope = parse(key, stored);
-    const state = storedState(key, envelope);
-    return { state: loadState(key, state), id: idOf(envelope), status: state?.status };
-  }
-
-  function loadState(key, state) {
+  // The stored envelope's state through the load rule, with its id and revision; `wasStreaming`
+  // when it was stored while a reply streamed (the load rule stops it; the hook's `resume` goes on).
+  function loadEntry(key, envelope) {
+    const { state, id, rev } = storedEntry(key, envelope);
     try {
       // The load rule is the reducer's (one rule, one place), for what every version stored.
-      return sessionReducer(undefined, { type: "load", state });
+      const entry = { state: sessionReducer(undefined, { type: "load", state }), id, rev };
+      return state.status === "streaming" ? { ...entry, wasStreaming: true } : entry;
     } catch (thrown) {
       if (thrown?.code !== "invalid") throw thrown;
       // The reader names `action.state…`; what is wrong is in the stored envelope's state.
@@ -193,19 +251,54 @@ export function sessionStorageHelpers(sessionReducer) {
     }
   }
 
+  // The entry under `key` of a Web Storage, from its text; null when nothing is stored.
+  function entryFromText(key, stored, target) {
+    if (stored === null || stored === undefined) return null;
+    let envelope;
+    try {
+      envelope = JSON.parse(stored);
+    } catch (thrown) {
+      throw failure("corrupt", `stored: the stored session under "${key}" is not JSON: ${describe(thrown)}`, "stored");
+    }
+    const entry = loadEntry(key, envelope);
+    entriesOf(revisions, target).set(key, entry.rev);
+    return entry;
+  }
+
+  // The entry under `key`: from a session store, a promise.
+  function loadFrom(key, target) {
+    if (!isStore(target)) return entryFromText(key, read(key, target), target);
+    return Promise.resolve(target.read(key)).then(
+      (envelope) => (envelope === null || envelope === undefined ? null : loadEntry(key, envelope)),
+      storeFailure("read"),
+    );
+  }
+
+  function loadSessionEntry(key, storage) {
+    return settle(storage, () => {
+      checkKey(key);
+      return loadFrom(key, requireStorage(storage));
+    });
+  }
+
   function loadSession(key, storage) {
-    checkKey(key);
-    return loadFrom(key, requireStorage(storage)).state;
+    const stateOf = (entry) => entry?.state ?? null;
+    const entry = loadSessionEntry(key, storage);
+    return isStore(storage) ? entry.then(stateOf) : stateOf(entry);
   }
 
   function clearSession(key, storage) {
-    checkKey(key);
-    try {
-      requireStorage(storage).removeItem(key);
-    } catch (thrown) {
-      if (thrown?.code === "unavailable" || thrown?.code === "invalid") throw thrown;
-      throw failure("unavailable", `the storage could not be written: ${describe(thrown)}`);
-    }
+    return settle(storage, () => {
+      checkKey(key);
+      const target = requireStorage(storage);
+      revisions.get(target)?.delete(key);
+      if (isStore(target)) return Promise.resolve(target.remove(key)).then(() => undefined, storeFailure("removed"));
+      try {
+        target.removeItem(key);
+      } catch (thrown) {
+        throw failure("unavailable", `the storage could not be written: ${describe(thrown)}`);
+      }
+    });
   }
 
   function warn(error) {
@@ -216,73 +309,73 @@ export function sessionStorageHelpers(sessionReducer) {
     }
   }
 
-  function restoreSession(key, storage) {
-    const empty = () => ({ messages: [], status: "idle" });
+  const emptyEntry = () => ({ state: { messages: [], status: "idle" }, id: undefined, rev: 0 });
+
+  // The entry restored under `key` from what is stored (`stored`, a Web Storage's text), kept so
+  // that restoring the same text again gives the same object (a store's entry is read afresh).
+  function restoredEntry(key, target, stored, load) {
+    const byKey = entriesOf(restored, target);
+    const again = byKey.get(key);
+    if (again !== undefined && !isStore(target) && again.stored === stored) return again.entry;
+    let entry;
+    try {
+      entry = load() ?? emptyEntry();
+    } catch (error) {
+      warn(error);
+      entry = emptyEntry();
+    }
+    byKey.set(key, { stored, entry });
+    return entry;
+  }
+
+  function restoreSessionEntry(key, storage) {
     let target;
     try {
       checkKey(key);
       target = storageOf(storage);
     } catch (error) {
       warn(error);
-      return empty();
+      return isStore(storage) ? Promise.resolve(emptyEntry()) : emptyEntry();
     }
     // No storage at all (server rendering): quietly a new session, on every render.
-    if (target === null) return empty();
+    if (target === null) return emptyEntry();
+    if (isStore(target)) {
+      return Promise.resolve()
+        .then(() => loadFrom(key, target))
+        .then(
+          (entry) => restoredEntry(key, target, undefined, () => entry),
+          (error) => restoredEntry(key, target, undefined, () => {
+            throw error;
+          }),
+        );
+    }
     let stored;
     try {
       stored = read(key, target);
     } catch (error) {
       warn(error);
-      return empty();
+      return emptyEntry();
     }
-    const byKey = restored.get(target) ?? new Map();
-    restored.set(target, byKey);
-    const again = byKey.get(key);
-    if (again !== undefined && again.stored === stored) return again.state;
-    let state;
-    let id;
-    let status;
-    try {
-      ({ state, id, status } = loadFrom(key, target));
-      state ??= empty();
-    } catch (error) {
-      warn(error);
-      state = empty();
-    }
-    byKey.set(key, { stored, state, id, status });
-    return state;
+    return restoredEntry(key, target, stored, () => entryFromText(key, stored, target));
   }
 
-  // The conversation id stored with the session under `key`; what restoreSession read when the
-  // entry is unchanged since, so the hook's restore parses the stored conversation once.
-  function storedSessionId(key, storage) {
-    try {
-      checkKey(key);
-      const target = storageOf(storage);
-      if (target === null) return undefined;
-      const stored = read(key, target);
-      const again = restored.get(target)?.get(key);
-      if (again !== undefined && again.stored === stored) return again.id;
-      return stored === null || stored === undefined ? undefined : idOf(parse(key, stored));
-    } catch {
-      return undefined;
-    }
+  function restoreSession(key, storage) {
+    const entry = restoreSessionEntry(key, storage);
+    return entry instanceof Promise ? entry.then((restoredOne) => restoredOne.state) : entry.state;
   }
 
-  // The status the entry restoreSession last read under `key` was stored with, before the load
-  // rule: "streaming" tells the hook's `resume` that the page was left mid-reply.
-  function restoredStatus(key, storage) {
-    try {
-      return restored.get(storageOf(storage))?.get(key)?.status;
-    } catch {
-      return undefined;
-    }
-  }
+  // Whether `state` is the one restoreSession gave for `key`: saving it would write back what was
+  // read, or overwrite an entry it could not read.
+  const isRestored = (target, key, state) => restored.get(target)?.get(key)?.entry.state === state;
 
   function persistSession(key, state, storage, options) {
+    if (isStore(storage)) {
+      if (isRestored(storage, key, state)) return Promise.resolve(undefined);
+      return saveSession(key, state, storage, options).then(() => undefined, (error) => error);
+    }
     try {
       const target = requireStorage(storage);
-      if (restored.get(target)?.get(key)?.state === state) return undefined;
+      if (isRestored(target, key, state)) return undefined;
       saveSession(key, state, target, options);
       return undefined;
     } catch (error) {
@@ -290,5 +383,17 @@ export function sessionStorageHelpers(sessionReducer) {
     }
   }
 
-  return { saveSession, loadSession, clearSession, restoreSession, persistSession, storedSessionId, restoredStatus };
+  // The conversation id stored with the session under `key`: the id of its entry, as
+  // loadSessionEntry reads it; undefined when there is none or the entry cannot be read.
+  function storedSessionId(key, storage) {
+    const idOf = (entry) => entry?.id;
+    try {
+      const entry = loadSessionEntry(key, storage);
+      return entry instanceof Promise ? entry.then(idOf, () => undefined) : idOf(entry);
+    } catch {
+      return undefined;
+    }
+  }
+
+  return { saveSession, loadSession, loadSessionEntry, clearSession, restoreSession, restoreSessionEntry, persistSession, storedSessionId };
 }

@@ -10,9 +10,10 @@ import { consumerProject } from "./project.mjs";
 
 const installed = () => join(consumerProject(), "node_modules", "chat-session-reducer");
 
-const subpaths = ["ag-ui", "ai-sdk", "chat-stream"];
+// The adapters and the IndexedDB store: modules that import nothing.
+const subpaths = ["ag-ui", "ai-sdk", "chat-stream", "indexeddb"];
 
-test("the installed package holds the one module, its source map, the types, the manifest, the README, the LICENSE, the adapters, the React hook, the testing module and the Jest environment", () => {
+test("the installed package holds the one module, its source map, the types, the manifest, the README, the LICENSE, the adapters, the IndexedDB store, the React hook, the testing module and the Jest environment", () => {
   assert.deepEqual(readdirSync(installed()).sort(), [
     "LICENSE", "README.md", ...subpaths, "bindgen.d.ts", "index.d.ts", "index.js", "index.js.map", "package.json", "react", "stream-source.d.ts", "testing", "jest-environment",
   ].sort());

@@ -3,12 +3,16 @@
 // (stored while streaming: `stop` applied; stored after the run: as stored, a question waiting on
 // the user still open); corrupt entries say what is wrong with a `path`; failures keep their codes
 // and never lose what is stored or held.
+// Each write adds 1 to the envelope's `rev`; the conversation `id` is kept with it.
 // The same helpers in a browser: tests/js/storage_chromium.test.mjs; in jsdom and happy-dom:
-// tests/vitest/.
+// tests/vitest/; with the IndexedDB store: tests/js/storage_indexeddb.test.mjs.
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { branchAt, clearSession, loadSession, persistSession, restoreSession, saveSession, sessionReducer, storedSessionId } from "../../pkg/index.js";
+import {
+  branchAt, clearSession, loadSession, loadSessionEntry, persistSession, restoreSession, restoreSessionEntry, saveSession, sessionReducer,
+  storedSessionId,
+} from "../../pkg/index.js";
 
 /** A Web Storage in memory; `fail` makes its methods throw. */
 class MemoryStorage {
@@ -338,6 +342,83 @@ test("an entry of a newer version than 3 is a version error that says which vers
   const storage = new MemoryStorage();
   storage.setItem("k", envelope(4, { messages: [], status: "idle" }));
   assert.throws(() => loadSession("k", storage), (error) => error.code === "version" && /format 4\b.*formats 1 to 3/.test(error.message));
+});
+
+// A conversation of `turns` finished turns, then a reply streaming.
+function longConversation(turns) {
+  const actions = [];
+  for (let turn = 0; turn < turns; turn++) {
+    actions.push({ type: "send", id: `u${turn}`, text: `question ${turn}` }, part({ type: "text-delta", text: `answer ${turn}` }), part({ type: "finish" }));
+  }
+  actions.push({ type: "send", id: "last", text: "one more" }, part({ type: "text-delta", text: "Stream" }));
+  return actions.reduce(sessionReducer, undefined);
+}
+
+test("a save writes the envelope with rev and id before the state, as JSON.stringify writes it", () => {
+  const storage = new MemoryStorage();
+  const before = longConversation(5);
+  saveSession("long", before, storage, { id: "chat-1" });
+  const after = sessionReducer(before, part({ type: "text-delta", text: "ing on" }));
+  saveSession("long", after, storage, { id: "chat-1" });
+  assert.equal(storage.getItem("long"), JSON.stringify({ format: "chat-session-reducer", version: 3, rev: 2, id: "chat-1", state: after }));
+  assert.equal(loadSession("long", storage).messages.at(-1).parts[0].text, "Streaming on");
+});
+
+test("each write adds 1 to rev, continuing the stored one; id and rev load with loadSessionEntry", () => {
+  const storage = new MemoryStorage();
+  const state = longConversation(2);
+  saveSession("k", state, storage);
+  saveSession("k", sessionReducer(state, { type: "stop" }), storage, { id: "chat-7" });
+  assert.deepEqual(loadSessionEntry("k", storage), { state: loadSession("k", storage), id: "chat-7", rev: 2 });
+  // Another page (a reload) continues from what is stored.
+  const other = new MemoryStorage();
+  other.setItem("k", storage.getItem("k"));
+  saveSession("k", state, other);
+  assert.equal(JSON.parse(other.getItem("k")).rev, 3);
+  assert.deepEqual(restoreSessionEntry("none", other), { state: { messages: [], status: "idle" }, id: undefined, rev: 0 });
+  // Entries stored before rev and id load with rev 0; a wrong id or rev is named.
+  storage.setItem("old", envelope(3, { messages: [], status: "idle" }));
+  assert.deepEqual(loadSessionEntry("old", storage), { state: { messages: [], status: "idle" }, id: undefined, rev: 0 });
+  storage.setItem("bad", JSON.stringify({ format: "chat-session-reducer", version: 3, id: 7, state: { messages: [], status: "idle" } }));
+  assert.throws(() => loadSession("bad", storage), { code: "corrupt", path: "stored.id" });
+  assert.throws(() => saveSession("k", state, storage, { id: 7 }), { code: "invalid", path: "options.id" });
+});
+
+test("a full storage: quota, nothing lost in memory or stored; the next save writes everything since", () => {
+  const storage = new MemoryStorage();
+  const limit = { bytes: Infinity };
+  const setItem = storage.setItem.bind(storage);
+  storage.setItem = (key, value) => {
+    if (value.length > limit.bytes) throw new DOMException("full", "QuotaExceededError");
+    setItem(key, value);
+  };
+  let state = longConversation(3);
+  saveSession("k", state, storage);
+  const stored = storage.getItem("k");
+  limit.bytes = stored.length;
+  const grown = [part({ type: "text-delta", text: " and more" }), part({ type: "finish" })].reduce(sessionReducer, state);
+  const copy = JSON.stringify(grown);
+  assert.equal(persistSession("k", grown, storage).code, "quota");
+  assert.equal(JSON.stringify(grown), copy, "the conversation in memory is intact");
+  assert.equal(storage.getItem("k"), stored, "what was stored is kept");
+  limit.bytes = Infinity;
+  assert.equal(persistSession("k", grown, storage), undefined, "retried once there is room");
+  assert.deepEqual(loadSessionEntry("k", storage), { state: loadSession("k", storage), id: undefined, rev: 2 });
+  assert.equal(loadSession("k", storage).messages.at(-1).parts[0].text, "Stream and more");
+});
+
+test("a storage whose every property throws is refused by the helpers that throw, and reported by those that never do", () => {
+  const hostile = new Proxy({}, { get() { throw new Error("trap"); } });
+  const state = longConversation(1);
+  assert.throws(() => saveSession("k", state, hostile), { code: "invalid", path: "storage" });
+  assert.equal(persistSession("k", state, hostile).code, "invalid");
+  const warn = console.warn;
+  console.warn = () => {};
+  try {
+    assert.deepEqual(restoreSession("k", hostile), { messages: [], status: "idle" });
+  } finally {
+    console.warn = warn;
+  }
 });
 
 test("the conversation's id is kept in the envelope beside its state, and read back by storedSessionId", () => {

@@ -2,6 +2,9 @@
 // browser's own sessionStorage: a round trip with stop applied, a question that survives a
 // reload (v3), what cannot be read, a full storage (a real QuotaExceededError), restore/persist,
 // and a sessionStorage that throws on access as privacy settings and sandboxed frames make it.
+// The IndexedDB store (chat-session-reducer/indexeddb) against the browser's IndexedDB: a
+// conversation beyond sessionStorage's 5 MiB across a reload, and the origin's quota exhausted
+// mid-reply (set through the DevTools protocol): refused with code quota, nothing lost, retried.
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { after, before, test } from "node:test";
@@ -184,4 +187,105 @@ test("a sessionStorage that throws on access is unavailable, and restoreSession 
     assert.match(error.message, /SecurityError/);
   }
   assert.equal(result.restored.status, "idle");
+});
+
+// The IndexedDB store, in a page of an origin of its own so that its quota can be set: localhost,
+// a secure context (Chromium applies an origin's quota override there, when set before the origin
+// first uses its storage; the requests never leave the browser, routed as the others are).
+const IDB_ORIGIN = "http://localhost:4917";
+const QUOTA_ORIGIN = "http://localhost:4918";
+const indexedDBModule = () => readFileSync(new URL("../../pkg/indexeddb/index.js", import.meta.url), "utf8");
+
+async function indexedDBPage(origin = IDB_ORIGIN) {
+  await browser.context.route(`${origin}/**`, (route) => {
+    const path = new URL(route.request().url()).pathname;
+    if (path === "/index.js") return route.fulfill({ contentType: "text/javascript", body: packageModule });
+    if (path === "/indexeddb/index.js") return route.fulfill({ contentType: "text/javascript", body: indexedDBModule() });
+    return route.fulfill({
+      contentType: "text/html",
+      body: `<!doctype html><script type="module">import * as pkg from "/index.js"; import { indexedDBStore } from "/indexeddb/index.js";
+        window.pkg = { ...pkg, indexedDBStore }; window.ready = true;</script>`,
+    });
+  });
+  const idbPage = await browser.context.newPage();
+  await idbPage.goto(`${origin}/`);
+  await idbPage.waitForFunction(() => window.ready === true);
+  const run = (body, arg) => idbPage.evaluate(({ source, arg }) => new Function("pkg", "arg", `return (async () => { ${source} })()`)(window.pkg, arg), { source: body, arg });
+  return { idbPage, run };
+}
+
+const CONVERSATION = `
+  const part = (part) => ({ type: "part", part });
+  const conversation = (turns, size) => {
+    const actions = [];
+    for (let turn = 0; turn < turns; turn++) {
+      actions.push({ type: "send", id: "u" + turn, text: "question " + turn }, part({ type: "text-delta", text: "a".repeat(size) }), part({ type: "finish" }));
+    }
+    actions.push({ type: "send", id: "last", text: "one more" }, part({ type: "text-delta", text: "Stream" }));
+    return actions.reduce(pkg.sessionReducer, undefined);
+  };
+`;
+
+test("IndexedDB: a 6 MB conversation (beyond sessionStorage) is saved as it streams and survives a reload, stop applied", async () => {
+  const { idbPage, run } = await indexedDBPage();
+  const saved = await run(`${CONVERSATION}
+    const store = pkg.indexedDBStore();
+    let state = conversation(60, 100_000);
+    await pkg.saveSession("big", state, store, { id: "chat-big" });
+    for (const text of [" and", " on"]) {
+      state = pkg.sessionReducer(state, part({ type: "text-delta", text }));
+      await pkg.saveSession("big", state, store, { id: "chat-big" });
+    }
+    return { size: JSON.stringify(state).length, messages: state.messages.length };
+  `);
+  assert.ok(saved.size > 6_000_000, `${saved.size} characters`);
+  await idbPage.reload();
+  await idbPage.waitForFunction(() => window.ready === true);
+  const result = await run(`
+    const entry = await pkg.loadSessionEntry("big", pkg.indexedDBStore());
+    await pkg.clearSession("big", pkg.indexedDBStore());
+    return { id: entry.id, rev: entry.rev, status: entry.state.status, count: entry.state.messages.length, last: entry.state.messages.at(-1).parts[0].text,
+      cleared: await pkg.loadSession("big", pkg.indexedDBStore()) };
+  `);
+  assert.deepEqual(result, { id: "chat-big", rev: 3, status: "idle", count: saved.messages, last: "Stream and on", cleared: null });
+  await idbPage.close();
+});
+
+test("IndexedDB: an origin quota exhausted mid-reply rejects with code quota, keeps what was stored, and the retry lands", async () => {
+  const { idbPage, run } = await indexedDBPage(QUOTA_ORIGIN);
+  const cdp = await browser.context.newCDPSession(idbPage);
+  // A real quota, the browser's: the origin may hold about 1 MB.
+  await cdp.send("Storage.overrideQuotaForOrigin", { origin: QUOTA_ORIGIN, quotaSize: 1_000_000 });
+  const result = await run(`${CONVERSATION}
+    const store = pkg.indexedDBStore();
+    let state = conversation(2, 1_000);
+    await pkg.saveSession("chat", state, store);
+    return { rev: (await pkg.loadSessionEntry("chat", store)).rev };
+  `);
+  assert.equal(result.rev, 1);
+  const full = await run(`${CONVERSATION}
+    window.store = pkg.indexedDBStore();
+    window.state = await pkg.loadSession("chat", window.store);
+    const before = JSON.stringify(window.state);
+    // Random text: Chromium compresses what it stores in IndexedDB, and a repeated letter would fit.
+    let seed = 1;
+    const random = Array.from({ length: 4_000_000 }, () => String.fromCharCode(33 + ((seed = (seed * 48271) % 2147483647) % 90))).join("");
+    window.state = pkg.sessionReducer(pkg.sessionReducer(window.state, { type: "send", id: "u9", text: "next" }), part({ type: "text-delta", text: random }));
+    const failure = await pkg.persistSession("chat", window.state, window.store);
+    const kept = await pkg.loadSessionEntry("chat", pkg.indexedDBStore());
+    return { code: failure?.code, message: failure?.message, kept: kept.rev, inMemory: window.state.messages.at(-1).parts[0].text.length, intact: JSON.stringify(kept.state) === before };
+  `);
+  assert.equal(full.code, "quota", full.message);
+  assert.equal(full.kept, 1, "the refused transaction wrote nothing");
+  assert.ok(full.intact, "what was stored is as it was");
+  assert.equal(full.inMemory, 4_000_000, "the conversation in memory is intact");
+  await cdp.send("Storage.overrideQuotaForOrigin", { origin: QUOTA_ORIGIN });
+  const retried = await run(`
+    const failure = await pkg.persistSession("chat", window.state, window.store);
+    const entry = await pkg.loadSessionEntry("chat", pkg.indexedDBStore());
+    return { failure: failure?.code ?? null, rev: entry.rev, last: entry.state.messages.at(-1).parts[0].text.length };
+  `);
+  assert.deepEqual(retried, { failure: null, rev: 2, last: 4_000_000 });
+  await cdp.detach();
+  await idbPage.close();
 });

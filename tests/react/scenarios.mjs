@@ -39,6 +39,40 @@ class MemoryStorage {
   }
 }
 
+// An asynchronous session store (as chat-session-reducer/indexeddb's) in memory, whose reads
+// wait until answer() is called.
+class DeferredStore {
+  entries = new Map();
+  writes = [];
+  waiting = [];
+  read(key) {
+    return new Promise((resolve) => this.waiting.push(() => resolve(this.entries.get(key) ?? null)));
+  }
+  answer() {
+    for (const resolve of this.waiting.splice(0)) resolve();
+  }
+  async write(key, { state, id }) {
+    this.writes.push(state);
+    this.entries.set(key, { format: "chat-session-reducer", version: 3, rev: this.writes.length, id, state: structuredClone(state) });
+  }
+  async remove(key) {
+    this.entries.delete(key);
+  }
+}
+
+const streamedEntry = () => ({
+  format: "chat-session-reducer",
+  version: 3,
+  rev: 4,
+  state: {
+    messages: [
+      { id: "u1", role: "user", parts: [{ type: "text", text: "Hello" }] },
+      { id: "a1", role: "assistant", parts: [{ type: "text", text: "Half a rep" }] },
+    ],
+    status: "streaming",
+  },
+});
+
 export const scenarios = [
   {
     name: "send posts the conversation and streams the reply into the session",
@@ -399,6 +433,102 @@ export const scenarios = [
       const problems = version.startsWith("18.") ? hydrated.problems.filter((problem) => !serverLayoutEffect.test(problem)) : hydrated.problems;
       assert.deepEqual(problems, []);
       await hydrated.unmount();
+    },
+  },
+  {
+    name: "an asynchronous store: hydration matches, nothing is saved before it answers, then the stored session appears",
+    async run() {
+      const store = new DeferredStore();
+      store.entries.set("chat", streamedEntry());
+      const agent = scriptedAgent();
+      const hydrated = await hydrateHook({ api: agent.api, storageKey: "chat", storage: store });
+      assert.equal(hydrated.html, "<p>0 messages, idle</p>");
+      assert.equal(hydrated.container.textContent, "0 messages, idle", "the store has not answered yet");
+      assert.deepEqual(hydrated.problems.filter((problem) => !/useLayoutEffect does nothing on the server/.test(problem)), []);
+      await act(async () => store.answer());
+      await until(() => hydrated.container.textContent === "2 messages, idle");
+      assert.deepEqual(store.writes, [], "the empty session never overwrote it, and what was restored is not written back");
+      assert.equal(store.entries.get("chat").state.messages[1].parts[0].text, "Half a rep");
+      await hydrated.unmount();
+    },
+  },
+  {
+    name: "an asynchronous store: an action before it answers is kept and saved, and a later reply is saved too",
+    async run() {
+      const store = new DeferredStore();
+      store.entries.set("chat", streamedEntry());
+      const agent = scriptedAgent();
+      const hook = await renderHook({ api: agent.api, storageKey: "chat", storage: store });
+      await act(async () => hook.session().send("Started before the store answered"));
+      await until(() => agent.requests.length === 1);
+      assert.deepEqual(store.writes, [], "no save while the store has not answered");
+      await act(async () => store.answer());
+      await answered(agent, hook, "a2", "Done.");
+      const { messages } = hook.session();
+      assert.deepEqual(messages.map(textOf), ["Started before the store answered", "Done."], "the stored session did not replace it");
+      await until(() => store.entries.get("chat").state.status === "idle");
+      assert.equal(textOf(store.entries.get("chat").state.messages[1]), "Done.");
+      await hook.unmount();
+    },
+  },
+  {
+    name: "an asynchronous store: changing storageKey opens what it holds under the new key once it answers, with its id; nothing is written meanwhile",
+    async run() {
+      const store = new DeferredStore();
+      store.entries.set("b", { ...streamedEntry(), id: "chat-b" });
+      const agent = scriptedAgent();
+      const options = { api: agent.api, storage: store };
+      const hook = await renderHook({ ...options, storageKey: "a" });
+      await act(async () => store.answer());
+      await act(async () => hook.session().send("Chat A"));
+      await until(() => agent.requests.length === 1);
+      agent.part({ type: "message-start", messageId: "a1" });
+      agent.part({ type: "text-delta", messageId: "a1", text: "Half of A" });
+      await until(() => store.entries.get("a")?.state.messages.length === 2);
+      const aId = hook.session().id;
+
+      await hook.rerender({ ...options, storageKey: "c" });
+      await hook.rerender({ ...options, storageKey: "b" });
+      const writes = store.writes.length;
+      assert.deepEqual(hook.session().messages.map(textOf), ["Chat A", "Half of A"], "shown until the store answers");
+      await act(async () => store.answer());
+      await until(() => textOf(hook.session().messages[0]) === "Hello");
+      assert.equal(agent.requests[0].signal.aborted, true, "the reply of the conversation left is aborted");
+      assert.deepEqual([hook.session().id, hook.session().status], ["chat-b", "idle"], "its id, and stop applied");
+      assert.equal(store.entries.has("c"), false, "the key left before its store answered is never written");
+      assert.equal(store.writes.length, writes, "nor b, until its conversation changes");
+      assert.equal(store.entries.get("a").id, aId);
+      await act(async () => hook.session().send("More for B"));
+      await until(() => agent.requests.length === 2);
+      await until(() => store.entries.get("b").state.messages.length === 3);
+      assert.equal(store.entries.get("b").id, "chat-b");
+      await hook.unmount();
+    },
+  },
+  {
+    name: "a save refused for quota shows storageError, loses nothing, and is retried until it lands",
+    async run() {
+      const storage = new MemoryStorage();
+      let full = false;
+      const setItem = storage.setItem.bind(storage);
+      storage.setItem = (key, value) => {
+        if (full) throw new DOMException("The quota has been exceeded.", "QuotaExceededError");
+        setItem(key, value);
+      };
+      const { agent, hook } = await sent("Hello", { storageKey: "chat", storage });
+      full = true;
+      await answered(agent, hook, "a1", "Kept in memory.");
+      await until(() => hook.session().storageError?.code === "quota");
+      assert.equal(textOf(hook.session().messages[1]), "Kept in memory.", "the conversation in memory is intact");
+      assert.doesNotMatch(storage.getItem("chat") ?? "", /Kept in memory/);
+      full = false;
+      // Retried after 2 s with no change in between.
+      for (let waited = 0; hook.session().storageError !== undefined && waited < 5_000; waited += 50) {
+        await act(() => new Promise((resolve) => setTimeout(resolve, 50)));
+      }
+      assert.equal(hook.session().storageError, undefined);
+      assert.match(storage.getItem("chat"), /Kept in memory\./);
+      await hook.unmount();
     },
   },
 ];

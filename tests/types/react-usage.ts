@@ -1,7 +1,8 @@
 // Type-checked (never run) as a React app using chat-session-reducer/react; see types.test.mjs.
 // Every `@ts-expect-error` line must fail to compile: tsc reports an unused one as an error.
 import { useAgentSession, type AgentSession, type UseAgentSessionOptions } from "chat-session-reducer/react";
-import { branchAt, type AgentMessage, type QueuedMessage, type SessionState } from "chat-session-reducer";
+import { branchAt, loadSessionEntry, saveSession, storedSessionId, type AgentMessage, type QueuedMessage, type SessionEntry, type SessionState } from "chat-session-reducer";
+import { indexedDBStore } from "chat-session-reducer/indexeddb";
 
 export function useSupportChat(token: string): AgentSession {
   const chat = useAgentSession({
@@ -93,6 +94,17 @@ export async function readsFetch(): Promise<void> {
   for await (const chunk of readAiSdkStream(await fetch("/api/chat"))) void chunk;
   const { body } = await fetch("/api/chat");
   if (body !== null) for await (const chunk of readAiSdkStream(body)) void chunk;
+}
+
+// The IndexedDB store: the hook takes it as its storage; with it the helpers return promises.
+export async function storedInIndexedDB(state: SessionState): Promise<SessionEntry | null> {
+  const storage = indexedDBStore({ database: "chats" });
+  useAgentSession({ api: "/api/chat", storageKey: "support-chat", storage });
+  const saved: Promise<void> = saveSession("support-chat", state, storage, { id: "chat-1" });
+  await saved;
+  // @ts-expect-error a promise is not a state
+  const wrong: SessionState | null = loadSessionEntry("support-chat", storage);
+  return wrong && loadSessionEntry("support-chat", storage);
 }
 
 // useAgentSession typed by a tool map and a data map: the session, the callbacks' parts and the
@@ -196,3 +208,15 @@ useAgentSession({ api: "/api/chat", onToolCall: () => new Map() });
 
 // @ts-expect-error: initialMessages are messages
 useAgentSession({ api: "/api/chat", initialMessages: [{ text: "Hi" }] });
+
+// The IndexedDB store keeps the tool and data maps of what it reads, and the conversation's id.
+export async function storedShopChat(): Promise<string | undefined> {
+  const storage = indexedDBStore();
+  const entry = await loadSessionEntry<ShopTools, ShopData>("shop", storage);
+  const typed: SessionState<ShopTools, ShopData> | undefined = entry?.state;
+  void typed;
+  const id: Promise<string | undefined> = storedSessionId("shop", storage);
+  // @ts-expect-error from a session store the id is a promise
+  const now: string | undefined = storedSessionId("shop", storage);
+  return now ?? id;
+}

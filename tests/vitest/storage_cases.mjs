@@ -1,9 +1,12 @@
 // The storage helpers in a DOM test environment (jsdom or happy-dom, chosen by the suite that
 // calls this): sessionStorage is found through globalThis with no storage argument, and any
-// other Web Storage (localStorage) works when passed.
+// other Web Storage (localStorage) works when passed. Neither environment has IndexedDB: the
+// IndexedDB store runs on fake-indexeddb's, passed in, as an app's tests would.
+import { IDBFactory, IDBKeyRange } from "fake-indexeddb";
 import { afterEach, expect, test } from "vitest";
 
-import { clearSession, loadSession, persistSession, restoreSession, saveSession, sessionReducer } from "../../pkg/index.js";
+import { clearSession, loadSession, loadSessionEntry, persistSession, restoreSession, saveSession, sessionReducer } from "../../pkg/index.js";
+import { indexedDBStore } from "../../pkg/indexeddb/index.js";
 
 const part = (part) => ({ type: "part", part });
 
@@ -54,5 +57,19 @@ export function storageCases() {
     expect(sessionStorage.getItem("chat")).toBeNull();
     expect(loadSession("chat", localStorage).messages[0].parts[0].text).toBe("kept across tabs");
     expect(restoreSession("chat", localStorage).messages).toHaveLength(1);
+  });
+
+  test("the IndexedDB store on fake-indexeddb: saves as a reply streams, loads with stop applied", async () => {
+    const store = indexedDBStore({ indexedDB: new IDBFactory(), IDBKeyRange });
+    let state = [{ type: "send", id: "u", text: "hi" }, part({ type: "text-delta", text: "Hel" })].reduce(sessionReducer, undefined);
+    await saveSession("chat", state, store, { id: "chat-1" });
+    state = sessionReducer(state, part({ type: "text-delta", text: "lo" }));
+    expect(await persistSession("chat", state, store, { id: "chat-1" })).toBeUndefined();
+    const entry = await loadSessionEntry("chat", store);
+    expect([entry.id, entry.rev, entry.state.status, entry.state.messages[1].parts[0].text]).toEqual(["chat-1", 2, "idle", "Hello"]);
+    expect(await restoreSession("chat", store)).toEqual(entry.state);
+    await clearSession("chat", store);
+    expect(await loadSession("chat", store)).toBeNull();
+    expect(sessionStorage.length).toBe(0);
   });
 }
