@@ -131,6 +131,9 @@ node tests/consumers/run.mjs
 suite "the React hook in real consumers of the packed package: tests/react/run.mjs"
 node tests/react/run.mjs
 
+suite "the hook's resume in jsdom: 200 seeded runs per protocol, connections dropped and pages reloaded: node --test tests/react/resume.test.mjs"
+node --test tests/react/resume.test.mjs
+
 suite "the demo end to end in headless Chromium: tests/e2e/run.mjs"
 bash scripts/setup.sh demo
 npm --prefix www run build

@@ -14,7 +14,7 @@ import { initialSession, isOpened, useOpenConversation } from "./conversation.js
 import { createFrameQueue } from "./frameQueue.js";
 import { newId } from "./ids.js";
 import { checkProtocolName, loadProtocol } from "./protocols.js";
-import { streamRun } from "./run.js";
+import { runReply, stopOnServer } from "./resume.js";
 import { ANSWER, FAILED, NEW_CONVERSATION, STREAMED, hookReducer, initialHookState, resetsConversation } from "./session.js";
 import { useClientLayoutEffect, useStoredSession } from "./storage.js";
 
@@ -48,9 +48,10 @@ function toApp(onData, part) {
 /**
  * Starts the run the session streams: its request (`{ options, session, chatId, startedBy }`),
  * read into the frame queue. Returns what stops it (the effect's cleanup). `run` is the run's number;
- * `onData` calls the newest options' onData (an app's inline callback changes every render).
+ * `onData` calls the newest options' onData (an app's inline callback changes every render);
+ * `resumed`: the run is one the server still produces, reconnected to (resume.js).
  */
-function startRun(request, run, dispatchToHook, throttle, onData) {
+function startRun(request, run, dispatchToHook, throttle, onData, resumed) {
   const controller = new AbortController();
   // Tagged with its run, so what it delivers after the next run began is dropped (session.js).
   const queue = createFrameQueue((action) => dispatchToHook({ type: STREAMED, run, action }), throttle);
@@ -64,7 +65,7 @@ function startRun(request, run, dispatchToHook, throttle, onData) {
     failed: (details) => dispatchToHook({ type: FAILED, run, details }),
     transient: (part) => toApp(onData, part),
   };
-  void streamRun(request, controller, report);
+  void runReply(request, controller, report, resumed);
   return {
     queue,
     stop() {
@@ -88,7 +89,7 @@ export function useAgentSession(options) {
   // The initial conversation's id is made on the client too, so render it only after hydration
   // (or pass `id`): the server's is another.
   const [hook, dispatchToHook] = useReducer(hookReducer, options, (first) => initialHookState(initialSession(first), newId("chat")));
-  const { session, runs } = hook;
+  const { session, runs, resumes } = hook;
   const id = options.id ?? hook.id;
   // The newest options, session and id, read when a run starts or a button is pressed.
   /** @type {import("react").RefObject<{ options: UseAgentSessionOptions, session: SessionState, id: string, startedBy: { trigger: string, messageId?: string } | undefined } | undefined>} */
@@ -112,7 +113,7 @@ export function useAgentSession(options) {
     if (!streaming) return;
     const { options: runOptions, session: runSession, id: chatId, startedBy } = newest();
     const onData = (part) => newest().options.onData?.(part);
-    const run = startRun({ options: runOptions, session: runSession, chatId, startedBy }, runs, dispatchToHook, throttle, onData);
+    const run = startRun({ options: runOptions, session: runSession, chatId, startedBy }, runs, dispatchToHook, throttle, onData, resumes === runs);
     currentRun.current = run;
     return () => {
       run.stop();
@@ -131,7 +132,15 @@ export function useAgentSession(options) {
 
   // What arrived before Stop, an edit or a regenerate is applied with it, in one render: the reply
   // it ends (or sets aside as a branch) keeps all it received.
-  const afterArrived = useCallback((action) => dispatchToHook({ type: "batch", actions: [...(currentRun.current?.queue.take() ?? []), action] }), []);
+  // The user ends the run: with `resume`, the server is told (a closed connection is only a disconnect).
+  const endOnServer = () => {
+    const { options: current, session: ending, id: chatId } = newest();
+    stopOnServer(current, ending, chatId);
+  };
+  const afterArrived = useCallback((action) => {
+    endOnServer();
+    dispatchToHook({ type: "batch", actions: [...(currentRun.current?.queue.take() ?? []), action] });
+  }, []);
 
   useRunCallbacks(hook, newest, dispatchAnswer);
 
@@ -150,6 +159,7 @@ export function useAgentSession(options) {
       continue: () => dispatch({ type: "continue" }),
       // Back to the initial conversation (initialState, initialMessages), with a new id.
       reset: () => {
+        endOnServer();
         const initial = initialSession(newest().options);
         dispatch(initial.messages.length === 0 ? { type: "reset" } : { type: "batch", actions: [{ type: "reset" }, { type: "load", state: initial }] });
       },

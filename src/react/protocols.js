@@ -37,8 +37,8 @@ const LOADERS = {
     return {
       accept: "text/event-stream",
       read: readAiSdkStream,
-      // Transient data parts reach the app's onData and never the session.
-      translator: ({ onTransientData }) => (chunk) => fromAiSdkChunk(chunk, { onTransientData }),
+      // Transient data parts reach the app's onData and never the session; a replay starts each message over.
+      translator: ({ onTransientData, replay }) => (chunk) => fromAiSdkChunk(chunk, { onTransientData, replay }),
       // useChat's body: a server written for it may read `trigger` (a regenerate) and `messageId`.
       body: ({ session, chatId, startedBy }) => ({ id: chatId, messages: toAiSdkMessages(session.messages), ...startedBy }),
     };
@@ -49,6 +49,8 @@ const LOADERS = {
       accept: "text/event-stream",
       read: readAgUiStream,
       translator: createAgUiTranslator,
+      // A response may carry several runs (a connect replays the thread's, then the active one).
+      severalRuns: true,
       body: ({ session, chatId, runId }) => ({
         threadId: chatId,
         runId,
@@ -69,6 +71,17 @@ const LOADERS = {
       body: ({ session }) => ({ messages: session.messages }),
     };
   },
+};
+
+// How each protocol that can reconnect to a run the server is still producing asks for it
+// (resume.js): `{ url, method, body? }` from `{ api, id, body: () => the run's request body }`.
+// The server answers 204 when no run is active, else replays the run from its start.
+export const RESUME_REQUESTS = {
+  // AI SDK 7's useChat({ resume: true }): GET {api}/{id}/stream.
+  "ai-sdk": ({ api, id }) => ({ url: `${api}/${encodeURIComponent(id)}/stream`, method: "GET" }),
+  // AG-UI leaves connecting to the server; this is CopilotKit's shape: POST {api}/connect with
+  // the RunAgentInput of the thread.
+  "ag-ui": ({ api, body }) => ({ url: `${api}/connect`, method: "POST", body: body() }),
 };
 
 /** Throws a coded TypeError when `name` is not a protocol the hook speaks. */

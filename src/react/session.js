@@ -2,14 +2,16 @@
 // a count of the runs started, so that the hook starts a request exactly when an action starts
 // a run; the conversation's id; whether the current run has streamed anything yet ("submitted");
 // the details of its failure; what started the current run (the AI SDK body's `trigger` and
-// `messageId`); and a record of the last run that ended, for the app's callbacks.
+// `messageId`); a record of the last run that ended, for the app's callbacks; and the number of
+// a run resumed rather than requested (resume.js).
 // Internal actions have symbol types no app can send.
 
 import { sessionReducer, waitsOnApp } from "chat-session-reducer";
-import { endsRun } from "./run.js";
+import { endsRun, startsNextRun } from "./run.js";
 
 /** Opens a conversation: `{ session, id, opened }` (restored from storage, or the initial one);
- *  `over`, when an asynchronous store answered after the first paint: the session shown then. */
+ *  `over`, when an asynchronous store answered after the first paint: the session shown then;
+ *  `resume`: one stored while it streamed goes on streaming (resume.js). */
 export const OPEN = Symbol("open");
 /** An app action that starts a new conversation (a reset): `{ action, id }`, the new id. */
 export const NEW_CONVERSATION = Symbol("new conversation");
@@ -25,10 +27,11 @@ export const EMPTY_SESSION = { messages: [], status: "idle" };
  * `opened` names the storage key and id option the session was opened for (undefined until a
  * stored conversation is opened: nothing is saved before, so an initial session never
  * overwrites what is stored). `streamed` is the number of the run that delivered its first
- * action; `ended` is `{ run, session }` for the last run that ended.
+ * action; `ended` is `{ run, session }` for the last run that ended; `resumes` the number of
+ * the run resumed (resume.js) rather than requested.
  */
 export function initialHookState(session, id) {
-  return { session, runs: 0, id, opened: undefined, streamed: 0, failure: undefined, startedBy: undefined, ended: undefined };
+  return { session, runs: 0, id, opened: undefined, streamed: 0, failure: undefined, startedBy: undefined, ended: undefined, resumes: undefined };
 }
 
 /** True for an action that resets the conversation (a `reset`, also inside a batch). */
@@ -123,6 +126,24 @@ function withSession(current, session, action) {
   };
 }
 
+/** A conversation restored while it streamed goes on streaming: a run that is resumed, not requested. */
+function resumed(current) {
+  const next = withSession(current, sessionReducer(current.session, { type: "continue" }), { type: "continue" });
+  return next.runs === current.runs ? current : { ...next, resumes: next.runs };
+}
+
+/**
+ * What a run's stream delivered. A stream that goes on with its next run (AG-UI: RUN_STARTED
+ * after RUN_FINISHED, a `continue` among its actions) keeps its request: no new run starts,
+ * unless the run's finish sent the queue (the agent has not seen the queued messages).
+ */
+function streamed(current, action) {
+  const next = hookReducer(current, action);
+  if (next.runs === current.runs || !startsNextRun([action])) return next;
+  const sentQueue = current.session.queue !== undefined && next.session.queue === undefined;
+  return sentQueue ? next : { ...next, runs: current.runs };
+}
+
 export function hookReducer(current, action) {
   switch (action.type) {
     case OPEN: {
@@ -131,7 +152,7 @@ export function hookReducer(current, action) {
       if (action.over !== undefined && action.over !== current.session) return { ...current, opened: action.opened };
       // The run of the conversation left is aborted, not reported: the callbacks are the new one's.
       const opened = withSession({ ...current, id: action.id, opened: action.opened }, action.session, action);
-      return { ...opened, ended: current.ended };
+      return { ...(action.resume ? resumed(opened) : opened), ended: current.ended };
     }
     case NEW_CONVERSATION:
       return { ...hookReducer(current, action.action), id: action.id };
@@ -141,7 +162,7 @@ export function hookReducer(current, action) {
       // What an earlier run's stream delivered after the next run began (an edit while it
       // streamed) belongs to a reply set aside: it must not land in the new one.
       if (action.run !== current.runs) return current;
-      return hookReducer(current.streamed === action.run ? current : { ...current, streamed: action.run }, action.action);
+      return streamed(current.streamed === action.run ? current : { ...current, streamed: action.run }, action.action);
     case ANSWER:
       return withSession(current, answered(current.session, action.answer), action.answer);
     default:
