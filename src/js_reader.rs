@@ -7,6 +7,7 @@ use wasm_bindgen::prelude::*;
 
 use crate::Error;
 
+// read.js's own imports are shipped by `crate::js_modules`.
 #[wasm_bindgen(module = "/src/wasm/read.js")]
 extern "C" {
     #[cfg(feature = "js-interop")]
@@ -15,29 +16,6 @@ extern "C" {
 
     #[wasm_bindgen(js_name = readState, catch)]
     fn read_state(state: &JsValue) -> Result<JsValue, JsValue>;
-}
-
-// wasm-bindgen ships a JavaScript module of the crate only when Rust declares an import from
-// it; read.js imports these three.
-#[wasm_bindgen(module = "/src/wasm/errors.js")]
-extern "C" {
-    #[allow(dead_code)]
-    #[wasm_bindgen(js_name = internalError, catch)]
-    fn internal_error() -> Result<JsValue, JsValue>;
-}
-
-#[wasm_bindgen(module = "/src/wasm/json.js")]
-extern "C" {
-    #[allow(dead_code)]
-    #[wasm_bindgen(js_name = jsonEqual, catch)]
-    fn json_equal(a: &JsValue, b: &JsValue) -> Result<bool, JsValue>;
-}
-
-#[wasm_bindgen(module = "/src/wasm/protocol.js")]
-extern "C" {
-    #[allow(dead_code)]
-    #[wasm_bindgen(thread_local_v2, js_name = MAX_NESTING)]
-    static PROTOCOL_MAX_NESTING: JsValue;
 }
 
 /// Checks `value` as the package checks an action (a type it does not know refused, as

@@ -84,6 +84,13 @@ pub use error::Error;
 #[cfg(any(feature = "web-storage", feature = "js-interop"))]
 mod js_reader;
 
+#[cfg(any(
+    feature = "js-binding",
+    feature = "web-storage",
+    feature = "js-interop"
+))]
+mod js_modules;
+
 #[cfg(feature = "js-interop")]
 pub mod js_interop;
 

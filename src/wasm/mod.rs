@@ -45,24 +45,6 @@ export type UserPart = ({ type: "text" } & TextPart) | ({ type: "data" } & DataP
 export interface StepPart { type: "step" }
 "#;
 
-// wasm-bindgen ships a JavaScript module of the crate only when Rust declares an import from it;
-// read.js and apply.js import json.js, which Rust itself does not call.
-#[wasm_bindgen(module = "/src/wasm/json.js")]
-extern "C" {
-    #[allow(dead_code)]
-    #[wasm_bindgen(js_name = jsonEqual, catch)]
-    fn json_equal(a: &JsValue, b: &JsValue) -> Result<bool, JsValue>;
-}
-
-// The same for protocol.js, the codes and constants generated from `crate::core::protocol`,
-// which read.js and apply.js import.
-#[wasm_bindgen(module = "/src/wasm/protocol.js")]
-extern "C" {
-    #[allow(dead_code)]
-    #[wasm_bindgen(thread_local_v2, js_name = MAX_NESTING)]
-    static PROTOCOL_MAX_NESTING: JsValue;
-}
-
 /// Reads and checks a state the module did not make, and indexes it.
 fn read_session(state: &JsValue) -> Result<Session, JsValue> {
     Ok(Session::new(Rc::new(read::session_state(state)?)))
