@@ -2,51 +2,43 @@
 // the reducer accepts (checkAction) and applies without throwing. Seeded, so a failure repeats;
 // FUZZ_SEED picks another sequence, FUZZ_COUNT a longer one (`npm run fuzz:adapters`, which
 // `npm run fuzz` runs after the differential fuzz: 100,000 objects per protocol). A new
-// translator every STREAM objects: each is one stream.
+// translator every STREAM objects: each is one stream. The draws come from the differential
+// fuzz's generator (tests/fuzz/generate.mjs).
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { EventType } from "@ag-ui/core";
+import { createRandom } from "../fuzz/generate.mjs";
 import { agUi, aiSdk, byteStream, chatStream, collect, core, needsV2 } from "./package.mjs";
 
 const seed = Number(process.env.FUZZ_SEED ?? 20261130);
 const count = Number(process.env.FUZZ_COUNT ?? 3000);
 const STREAM = 40;
 
-// mulberry32: a small seeded generator.
-function random(state) {
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-function shapes(next) {
-  const pick = (items) => items[Math.floor(next() * items.length)];
+function shapes(random) {
+  const { below, chance, pick } = random;
   // Ids from a small pool, so that random events meet the calls and messages others made.
   const id = () => pick(["c1", "c2", "m1", "m2", "i1", "sa", "__proto__", ""]);
   function value(depth = 0) {
-    switch (Math.floor(next() * (depth > 2 ? 6 : 9))) {
+    switch (below(depth > 2 ? 6 : 9)) {
       case 0: return undefined;
       case 1: return null;
-      case 2: return next() < 0.5;
-      case 3: return Math.floor(next() * 100) - 50;
+      case 2: return chance(0.5);
+      case 3: return below(100) - 50;
       case 4: return id();
       case 5: return pick(["", "{", '{"a":1}', "text", "\ud800"]);
-      case 6: return Array.from({ length: Math.floor(next() * 3) }, () => value(depth + 1));
+      case 6: return Array.from({ length: below(3) }, () => value(depth + 1));
       case 7: return { op: pick(["add", "replace", "move", "copy", "nope"]), path: pick(["/a", "", "a"]), from: pick(["/b", "b", undefined]), value: value(depth + 1) };
-      default: return Object.fromEntries(Array.from({ length: Math.floor(next() * 3) }, () => [pick(["a", "type", "id", "x"]), value(depth + 1)]));
+      default: return Object.fromEntries(Array.from({ length: below(3) }, () => [pick(["a", "type", "id", "x"]), value(depth + 1)]));
     }
   }
   // An object of that type with random values in the fields the protocols use.
   function shaped(type, fields) {
     const object = { type };
     // Rarely attributed to a sub-agent: a stream whose events disagree on it fails at once.
-    for (const field of fields) if (next() < (field === "subagentRunId" ? 0.1 : 0.8)) object[field] = next() < 0.6 && field.toLowerCase().endsWith("id") ? id() : value();
+    for (const field of fields) if (chance(field === "subagentRunId" ? 0.1 : 0.8)) object[field] = chance(0.6) && field.toLowerCase().endsWith("id") ? id() : value();
     return object;
   }
-  return { pick, value, shaped };
+  return { value, shaped };
 }
 
 const aiSdkTypes = ["start", "text-start", "text-delta", "text-end", "reasoning-start", "reasoning-delta", "reasoning-end", "custom", "error", "tool-input-start", "tool-input-delta", "tool-input-available", "tool-input-error", "tool-approval-request", "tool-approval-response", "tool-output-available", "tool-output-error", "tool-output-denied", "source-url", "source-document", "file", "reasoning-file", "data-x", "steering-message", "start-step", "finish-step", "reset-step", "finish", "abort", "message-metadata", "future"];
@@ -57,33 +49,34 @@ const chatStreamTypes = ["start", "delta", "tool", "thinking", "plan", "state", 
 const chatStreamFields = ["id", "text", "messageId", "part", "phase", "message", "code", "state"];
 
 // Streams of random objects for one protocol, some with the shapes its nested fields take.
-function* randomStream(next, types, fields) {
-  const { pick, value, shaped } = shapes(next);
+function* randomStream(random, types, fields) {
+  const { chance, pick } = random;
+  const { value, shaped } = shapes(random);
   for (let i = 0; i < count; i++) {
-    const object = next() < 0.05 ? value() : shaped(pick(types), fields);
-    if (object?.type === "RUN_FINISHED" && next() < 0.5) object.outcome = { type: "interrupt", interrupts: [{ id: pick(["i1", "i2"]), reason: "r", toolCallId: next() < 0.5 ? "c1" : undefined }] };
-    if (object?.type === "tool" && next() < 0.7) object.part = shaped(pick(["tool-Bash", "tool-Thinking"]), ["toolCallId", "state", "input", "output", "result", "errorText"]);
+    const object = chance(0.05) ? value() : shaped(pick(types), fields);
+    if (object?.type === "RUN_FINISHED" && chance(0.5)) object.outcome = { type: "interrupt", interrupts: [{ id: pick(["i1", "i2"]), reason: "r", toolCallId: chance(0.5) ? "c1" : undefined }] };
+    if (object?.type === "tool" && chance(0.7)) object.part = shaped(pick(["tool-Bash", "tool-Thinking"]), ["toolCallId", "state", "input", "output", "result", "errorText"]);
     const messages = () => [shaped("x", ["id", "role", "content", "toolCalls", "toolCallId"])].map((m) => ({ ...m, role: pick(["user", "assistant", "tool", "reasoning", "activity"]) }));
-    if (object?.type === "MESSAGES_SNAPSHOT" && next() < 0.7) object.messages = messages();
-    if (object?.type === "RUN_STARTED" && next() < 0.5) object.input = { messages: messages() };
-    if (object?.type === "RUN_FINISHED" && next() < 0.1) object.outcome = pick([[], "interrupt", null, { type: "interrupt", interrupts: [{ id: "i1", reason: "r" }, { id: "i1", reason: "r" }] }]);
+    if (object?.type === "MESSAGES_SNAPSHOT" && chance(0.7)) object.messages = messages();
+    if (object?.type === "RUN_STARTED" && chance(0.5)) object.input = { messages: messages() };
+    if (object?.type === "RUN_FINISHED" && chance(0.1)) object.outcome = pick([[], "interrupt", null, { type: "interrupt", interrupts: [{ id: "i1", reason: "r" }, { id: "i1", reason: "r" }] }]);
     yield object;
   }
 }
 
 const protocols = [
   ["ai-sdk", () => (chunk) => aiSdk.fromAiSdkChunk(chunk, { replay: chunk?.type === "start" }), aiSdkTypes, aiSdkFields],
-  ["ag-ui", (next) => agUi.createAgUiTranslator(next() < 0.5 ? { messages: [{ id: "m1", role: "user", parts: [] }] } : undefined), agUiTypes, agUiFields],
+  ["ag-ui", (random) => agUi.createAgUiTranslator(random.chance(0.5) ? { messages: [{ id: "m1", role: "user", parts: [] }] } : undefined), agUiTypes, agUiFields],
   ["chat-stream", () => chatStream.createChatStreamTranslator(), chatStreamTypes, chatStreamFields],
 ];
 
 for (const [name, create, types, fields] of protocols) {
   test(`fuzz ${name}: random shapes never throw and give a list of part actions (or continue)`, () => {
-    const next = random(seed);
+    const random = createRandom(seed);
     let translate;
     let step = 0;
-    for (const object of randomStream(next, types, fields)) {
-      if (step++ % STREAM === 0) translate = create(next);
+    for (const object of randomStream(random, types, fields)) {
+      if (step++ % STREAM === 0) translate = create(random);
       const actions = translate(object);
       assert.ok(Array.isArray(actions));
       for (const action of actions) assert.ok(action.type === "part" || action.type === "continue", action.type);
@@ -91,12 +84,12 @@ for (const [name, create, types, fields] of protocols) {
   });
 
   test(`fuzz ${name}: every action passes checkAction and the reducer applies it`, needsV2, () => {
-    const next = random(seed + 1);
+    const random = createRandom(seed + 1);
     let translate;
     let state = core.sessionReducer({ messages: [], status: "idle" }, { type: "send", id: "u0", text: "Go" });
     let step = 0;
-    for (const object of randomStream(next, types, fields)) {
-      if (step % STREAM === 0) translate = create(next);
+    for (const object of randomStream(random, types, fields)) {
+      if (step % STREAM === 0) translate = create(random);
       const actions = translate(object);
       for (const action of actions) core.checkAction(action);
       state = core.sessionReducer(state, { type: "batch", actions });
@@ -107,10 +100,10 @@ for (const [name, create, types, fields] of protocols) {
 }
 
 test("fuzz readers: random bytes give values or a coded invalid_json error, nothing else", async () => {
-  const next = random(seed + 2);
+  const random = createRandom(seed + 2);
   const alphabet = ['{"a":1}', "data: ", "[DONE]", "\n", "\r", "\r\n", ":", "{", "x", "\u00e9", " "];
   for (let i = 0; i < 200; i++) {
-    const pieces = Array.from({ length: 1 + Math.floor(next() * 12) }, () => alphabet[Math.floor(next() * alphabet.length)]);
+    const pieces = Array.from({ length: 1 + random.below(12) }, () => random.pick(alphabet));
     for (const read of [aiSdk.readAiSdkStream, agUi.readAgUiStream, chatStream.readNdjson]) {
       try {
         await collect(read(byteStream([...pieces])));
