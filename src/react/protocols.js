@@ -1,6 +1,6 @@
 // The wire protocols the hook speaks. Each says how to read a response into frames, how to turn
 // a frame into session actions (a fresh translator per run: some protocols carry state across
-// frames; it is given the run's `onTransientData`), what the response's content type is, and
+// frames; it is given the run's `onTransientData`), what the response's content type is (contentTypes.js), and
 // what to send by default (`chatId` is the conversation's id, `startedBy` what started the run).
 //
 //   actions      this package's own NDJSON: one SessionAction a line ("part" or "toolPhase")
@@ -10,6 +10,8 @@
 //
 // The adapters behind them are imported when a protocol is first used, not with the hook: an app
 // loads only the one it speaks (bundlers split each into a chunk of its own).
+
+import { CONTENT_TYPES } from "./contentTypes.js";
 
 /** The agent may only stream parts and tool phases; send, stop, retry and reset are the user's. */
 const AGENT_ACTION_TYPES = new Set(["part", "toolPhase"]);
@@ -26,7 +28,7 @@ const LOADERS = {
   actions: async () => {
     const { readNdjson } = await import("chat-session-reducer/chat-stream");
     return {
-      accept: "application/x-ndjson",
+      accept: CONTENT_TYPES.actions,
       read: readNdjson,
       translator: () => agentAction,
       body: ({ session }) => ({ messages: session.messages }),
@@ -35,7 +37,7 @@ const LOADERS = {
   "ai-sdk": async () => {
     const { fromAiSdkChunk, readAiSdkStream, toAiSdkMessages } = await import("chat-session-reducer/ai-sdk");
     return {
-      accept: "text/event-stream",
+      accept: CONTENT_TYPES["ai-sdk"],
       read: readAiSdkStream,
       // Transient data parts reach the app's onData and never the session; a replay starts each message over.
       translator: ({ onTransientData, replay }) => (chunk) => fromAiSdkChunk(chunk, { onTransientData, replay }),
@@ -46,7 +48,7 @@ const LOADERS = {
   "ag-ui": async () => {
     const { createAgUiTranslator, readAgUiStream, toAgUiInput } = await import("chat-session-reducer/ag-ui");
     return {
-      accept: "text/event-stream",
+      accept: CONTENT_TYPES["ag-ui"],
       read: readAgUiStream,
       translator: createAgUiTranslator,
       // A response may carry several runs (a connect replays the thread's, then the active one).
@@ -65,7 +67,7 @@ const LOADERS = {
   "chat-stream": async () => {
     const { createChatStreamTranslator, readNdjson } = await import("chat-session-reducer/chat-stream");
     return {
-      accept: "application/x-ndjson",
+      accept: CONTENT_TYPES["chat-stream"],
       read: readNdjson,
       translator: createChatStreamTranslator,
       body: ({ session }) => ({ messages: session.messages }),

@@ -5,6 +5,7 @@
 // is not an error: the run just ends.
 
 import { checkAction } from "chat-session-reducer";
+import { CONTENT_TYPES } from "./contentTypes.js";
 import { newId } from "./ids.js";
 import { loadProtocol } from "./protocols.js";
 
@@ -76,14 +77,14 @@ function actionsOf(translate, frame, index) {
   }
 }
 
-// The protocols a response's headers say it speaks: the AI SDK's own header, else its content type.
+// The protocols a response's headers say it speaks: the AI SDK's own header, else its content
+// type, by the subtype with or without its `x-` (application/ndjson is NDJSON too).
 function protocolsOf(response) {
   const header = (name) => response.headers?.get?.(name) ?? "";
   if (header("x-vercel-ai-ui-message-stream") !== "") return ["ai-sdk"];
   const type = header("content-type");
-  if (type.includes("text/event-stream")) return ["ai-sdk", "ag-ui"];
-  if (type.includes("ndjson")) return ["actions", "chat-stream"];
-  return [];
+  const subtype = (mediaType) => mediaType.slice(mediaType.indexOf("/") + 1).replace(/^x-/, "");
+  return Object.keys(CONTENT_TYPES).filter((name) => type.includes(subtype(CONTENT_TYPES[name])));
 }
 
 /** What to add to a malformed-frame error when the response's headers name another protocol:

@@ -5,20 +5,21 @@
 import { readAgUiStream } from "chat-session-reducer/ag-ui";
 import { readAiSdkStream } from "chat-session-reducer/ai-sdk";
 import { readNdjson } from "chat-session-reducer/chat-stream";
+import { CONTENT_TYPES } from "../react/contentTypes.js";
 
 const ndjsonLine = (frame) => `${JSON.stringify(frame)}\n`;
 const sseEvent = (frame) => `data: ${JSON.stringify(frame)}\n\n`;
 
-const ndjson = { headers: { "content-type": "application/x-ndjson" }, frame: ndjsonLine, end: "", read: readNdjson };
+const ndjson = (name) => ({ headers: { "content-type": CONTENT_TYPES[name] }, frame: ndjsonLine, end: "", read: readNdjson });
 
 // How each protocol the hook speaks frames a reply, and how it is read back.
 const PROTOCOLS = {
-  actions: ndjson,
-  "chat-stream": ndjson,
+  actions: ndjson("actions"),
+  "chat-stream": ndjson("chat-stream"),
   // The headers of the AI SDK's createUIMessageStreamResponse.
   "ai-sdk": {
     headers: {
-      "content-type": "text/event-stream",
+      "content-type": CONTENT_TYPES["ai-sdk"],
       "cache-control": "no-cache",
       connection: "keep-alive",
       "x-vercel-ai-ui-message-stream": "v1",
@@ -28,7 +29,7 @@ const PROTOCOLS = {
     end: "data: [DONE]\n\n",
     read: readAiSdkStream,
   },
-  "ag-ui": { headers: { "content-type": "text/event-stream" }, frame: sseEvent, end: "", read: readAgUiStream },
+  "ag-ui": { headers: { "content-type": CONTENT_TYPES["ag-ui"] }, frame: sseEvent, end: "", read: readAgUiStream },
 };
 
 function invalid(path, problem) {
