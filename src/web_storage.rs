@@ -1,7 +1,8 @@
 //! Sessions in the browser's `sessionStorage` or `localStorage` (feature `web-storage`), in the
 //! envelope of the JavaScript package's helpers (src/storage/session_storage.js), so that a
 //! conversation saved by either loads in the other:
-//! `{ "format": "chat-session-reducer", "version": 3, "state": …, "id"?: "…" }`.
+//! `{ "format": "chat-session-reducer", "version": 3, "rev": 7, "id"?: "…", "state": … }`, where
+//! each save writes the stored entry's `rev` plus 1, whichever of them wrote it.
 //!
 //! Loading reads versions 1 to 3 (every v1 state is a v2 state and every v2 state a v3 state),
 //! checks what it reads with the package's reader (the same `corrupt` paths as the JavaScript
@@ -72,6 +73,9 @@ pub struct StoredSession {
     pub state: Rc<SessionState>,
     /// The conversation's id, when it was saved with one (the envelope's `id`).
     pub id: Option<String>,
+    /// The envelope's revision, +1 per save by this crate or the JavaScript helpers; 0 for an
+    /// entry stored without one.
+    pub rev: i64,
 }
 
 /// Why a session could not be saved, loaded or cleared: the JavaScript helpers' error codes.
@@ -169,20 +173,21 @@ fn storage(area: StorageArea) -> Result<web_sys::Storage, StorageError> {
     }
 }
 
-/// The envelope as it is written, its fields in the JavaScript helpers' order (no `rev`: a
-/// revision counter the JavaScript helpers may add reads as 0 when absent).
+/// The envelope as it is written, its fields in the JavaScript helpers' order (they read `rev`
+/// from the text's head).
 #[derive(Serialize)]
 struct Envelope<'a> {
     format: &'static str,
     version: u32,
+    rev: i64,
     #[serde(skip_serializing_if = "Option::is_none")]
     id: Option<&'a str>,
     state: &'a SessionState,
 }
 
 /// Stores `state` (and the conversation's `id`, when given) under `key` in `area`, in the
-/// JavaScript helpers' envelope. `state` is checked first (`StorageError::Invalid`); a refused
-/// write is `Quota` or `Unavailable`, and changes nothing.
+/// JavaScript helpers' envelope, its `rev` the stored entry's plus 1. `state` is checked first
+/// (`StorageError::Invalid`); a refused write is `Quota` or `Unavailable`, and changes nothing.
 pub fn save_session(
     key: &str,
     state: &SessionState,
@@ -194,6 +199,7 @@ pub fn save_session(
     let envelope = Envelope {
         format: FORMAT,
         version: VERSION,
+        rev: stored_rev(&target, key) + 1,
         state,
         id,
     };
@@ -208,6 +214,34 @@ pub fn save_session(
             StorageError::Unavailable { reason }
         }
     })
+}
+
+/// The largest integer a JavaScript number holds exactly (`Number.MAX_SAFE_INTEGER`).
+const MAX_SAFE_INTEGER: i64 = 9_007_199_254_740_991;
+
+/// The revision of the entry stored under `key`, read from the head of its text as the
+/// JavaScript helpers read it (`storedRev`: an envelope this library wrote has `rev` after
+/// `version`); 0 when there is none or it cannot be read (the write that follows says why).
+fn stored_rev(target: &web_sys::Storage, key: &str) -> i64 {
+    let Ok(Some(text)) = target.get_item(key) else {
+        return 0;
+    };
+    let digits_of =
+        |text: &str| text.len() - text.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+    let head = format!(r#"{{"format":"{FORMAT}","version":"#);
+    let Some(version_on) = text.strip_prefix(&head) else {
+        return 0;
+    };
+    let version_digits = digits_of(version_on);
+    let Some(rev_on) = version_on[version_digits..].strip_prefix(r#","rev":"#) else {
+        return 0;
+    };
+    let (rev, after) = rev_on.split_at(digits_of(rev_on));
+    let ended = after.starts_with(',') || after.starts_with('}');
+    match rev.parse::<i64>() {
+        Ok(rev) if version_digits > 0 && ended && rev <= MAX_SAFE_INTEGER => rev,
+        _ => 0,
+    }
 }
 
 /// The session stored under `key` in `area`, the load rule applied; `Ok(None)` when nothing
@@ -273,19 +307,17 @@ fn stored_session(key: &str, text: &str) -> Result<StoredSession, StorageError> 
         Some(Value::String(id)) => Some(id.clone()),
         Some(_) => return Err(not_ours("stored.id")),
     };
-    // A revision, where the JavaScript helpers wrote one: a safe integer.
-    if let Some(rev) = fields.get("rev") {
-        let safe = rev
-            .as_f64()
-            .is_some_and(|rev| rev.fract() == 0.0 && rev.abs() <= 9_007_199_254_740_991.0);
-        if !safe {
-            return Err(not_ours("stored.rev"));
-        }
-    }
+    // A revision, where one was written: a safe integer (0 when absent).
+    let rev = match fields.get("rev").map(Value::as_f64) {
+        None => 0,
+        Some(Some(rev)) if rev.fract() == 0.0 && rev.abs() <= MAX_SAFE_INTEGER as f64 => rev as i64,
+        Some(_) => return Err(not_ours("stored.rev")),
+    };
     let state = checked_state(key, text, state)?;
     Ok(StoredSession {
         state: load_rule(&Rc::new(state)).map_err(|error| stored_error(key, error))?,
         id,
+        rev,
     })
 }
 

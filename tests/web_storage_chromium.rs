@@ -1,7 +1,8 @@
 //! `web_storage` in headless Chromium, in one page with the built package (pkg/index.js, so
 //! `bash scripts/build.sh` first): a conversation the JavaScript helpers saved loads in Rust and
-//! the reverse, in both storages; older envelopes; what cannot be read, with the JavaScript
-//! helpers' codes and paths; a full storage; a storage that throws on access.
+//! the reverse, in both storages; each save's revision continuing the other's; older envelopes;
+//! what cannot be read, with the JavaScript helpers' codes and paths; a full storage; a storage
+//! that throws on access.
 #![cfg(all(feature = "web-storage", target_arch = "wasm32"))]
 
 use std::rc::Rc;
@@ -24,6 +25,8 @@ extern "C" {
     fn js_save_session(key: &str, state: &JsValue, storage: &JsValue) -> Result<(), JsValue>;
     #[wasm_bindgen(js_name = loadSession, catch)]
     fn js_load_session(key: &str, storage: &JsValue) -> Result<JsValue, JsValue>;
+    #[wasm_bindgen(js_name = loadSessionEntry, catch)]
+    fn js_load_session_entry(key: &str, storage: &JsValue) -> Result<JsValue, JsValue>;
 }
 
 #[wasm_bindgen(inline_js = r#"
@@ -160,6 +163,81 @@ fn a_conversation_rust_saved_loads_in_javascript_as_in_rust() {
     assert!(envelope.get("id").is_none());
 }
 
+/// The `rev` of the envelope stored under `key`, as written.
+fn raw_rev(local: bool, key: &str) -> Value {
+    let envelope: Value = serde_json::from_str(&get_raw(local, key).expect("stored")).unwrap();
+    envelope["rev"].clone()
+}
+
+/// The `rev` the JavaScript helpers' `loadSessionEntry` reads under `key`.
+fn js_rev(local: bool, key: &str) -> f64 {
+    let entry = js_load_session_entry(key, &storage_of(local)).expect("JS loads");
+    Reflect::get(&entry, &"rev".into())
+        .unwrap()
+        .as_f64()
+        .expect("a number")
+}
+
+#[wasm_bindgen_test]
+fn each_save_adds_1_to_the_stored_rev_whether_rust_or_javascript_wrote_it() {
+    clear_all();
+    for (local, area) in [(false, StorageArea::Session), (true, StorageArea::Local)] {
+        let state = rust_state(mid_reply());
+        save_session("revs", &state, None, area).unwrap();
+        assert_eq!(raw_rev(local, "revs"), 1, "the first save");
+        // JavaScript continues from what Rust wrote (its loadSessionEntry reads it)...
+        assert_eq!(js_rev(local, "revs"), 1.0);
+        js_save_session("revs", &js(&mid_reply()), &storage_of(local)).expect("JS saves");
+        assert_eq!(raw_rev(local, "revs"), 2);
+        // ...and Rust from what JavaScript wrote.
+        assert_eq!(loaded("revs", area).rev, 2);
+        save_session("revs", &state, None, area).unwrap();
+        assert_eq!(raw_rev(local, "revs"), 3);
+        assert_eq!(js_rev(local, "revs"), 3.0);
+        js_save_session("revs", &js(&mid_reply()), &storage_of(local)).expect("JS saves");
+        assert_eq!(loaded("revs", area).rev, 4);
+    }
+}
+
+#[wasm_bindgen_test]
+fn a_rust_save_reads_the_stored_rev_as_the_javascript_helpers_do() {
+    clear_all();
+    let idle = json!({ "messages": [], "status": "idle" });
+    // As the helpers write it: `rev` after `version` (serde_json's json! would sort the keys).
+    let envelope = |version: &str, rev: &str| {
+        format!(r#"{{"format":"chat-session-reducer","version":{version}{rev},"state":{idle}}}"#)
+    };
+    let heads = [
+        envelope("3", r#","rev":41"#),
+        envelope("3", r#","rev":9007199254740990,"id":"c""#),
+        // No rev, a rev that is not a count, not where this library writes it, not an envelope.
+        envelope("2", ""),
+        envelope("3", r#","rev":-3"#),
+        envelope("3", r#","rev":1.5"#),
+        envelope("3", r#","rev":1e300"#),
+        envelope("3", r#","rev":99999999999999999999"#),
+        envelope("", r#","rev":5"#),
+        r#"{"version":3,"format":"chat-session-reducer","rev":5,"state":{}}"#.to_owned(),
+        "{ not json".to_owned(),
+    ];
+    let state = rust_state(idle.clone());
+    for (index, head) in heads.iter().enumerate() {
+        // Keys the JavaScript helpers have not seen, so they too read the stored text.
+        let (in_rust, in_js) = (format!("rust-{index}"), format!("js-{index}"));
+        set_raw(false, &in_rust, head);
+        set_raw(false, &in_js, head);
+        save_session(&in_rust, &state, None, StorageArea::Session).unwrap();
+        js_save_session(&in_js, &js(&idle), &storage_of(false)).expect("JS saves");
+        assert_eq!(raw_rev(false, &in_rust), raw_rev(false, &in_js), "{head}");
+    }
+    assert_eq!(raw_rev(false, "rust-0"), 42);
+    assert_eq!(raw_rev(false, "rust-1"), 9_007_199_254_740_991_u64);
+    assert_eq!(raw_rev(false, "rust-2"), 1);
+    // And the JavaScript helpers read the head of what Rust wrote.
+    js_save_session("rust-0", &js(&idle), &storage_of(false)).expect("JS saves");
+    assert_eq!(raw_rev(false, "rust-0"), 43);
+}
+
 #[wasm_bindgen_test]
 fn older_envelopes_load_and_a_newer_one_is_a_version_error() {
     clear_all();
@@ -260,12 +338,10 @@ fn what_cannot_be_read_is_corrupt_with_the_javascript_helpers_path_and_is_kept()
     set_raw(false, "bad", &json!({ "format": "chat-session-reducer", "version": 3, "rev": 1.5, "state": { "messages": [], "status": "idle" } }).to_string());
     let error = load_session("bad", StorageArea::Session).unwrap_err();
     assert_eq!(error.path(), Some("stored.rev"));
-    // A revision the JavaScript helpers wrote is read past.
+    // A revision the JavaScript helpers wrote is read.
     set_raw(false, "revised", &json!({ "format": "chat-session-reducer", "version": 3, "rev": 7, "id": "c", "state": { "messages": [], "status": "idle" } }).to_string());
-    assert_eq!(
-        loaded("revised", StorageArea::Session).id.as_deref(),
-        Some("c")
-    );
+    let revised = loaded("revised", StorageArea::Session);
+    assert_eq!((revised.id.as_deref(), revised.rev), (Some("c"), 7));
 }
 
 #[wasm_bindgen_test]
