@@ -61,8 +61,9 @@ export function isOpened(opened, options) {
 }
 
 /** Opens the conversation of `options` at mount (a stored one) and whenever it changes;
- *  `session` is the one shown. */
-export function useOpenConversation(options, session, dispatch) {
+ *  `session` is the one shown. `switchOver(before)`, with a store of conversations (index.js),
+ *  hands the run of the conversation left to it and gives the OPEN of one it holds. */
+export function useOpenConversation(options, session, dispatch, switchOver) {
   const { storageKey, storage, id } = options;
   /** @type {import("react").RefObject<{ storageKey?: string, storage?: unknown, id?: string } | undefined>} */
   const shown = useRef(undefined);
@@ -73,6 +74,8 @@ export function useOpenConversation(options, session, dispatch) {
     // At mount without a key, the initial conversation is already the one shown (and Strict
     // Mode's second mount finds the one it opened).
     if (before === undefined ? storageKey === undefined : sameConversation(before, wanted)) return;
+    const live = switchOver?.(before);
+    if (live !== undefined) return void dispatch({ ...live, opened: wanted });
     const stored = storageKey === undefined ? undefined : restoreSessionEntry(storageKey, storage);
     if (!(stored instanceof Promise)) return void dispatch(opening(options, stored));
     let pending = true;
