@@ -98,8 +98,9 @@ test("the package's JavaScript, wasm included, stays within the size its README 
 
 test("the React hook adds little on top of the core", () => {
   // Issue 22's options and returns (id, callbacks, load, setMessages, clearError) are in it (6 kB),
-  // issue 23's resume (reconnecting, the replay, the stop endpoint: about 0.8 kB) and the AI SDK
-  // body's trigger (about 0.2 kB).
+  // issue 23's resume (reconnecting, the replay, the stop endpoint: about 0.8 kB), the AI SDK
+  // body's trigger (about 0.2 kB) and the hand-over of a streaming conversation to a store of
+  // conversations and back (about 0.45 kB; the store itself is chat-session-reducer/conversations).
   const code = readFileSync(join(installed(), "react", "index.js"));
-  assert.ok(gzipSync(code, { level: 9 }).length < 7_000, "gzip -9 size: the budget is 7 kB");
+  assert.ok(gzipSync(code, { level: 9 }).length < 7_200, "gzip -9 size: the budget is 7.2 kB");
 });

@@ -190,6 +190,45 @@ for (const protocol of Object.keys(SCRIPTS)) {
   });
 }
 
+test("conversations: a frame A's run dispatched that React had not rendered yet when a click opened B (a sync render before it) goes on in the background, not lost", async () => {
+  const { flushSync } = await import("react-dom");
+  const { useState } = await import("react");
+  const expected = await uninterrupted("ai-sdk", "A");
+  const agent = writtenAgent("ai-sdk");
+  globalThis.fetch = agent.endpoint.fetch;
+  const storage = memoryStorage();
+  const conversations = createConversations({ storage });
+  const page = {};
+  function Clicked() {
+    const [id, setId] = useState("A");
+    page.setId = setId;
+    page.session = useAgentSession({ api: `${API}/ai-sdk`, protocol: "ai-sdk", conversations, id, throttle: 0 });
+    return null;
+  }
+  const root = createRoot(document.createElement("div"));
+  await act(async () => root.render(createElement(Clicked)));
+  await act(async () => page.session.send("Go A"));
+  const a = await replyOf(agent, 0, "A's request");
+  const script = SCRIPTS["ai-sdk"]("A");
+  for (const frame of script.slice(0, 3)) a.write(frame);
+  await settle();
+  let shownAtClick;
+  await act(async () => {
+    a.write(script[3]);
+    // The frame is read and dispatched (a default-priority update), then a click's sync render
+    // opens B before React renders that update.
+    await sleep(10);
+    shownAtClick = textOf(page.session.state);
+    flushSync(() => page.setId("B"));
+  });
+  assert.equal(shownAtClick, "Go A | Reply ", "the frame written last was not rendered before the click");
+  for (const frame of script.slice(4)) a.write(frame);
+  a.end();
+  await until(() => conversations.list().find((entry) => entry.id === "A")?.status === "idle", "A's end in the background");
+  assert.deepEqual(comparable(loadSession("chat:A", storage)), expected);
+  await act(async () => root.unmount());
+});
+
 test("conversations: a message queued in A is sent by A's finish in the background, as the hook sends it", async () => {
   const agent = writtenAgent("ai-sdk");
   globalThis.fetch = agent.endpoint.fetch;
