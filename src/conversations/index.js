@@ -134,8 +134,9 @@ export function createConversations({ storage = sessionStorageIfAny(), keyPrefix
     }
     // What the hook had not applied, then what arrives, in order: after the hook's last save of
     // this conversation (its storage effect's cleanup, later in this commit), never before.
+    /** @type {any[] | undefined} */
     let arrived = [];
-    run.handTo((action) => arrived.push(action));
+    run.handTo((action) => arrived?.push(action));
     held.catchUp = () => {
       if (arrived === undefined) return;
       const pending = [...missed, ...arrived];
@@ -189,11 +190,13 @@ export function createConversations({ storage = sessionStorageIfAny(), keyPrefix
   };
 }
 
+/** @type {readonly any[]} */
 const NONE = Object.freeze([]);
 const none = () => NONE;
 
 /** The thread list of `conversations`, most recent activity first; the same array and entries
  *  while nothing changed. Empty on the server and while hydrating (the list is in the browser's storage). */
+/** @param {{ subscribe: (listener: () => void) => () => void, list: () => readonly any[] }} conversations */
 export function useConversations(conversations) {
   return useSyncExternalStore(conversations.subscribe, conversations.list, none);
 }

@@ -22,6 +22,8 @@ import { createSaver, useClientLayoutEffect, useStoredSession } from "./storage.
 /** @typedef {import("chat-session-reducer/react").UseAgentSessionOptions} UseAgentSessionOptions */
 /** @typedef {import("chat-session-reducer/react").ApproveOptions} ApproveOptions */
 /** @typedef {import("chat-session-reducer/react").SendOptions} SendOptions */
+/** The store's side for the hook (src/conversations/index.js), beside its public API.
+ *  @typedef {import("chat-session-reducer/conversations").Conversations & { hold: Function, take: (id: string) => { hook: any, run: any } | undefined, show: (id: string, session: SessionState) => void }} HeldConversations */
 
 // What the hook returns as `queue` when nothing is queued: the same array on every render.
 /** @type {readonly import("chat-session-reducer").QueuedMessage[]} */
@@ -102,7 +104,8 @@ const RULES = { reduce: hookReducer, startRun, runEnded, createSaver, answer: (p
 
 /** @param {UseAgentSessionOptions} options */
 export function useAgentSession(options) {
-  const { conversations, throttle = "frame" } = options;
+  const { throttle = "frame" } = options;
+  const conversations = /** @type {HeldConversations | undefined} */ (options.conversations);
   const protocolName = options.protocol ?? "actions";
   // Checked while rendering on purpose: a wrong protocol name is the app's bug, shown at once.
   checkProtocolName(protocolName);
@@ -113,7 +116,7 @@ export function useAgentSession(options) {
     throw Object.assign(new TypeError("options.id: expected a string (with conversations)"), { code: "invalid", path: "options.id" });
   }
   // With a store of conversations, a conversation's storage key is the store's for its id.
-  const shown = conversations === undefined ? options : { ...options, storageKey: conversations.keyOf(options.id), storage: conversations.storage };
+  const shown = conversations === undefined ? options : { ...options, storageKey: conversations.keyOf(/** @type {string} */ (options.id)), storage: conversations.storage };
   const { storageKey, storage } = shown;
 
   // The initial conversation's id is made on the client too, so render it only after hydration
@@ -145,7 +148,7 @@ export function useAgentSession(options) {
         currentRun.current = undefined;
         conversations.hold(before.id, left, run, run.unapplied(left.last), { ...RULES, options: at, throttle });
       }
-      const taken = conversations.take(options.id);
+      const taken = conversations.take(/** @type {string} */ (options.id));
       if (taken === undefined) return undefined;
       if (taken.run !== undefined) {
         taken.run.handTo(dispatchToHook);
@@ -168,7 +171,7 @@ export function useAgentSession(options) {
   useEffect(() => {
     if (!streaming) return;
     // A run taken back from the background streams already (switchOver).
-    let run = currentRun.current;
+    let run = /** @type {ReturnType<typeof startRun>} */ (currentRun.current);
     if (run?.number !== runs) {
       const { options: runOptions, session: runSession, id: chatId, startedBy } = newest();
       const onData = (part) => newest().options.onData?.(part);
