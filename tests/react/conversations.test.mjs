@@ -6,20 +6,32 @@
 //
 //   node --test tests/react/conversations.test.mjs            (after `npm run build`)
 //   THREADS_RUNS=200 THREADS_SEED=7 node --test tests/react/conversations.test.mjs
+// tests/react/run.mjs also runs it in its Jest consumer (REACT_CONSUMER: React 18, the packed
+// package installed there), where a click renders before a frame's update (the run's log).
 import assert from "node:assert/strict";
+import { createRequire } from "node:module";
+import { join } from "node:path";
 import { test } from "node:test";
-import { JSDOM } from "jsdom";
+import { pathToFileURL } from "node:url";
 import { createRandom } from "../fuzz/generate.mjs";
 
+const consumer = process.env.REACT_CONSUMER;
+/** A module by name from the consumer project, or from the repository (`here`: the package's file in pkg/). */
+const from = (name, here) => (consumer === undefined ? here ?? name : pathToFileURL(createRequire(join(consumer, "package.json")).resolve(name)).href);
+const { JSDOM } = await import(from("jsdom"));
 const dom = new JSDOM("<!doctype html><html><body></body></html>", { url: "http://localhost/" });
 Object.assign(globalThis, { window: dom.window, document: dom.window.document, navigator: dom.window.navigator, IS_REACT_ACT_ENVIRONMENT: true });
 
-const { StrictMode, act, createElement } = await import("react");
-const { createRoot } = await import("react-dom/client");
-const { useAgentSession } = await import("../../pkg/react/index.js");
-const { createConversations, useConversations } = await import("../../pkg/conversations/index.js");
-const { liveReply, mockEndpoint } = await import("../../pkg/testing/index.js");
-const { loadSession } = await import("../../pkg/index.js");
+const React = await import(from("react"));
+const { StrictMode, createElement, useState } = React;
+const { createRoot } = await import(from("react-dom/client"));
+const { flushSync } = await import(from("react-dom"));
+// React 18 has act in react-dom/test-utils.
+const act = React.act ?? (await import(from("react-dom/test-utils"))).act;
+const { useAgentSession } = await import(from("chat-session-reducer/react", "../../pkg/react/index.js"));
+const { createConversations, useConversations } = await import(from("chat-session-reducer/conversations", "../../pkg/conversations/index.js"));
+const { liveReply, mockEndpoint } = await import(from("chat-session-reducer/testing", "../../pkg/testing/index.js"));
+const { loadSession } = await import(from("chat-session-reducer", "../../pkg/index.js"));
 
 const RUNS = Number(process.env.THREADS_RUNS ?? 20);
 const SEED = Number(process.env.THREADS_SEED ?? 1);
@@ -191,8 +203,6 @@ for (const protocol of Object.keys(SCRIPTS)) {
 }
 
 test("conversations: a frame A's run dispatched that React had not rendered yet when a click opened B (a sync render before it) goes on in the background, not lost", async () => {
-  const { flushSync } = await import("react-dom");
-  const { useState } = await import("react");
   const expected = await uninterrupted("ai-sdk", "A");
   const agent = writtenAgent("ai-sdk");
   globalThis.fetch = agent.endpoint.fetch;
