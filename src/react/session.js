@@ -138,11 +138,14 @@ export function hookReducer(current, action) {
       return { ...hookReducer(current, action.action), id: action.id };
     case FAILED:
       return action.run === current.runs ? { ...current, failure: { run: action.run, details: action.details }, last: action } : current;
-    case STREAMED:
+    case STREAMED: {
       // What an earlier run's stream delivered after the next run began (an edit while it
       // streamed) belongs to a reply set aside: it must not land in the new one.
       if (action.run !== current.runs) return current;
-      return streamed({ ...current, streamed: action.run, last: action }, action.action);
+      const next = streamed(current.streamed === action.run ? current : { ...current, streamed: action.run }, action.action);
+      // A hand-over replays what follows `last`; an action that changed nothing changes nothing again.
+      return next === current ? current : { ...next, last: action };
+    }
     case ANSWER:
       return withSession(current, answered(current.session, action.answer), action.answer);
     default:
