@@ -239,6 +239,34 @@ test("conversations: a frame A's run dispatched that React had not rendered yet 
   await act(async () => root.unmount());
 });
 
+test("conversations: a page that unmounts and mounts again (Strict Mode) on A while A runs in the background takes the run back: one request", async () => {
+  const expected = await uninterrupted("ai-sdk", "A");
+  const agent = writtenAgent("ai-sdk");
+  globalThis.fetch = agent.endpoint.fetch;
+  const conversations = createConversations({ storage: memoryStorage() });
+  const options = { api: `${API}/ai-sdk`, protocol: "ai-sdk", conversations, throttle: 0 };
+  let page = await mount(options);
+  await page.open("A");
+  await act(async () => page.session.send("Go A"));
+  const a = await replyOf(agent, 0, "A's request");
+  const script = SCRIPTS["ai-sdk"]("A");
+  for (const frame of script.slice(0, 3)) a.write(frame);
+  await settle();
+  await page.open("B");
+  await page.unmount();
+  a.write(script[3]);
+  await settle();
+  page = await mount(options);
+  await page.open("A");
+  assert.equal(page.session.state.status, "streaming");
+  for (const frame of script.slice(4)) a.write(frame);
+  a.end();
+  await until(() => page.session.state.status === "idle", "A's end on screen");
+  assert.deepEqual(comparable(page.session.state), expected);
+  assert.equal(agent.endpoint.requests.length, 1);
+  await page.unmount();
+});
+
 test("conversations: a message queued in A is sent by A's finish in the background, as the hook sends it", async () => {
   const agent = writtenAgent("ai-sdk");
   globalThis.fetch = agent.endpoint.fetch;
