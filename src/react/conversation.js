@@ -2,7 +2,8 @@
 // renders it too), then, right after hydration, the one stored under `storageKey`. When
 // `storageKey`, `storage` or `id` changes, the hook opens that conversation instead, as at mount:
 // the stored one, unless it is stored under another id, else the initial one. The running reply
-// of the conversation left is aborted (its session is no longer the one streaming).
+// of the conversation left is aborted (its session is no longer the one streaming), or, with a
+// store of conversations, handed to it (index.js, switchOver).
 // An asynchronous store (chat-session-reducer/indexeddb) answers after the first paint: until it
 // has, the conversation shown stays and nothing is saved (isOpened); at mount, an action taken on
 // the initial session meanwhile is kept (session.js, OPEN).

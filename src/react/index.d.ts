@@ -113,7 +113,7 @@ export interface UseAgentSessionOptions<Tools extends ToolMap = ToolMap, Data ex
   /**
    * A store of conversations (`createConversations()` of `chat-session-reducer/conversations`), with
    * `id` the one shown (required then): the conversation is kept under the store's key for its id,
-   * and opening another while a reply streams lets that reply finish in the background, stored,
+   * and opening another (or unmounting) while a reply streams lets that reply finish in the background, stored,
    * with the callbacks of the options then; reopened, it is taken back live (no request repeated).
    */
   conversations?: Conversations;

@@ -2,8 +2,9 @@
 // this hook starts a request whenever the reducer starts a run (send, retry, continue, an answer
 // that lets the agent go on, edit, regenerate, a finish that sends the queue), streams the
 // response into the session once per animation frame, aborts it when the run ends early (Stop,
-// Reset, unmount, an edit or regenerate while it streams, another conversation opened), keeps
-// the session in storage, and calls the app's callbacks (callbacks.js).
+// Reset, unmount, an edit or regenerate while it streams, another conversation opened; with a
+// store of conversations, the last two hand it to the store instead), keeps the session in
+// storage, and calls the app's callbacks (callbacks.js).
 //
 // Server rendering: see storage.js. Which conversation is shown: conversation.js.
 
@@ -137,17 +138,20 @@ export function useAgentSession(options) {
   /** @type {import("react").RefObject<ReturnType<typeof startRun> | undefined>} */
   const currentRun = useRef(undefined);
 
-  // With a store of conversations: the run of the conversation left goes on in the background,
-  // and a conversation reopened is taken back from it with its run (no request repeated).
+  // With a store of conversations: the run of the conversation left (another opened, or the hook
+  // unmounted) goes on in the background, and a conversation reopened is taken back from it with
+  // its run (no request repeated).
+  const handOver = (/** @type {string} */ leftId) => {
+    const { hook: left, options: at } = newest();
+    const run = currentRun.current;
+    if (conversations === undefined || run === undefined || left.session.status !== "streaming") return;
+    currentRun.current = undefined;
+    conversations.hold(leftId, left, run, run.unapplied(left.last), { ...RULES, options: at, throttle });
+  };
   const switchOver =
     conversations &&
     ((before) => {
-      const { hook: left, options: at } = newest();
-      const run = currentRun.current;
-      if (before !== undefined && run !== undefined && left.session.status === "streaming") {
-        currentRun.current = undefined;
-        conversations.hold(before.id, left, run, run.unapplied(left.last), { ...RULES, options: at, throttle });
-      }
+      if (before !== undefined) handOver(before.id);
       const taken = conversations.take(/** @type {string} */ (options.id));
       if (taken === undefined) return undefined;
       if (taken.run !== undefined) {
@@ -156,6 +160,8 @@ export function useAgentSession(options) {
       }
       return { type: OPEN, live: taken.hook, id: options.id };
     });
+  // Layout cleanups run before the run effect's: unmounted, the hook hands its run over first.
+  useClientLayoutEffect(() => () => handOver(newest().id), []);
   useOpenConversation(shown, session, dispatchToHook, switchOver);
   const opened = isOpened(hook.opened, shown);
   const storageError = useStoredSession(storageKey, storage, session, id, opened);

@@ -267,6 +267,35 @@ test("conversations: a page that unmounts and mounts again (Strict Mode) on A wh
   await page.unmount();
 });
 
+test("conversations: unmounting the hook while A streams (a chat keyed by its conversation) hands A's run to the store; mounted on A again, it follows it", async () => {
+  const expected = await uninterrupted("ag-ui", "A");
+  const agent = writtenAgent("ag-ui");
+  globalThis.fetch = agent.endpoint.fetch;
+  const storage = memoryStorage();
+  const conversations = createConversations({ storage });
+  const options = { api: `${API}/ag-ui`, protocol: "ag-ui", conversations, throttle: 0 };
+  let page = await mount(options);
+  await page.open("A");
+  await act(async () => page.session.send("Go A"));
+  const a = await replyOf(agent, 0, "A's request");
+  const script = SCRIPTS["ag-ui"]("A");
+  for (const frame of script.slice(0, 3)) a.write(frame);
+  await settle();
+  await page.unmount();
+  assert.equal(conversations.list()[0].status, "streaming");
+  for (const frame of script.slice(3, 6)) a.write(frame);
+  await settle();
+  page = await mount(options);
+  await page.open("A");
+  for (const frame of script.slice(6)) a.write(frame);
+  a.end();
+  await until(() => page.session.state.status === "idle", "A's end on screen");
+  assert.deepEqual(comparable(page.session.state), expected);
+  assert.deepEqual(comparable(loadSession("chat:A", storage)), expected);
+  assert.equal(agent.endpoint.requests.length, 1);
+  await page.unmount();
+});
+
 test("conversations: a message queued in A is sent by A's finish in the background, as the hook sends it", async () => {
   const agent = writtenAgent("ai-sdk");
   globalThis.fetch = agent.endpoint.fetch;
