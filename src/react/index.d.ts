@@ -63,7 +63,7 @@ export interface UseAgentSessionOptions<Tools extends ToolMap = ToolMap, Data ex
    * The conversation's id: the AI SDK body's `id`, AG-UI's `threadId`. Default: a new id for each
    * conversation (at mount, after `reset`), kept with it in storage. Changing it opens another
    * conversation: the one stored under `storageKey` if it has this id, else the initial one; the
-   * running reply is aborted.
+   * running reply is aborted (with `conversations`, it goes on in the background).
    */
   id?: string;
   /** The conversation shown when nothing is stored (and after `reset`); loaded as `load` loads a state. */
