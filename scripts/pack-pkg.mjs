@@ -134,6 +134,7 @@ const javascriptSubpaths = {
   "ag-ui": "src/adapters/ag-ui",
   "chat-stream": "src/adapters/chat-stream",
   react: "src/react",
+  conversations: "src/conversations",
   indexeddb: "src/indexeddb",
   testing: "src/testing",
   "jest-environment": "src/jest-environment",

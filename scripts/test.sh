@@ -137,6 +137,9 @@ node tests/react/run.mjs
 suite "the hook's resume in jsdom: 200 seeded runs per protocol, connections dropped and pages reloaded: node --test tests/react/resume.test.mjs"
 node --test tests/react/resume.test.mjs
 
+suite "the hook's conversations in the background in jsdom: switching while a reply streams, the thread list, 20 seeded runs per protocol switching at random chunk boundaries: node --test tests/react/conversations.test.mjs"
+node --test tests/react/conversations.test.mjs
+
 suite "the demo end to end in headless Chromium: tests/e2e/run.mjs"
 bash scripts/setup.sh demo
 npm --prefix www run build

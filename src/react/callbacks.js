@@ -4,7 +4,7 @@
 
 import { useEffect, useRef } from "react";
 import { waitsOnApp } from "chat-session-reducer";
-import { callsOfLastTurn } from "./session.js";
+import { callsOfLastTurn } from "./calls.js";
 
 /** The data parts among a run's actions (batches included, nested runs' parts too). */
 export function dataPartsOf(actions) {
@@ -49,31 +49,34 @@ async function runToolCall(onToolCall, call, answer) {
 }
 
 /**
- * After each run that ended: `onFinish({ state, message })` (finished, failed, stopped or
- * replaced), `onError(error)` when it failed, and `onToolCall` once for each call of the last
- * turn that waits on the app for its result (`waitsOnApp` says "result"); a call that needs
- * approval is not one (until approved, it waits on the user; approved, it is the agent's).
- * `hook` is the hook's state; `newest()` gives the newest options and session.
+ * After a run ended (`hook.ended`, hookReducer's): `onFinish({ state, message, id })` (finished,
+ * failed, stopped or replaced), `onError(error, { id })` when it failed, and `onToolCall` once for
+ * each call of the last turn that waits on the app for its result (`waitsOnApp` says "result"); a
+ * call that needs approval is not one (until approved, it waits on the user; approved, it is the
+ * agent's). `handed`: the calls given to onToolCall already; `id`: the conversation's.
  */
+export function runEnded(hook, options, handed, answer, id) {
+  const { ended, failure } = hook;
+  const { session } = ended;
+  options.onFinish?.({ state: session, message: lastAssistantMessage(session.messages), id });
+  if (session.status === "error") {
+    options.onError?.(failure?.run === ended.run ? { ...session.error, ...failure.details } : session.error, { id });
+  }
+  const { onToolCall } = options;
+  if (onToolCall === undefined || session.status === "streaming") return;
+  for (const call of callsOfLastTurn(session.messages)) {
+    if (handed.has(call.id) || waitsOnApp(session, call) !== "result") continue;
+    handed.add(call.id);
+    void runToolCall(onToolCall, call, answer);
+  }
+}
+
+/** The callbacks of runEnded after each run that ended, from the newest options (`newest()`). */
 export function useRunCallbacks(hook, newest, answer) {
   // The calls given to onToolCall already: each once.
   const handed = useRef(new Set());
-  const { ended, failure } = hook;
   useEffect(() => {
-    if (ended === undefined) return;
-    const { options } = newest();
-    const { session } = ended;
-    options.onFinish?.({ state: session, message: lastAssistantMessage(session.messages) });
-    if (session.status === "error") {
-      options.onError?.(failure?.run === ended.run ? { ...session.error, ...failure.details } : session.error);
-    }
-    const { onToolCall } = options;
-    if (onToolCall === undefined || session.status === "streaming") return;
-    for (const call of callsOfLastTurn(session.messages)) {
-      if (handed.current.has(call.id) || waitsOnApp(session, call) !== "result") continue;
-      handed.current.add(call.id);
-      void runToolCall(onToolCall, call, answer);
-    }
+    if (hook.ended !== undefined) runEnded(hook, newest().options, handed.current, answer, newest().id);
     // Once per run that ended; the callbacks are read from the newest options.
-  }, [ended]);
+  }, [hook.ended]);
 }

@@ -2,7 +2,8 @@
 // renders it too), then, right after hydration, the one stored under `storageKey`. When
 // `storageKey`, `storage` or `id` changes, the hook opens that conversation instead, as at mount:
 // the stored one, unless it is stored under another id, else the initial one. The running reply
-// of the conversation left is aborted (its session is no longer the one streaming).
+// of the conversation left is aborted (its session is no longer the one streaming), or, with a
+// store of conversations, handed to it (index.js, switchOver).
 // An asynchronous store (chat-session-reducer/indexeddb) answers after the first paint: until it
 // has, the conversation shown stays and nothing is saved (isOpened); at mount, an action taken on
 // the initial session meanwhile is kept (session.js, OPEN).
@@ -61,8 +62,9 @@ export function isOpened(opened, options) {
 }
 
 /** Opens the conversation of `options` at mount (a stored one) and whenever it changes;
- *  `session` is the one shown. */
-export function useOpenConversation(options, session, dispatch) {
+ *  `session` is the one shown. `switchOver(before)`, with a store of conversations (index.js),
+ *  hands the run of the conversation left to it and gives the OPEN of one it holds. */
+export function useOpenConversation(options, session, dispatch, switchOver) {
   const { storageKey, storage, id } = options;
   /** @type {import("react").RefObject<{ storageKey?: string, storage?: unknown, id?: string } | undefined>} */
   const shown = useRef(undefined);
@@ -73,6 +75,8 @@ export function useOpenConversation(options, session, dispatch) {
     // At mount without a key, the initial conversation is already the one shown (and Strict
     // Mode's second mount finds the one it opened).
     if (before === undefined ? storageKey === undefined : sameConversation(before, wanted)) return;
+    const live = switchOver?.(before);
+    if (live !== undefined) return void dispatch({ ...live, opened: wanted });
     const stored = storageKey === undefined ? undefined : restoreSessionEntry(storageKey, storage);
     if (!(stored instanceof Promise)) return void dispatch(opening(options, stored));
     let pending = true;

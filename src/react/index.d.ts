@@ -16,6 +16,7 @@ import type {
   ToolPart,
   UserPart,
 } from "chat-session-reducer";
+import type { Conversations } from "../conversations/index.js";
 
 /** The wire protocol of the endpoint. */
 export type AgentProtocol =
@@ -48,7 +49,7 @@ export interface UseAgentSessionOptions<Tools extends ToolMap = ToolMap, Data ex
   body?: (session: SessionState<Tools, Data>, defaultBody: unknown) => unknown;
   /** Extra request headers (with a URL `api`), or a function called for each request. */
   headers?: Record<string, string> | (() => Record<string, string>);
-  /** Where the conversation is kept; no key: nothing is stored. */
+  /** Where the conversation is kept; no key: nothing is stored. With `conversations`, ignored: the store's key for `id`. */
   storageKey?: string;
   /** Any object with the Web Storage methods (default `sessionStorage`), or a session store such as
    *  `indexedDBStore()` of `chat-session-reducer/indexeddb` (restored once it answers, after hydration). */
@@ -62,7 +63,7 @@ export interface UseAgentSessionOptions<Tools extends ToolMap = ToolMap, Data ex
    * The conversation's id: the AI SDK body's `id`, AG-UI's `threadId`. Default: a new id for each
    * conversation (at mount, after `reset`), kept with it in storage. Changing it opens another
    * conversation: the one stored under `storageKey` if it has this id, else the initial one; the
-   * running reply is aborted.
+   * running reply is aborted (with `conversations`, it goes on in the background).
    */
   id?: string;
   /** The conversation shown when nothing is stored (and after `reset`); loaded as `load` loads a state. */
@@ -85,9 +86,9 @@ export interface UseAgentSessionOptions<Tools extends ToolMap = ToolMap, Data ex
    * or the queued turn; not one aborted because another conversation was opened), with the
    * session then and its last assistant message.
    */
-  onFinish?: (event: { state: SessionState<Tools, Data>; message: AgentMessage<Tools, Data> | undefined }) => void;
-  /** Called when a run ended in error, with the hook's `error`. */
-  onError?: (error: AgentError) => void;
+  onFinish?: (event: { state: SessionState<Tools, Data>; message: AgentMessage<Tools, Data> | undefined; id: string }) => void;
+  /** Called when a run ended in error, with the hook's `error` and the conversation's `id`. */
+  onError?: (error: AgentError, event: { id: string }) => void;
   /**
    * Called with each `data` stream part as it arrives, before it is applied: the AI SDK's
    * transient ones (`transient: true`, never stored) and the others (stored as data parts).
@@ -109,6 +110,13 @@ export interface UseAgentSessionOptions<Tools extends ToolMap = ToolMap, Data ex
    * so the server stops the run (as the AI SDK's resume guide asks of a stop endpoint).
    */
   stopApi?: string | URL;
+  /**
+   * A store of conversations (`createConversations()` of `chat-session-reducer/conversations`), with
+   * `id` the one shown (required then): the conversation is kept under the store's key for its id,
+   * and opening another (or unmounting) while a reply streams lets that reply finish in the background, stored,
+   * with the callbacks of the options then; reopened, it is taken back live (no request repeated).
+   */
+  conversations?: Conversations;
 }
 
 /** A `data` stream part, as `onData` gets it, typed by the data map. */

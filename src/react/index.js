@@ -2,26 +2,29 @@
 // this hook starts a request whenever the reducer starts a run (send, retry, continue, an answer
 // that lets the agent go on, edit, regenerate, a finish that sends the queue), streams the
 // response into the session once per animation frame, aborts it when the run ends early (Stop,
-// Reset, unmount, an edit or regenerate while it streams, another conversation opened), keeps
-// the session in storage, and calls the app's callbacks (callbacks.js).
+// Reset, unmount, an edit or regenerate while it streams, another conversation opened; with a
+// store of conversations, the last two hand it to the store instead), keeps the session in
+// storage, and calls the app's callbacks (callbacks.js).
 //
 // Server rendering: see storage.js. Which conversation is shown: conversation.js.
 
 import { useCallback, useEffect, useMemo, useReducer, useRef } from "react";
 import { checkAction } from "chat-session-reducer";
-import { useRunCallbacks, dataPartsOf } from "./callbacks.js";
+import { runEnded, useRunCallbacks, dataPartsOf } from "./callbacks.js";
 import { initialSession, isOpened, useOpenConversation } from "./conversation.js";
 import { createFrameQueue } from "./frameQueue.js";
 import { newId } from "./ids.js";
 import { checkProtocolName, loadProtocol } from "./protocols.js";
 import { runReply, stopOnServer } from "./resume.js";
-import { ANSWER, FAILED, NEW_CONVERSATION, STREAMED, hookReducer, initialHookState, resetsConversation } from "./session.js";
-import { useClientLayoutEffect, useStoredSession } from "./storage.js";
+import { ANSWER, FAILED, NEW_CONVERSATION, OPEN, STREAMED, hookReducer, initialHookState, resetsConversation } from "./session.js";
+import { createSaver, useClientLayoutEffect, useStoredSession } from "./storage.js";
 
 /** @typedef {import("chat-session-reducer").SessionState} SessionState */
 /** @typedef {import("chat-session-reducer/react").UseAgentSessionOptions} UseAgentSessionOptions */
 /** @typedef {import("chat-session-reducer/react").ApproveOptions} ApproveOptions */
 /** @typedef {import("chat-session-reducer/react").SendOptions} SendOptions */
+/** The store's side for the hook (src/conversations/index.js), beside its public API.
+ *  @typedef {import("chat-session-reducer/conversations").Conversations & { hold: Function, take: (id: string) => { hook: any, run: any } | undefined, show: (id: string, session: SessionState) => void }} HeldConversations */
 
 // What the hook returns as `queue` when nothing is queued: the same array on every render.
 /** @type {readonly import("chat-session-reducer").QueuedMessage[]} */
@@ -49,12 +52,20 @@ function toApp(onData, part) {
  * Starts the run the session streams: its request (`{ options, session, chatId, startedBy }`),
  * read into the frame queue. Returns what stops it (the effect's cleanup). `run` is the run's number;
  * `onData` calls the newest options' onData (an app's inline callback changes every render);
- * `resumed`: the run is one the server still produces, reconnected to (resume.js).
+ * `resumed`: the run is one the server still produces, reconnected to (resume.js). What it
+ * dispatches goes to `dispatchToHook` until `handTo` gives it another owner (the background,
+ * and back); `log` keeps what it dispatched that the owner's state may not have applied yet.
  */
 function startRun(request, run, dispatchToHook, throttle, onData, resumed) {
   const controller = new AbortController();
+  let owner = dispatchToHook;
+  const log = [];
+  const dispatch = (action) => {
+    log.push(action);
+    owner(action);
+  };
   // Tagged with its run, so what it delivers after the next run began is dropped (session.js).
-  const queue = createFrameQueue((action) => dispatchToHook({ type: STREAMED, run, action }), throttle);
+  const queue = createFrameQueue((action) => dispatch({ type: STREAMED, run, action }), throttle);
   let replyEnded = false;
   const report = {
     deliver(actions) {
@@ -62,12 +73,21 @@ function startRun(request, run, dispatchToHook, throttle, onData, resumed) {
       queue.push(actions);
     },
     ended: () => (replyEnded = true),
-    failed: (details) => dispatchToHook({ type: FAILED, run, details }),
+    failed: (details) => dispatch({ type: FAILED, run, details }),
     transient: (part) => toApp(onData, part),
   };
   void runReply(request, controller, report, resumed);
   return {
+    number: run,
     queue,
+    /** What it dispatched after `last` (the owner's state's `last`), dropping what came before. */
+    unapplied(last) {
+      log.splice(0, log.indexOf(last) + 1);
+      return [...log];
+    },
+    handTo(next) {
+      owner = next;
+    },
     stop() {
       queue.close();
       // A reply that ended is not aborted: the server would take it for the user's Stop.
@@ -76,15 +96,29 @@ function startRun(request, run, dispatchToHook, throttle, onData, resumed) {
   };
 }
 
+/**
+ * The hook's rules, for a store of conversations (chat-session-reducer/conversations) to drive a
+ * run handed to it as the hook would: its reducer, a run's start, the callbacks of a run that
+ * ended (with `answer(part)`, the action of an answer), the saves.
+ */
+const RULES = { reduce: hookReducer, startRun, runEnded, createSaver, answer: (part) => ({ type: ANSWER, answer: checkAction({ type: "part", part }) }) };
+
 /** @param {UseAgentSessionOptions} options */
 export function useAgentSession(options) {
-  const { storageKey, storage, throttle = "frame" } = options;
+  const { throttle = "frame" } = options;
+  const conversations = /** @type {HeldConversations | undefined} */ (options.conversations);
   const protocolName = options.protocol ?? "actions";
   // Checked while rendering on purpose: a wrong protocol name is the app's bug, shown at once.
   checkProtocolName(protocolName);
   if (options.api === undefined) {
     throw Object.assign(new TypeError("options.api: expected a URL or a function"), { code: "invalid", path: "options.api" });
   }
+  if (conversations !== undefined && typeof options.id !== "string") {
+    throw Object.assign(new TypeError("options.id: expected a string (with conversations)"), { code: "invalid", path: "options.id" });
+  }
+  // With a store of conversations, a conversation's storage key is the store's for its id.
+  const shown = conversations === undefined ? options : { ...options, storageKey: conversations.keyOf(/** @type {string} */ (options.id)), storage: conversations.storage };
+  const { storageKey, storage } = shown;
 
   // The initial conversation's id is made on the client too, so render it only after hydration
   // (or pass `id`): the server's is another.
@@ -92,18 +126,49 @@ export function useAgentSession(options) {
   const { session, runs, resumes } = hook;
   const id = options.id ?? hook.id;
   // The newest options, session and id, read when a run starts or a button is pressed.
-  /** @type {import("react").RefObject<{ options: UseAgentSessionOptions, session: SessionState, id: string, startedBy: { trigger: string, messageId?: string } | undefined } | undefined>} */
+  /** @type {import("react").RefObject<{ options: UseAgentSessionOptions, session: SessionState, id: string, startedBy: { trigger: string, messageId?: string } | undefined, hook: typeof hook } | undefined>} */
   const latest = useRef(undefined);
   useClientLayoutEffect(() => {
-    latest.current = { options: { ...options, protocol: protocolName }, session, id, startedBy: hook.startedBy };
+    latest.current = { options: { ...options, protocol: protocolName }, session, id, startedBy: hook.startedBy, hook };
+    // What the hook's state has applied of the run is no longer needed for a hand-over.
+    currentRun.current?.unapplied(hook.last);
   });
   // Set by the layout effect above, which runs before any effect or event handler.
   const newest = () => /** @type {NonNullable<typeof latest.current>} */ (latest.current);
   /** @type {import("react").RefObject<ReturnType<typeof startRun> | undefined>} */
   const currentRun = useRef(undefined);
 
-  useOpenConversation(options, session, dispatchToHook);
-  const storageError = useStoredSession(storageKey, storage, session, id, isOpened(hook.opened, options));
+  // With a store of conversations: the run of the conversation left (another opened, or the hook
+  // unmounted) goes on in the background, and a conversation reopened is taken back from it with
+  // its run (no request repeated).
+  const handOver = (/** @type {string} */ leftId) => {
+    const { hook: left, options: at } = newest();
+    const run = currentRun.current;
+    if (conversations === undefined || run === undefined || left.session.status !== "streaming") return;
+    currentRun.current = undefined;
+    conversations.hold(leftId, left, run, run.unapplied(left.last), { ...RULES, options: at, throttle });
+  };
+  const switchOver =
+    conversations &&
+    ((before) => {
+      if (before !== undefined) handOver(before.id);
+      const taken = conversations.take(/** @type {string} */ (options.id));
+      if (taken === undefined) return undefined;
+      if (taken.run !== undefined) {
+        taken.run.handTo(dispatchToHook);
+        currentRun.current = taken.run;
+      }
+      return { type: OPEN, live: taken.hook, id: options.id };
+    });
+  // Layout cleanups run before the run effect's: unmounted, the hook hands its run over first.
+  useClientLayoutEffect(() => () => handOver(newest().id), []);
+  useOpenConversation(shown, session, dispatchToHook, switchOver);
+  const opened = isOpened(hook.opened, shown);
+  const storageError = useStoredSession(storageKey, storage, session, id, opened);
+  // The thread list's entry of the conversation on screen (title, status, waiting; never unread).
+  useEffect(() => {
+    if (conversations !== undefined && opened) conversations.show(id, session);
+  }, [conversations, id, session, opened]);
 
   // The protocol's adapter is loaded ahead of the first run.
   useEffect(() => void loadProtocol(protocolName).catch(() => {}), [protocolName]);
@@ -111,16 +176,23 @@ export function useAgentSession(options) {
   const streaming = session.status === "streaming";
   useEffect(() => {
     if (!streaming) return;
-    const { options: runOptions, session: runSession, id: chatId, startedBy } = newest();
-    const onData = (part) => newest().options.onData?.(part);
-    const run = startRun({ options: runOptions, session: runSession, chatId, startedBy }, runs, dispatchToHook, throttle, onData, resumes === runs);
-    currentRun.current = run;
+    // A run taken back from the background streams already (switchOver).
+    let run = /** @type {ReturnType<typeof startRun>} */ (currentRun.current);
+    if (run?.number !== runs) {
+      const { options: runOptions, session: runSession, id: chatId, startedBy } = newest();
+      const onData = (part) => newest().options.onData?.(part);
+      run = startRun({ options: runOptions, session: runSession, chatId, startedBy }, runs, dispatchToHook, throttle, onData, resumes === runs);
+      currentRun.current = run;
+    }
     return () => {
+      // A run handed to the background is the store's to stop.
+      if (currentRun.current !== run) return;
       run.stop();
-      if (currentRun.current === run) currentRun.current = undefined;
+      currentRun.current = undefined;
     };
-    // A run is keyed by its number; the options it needs are read when it starts.
-  }, [streaming, runs]);
+    // A run is keyed by its number (and a run taken back, by the state it came with); the
+    // options it needs are read when it starts.
+  }, [streaming, runs, hook.adopted]);
 
   const dispatch = useCallback((action) => {
     const checked = checkAction(action);
@@ -128,7 +200,7 @@ export function useAgentSession(options) {
     dispatchToHook(resetsConversation(checked) ? { type: NEW_CONVERSATION, action: checked, id: newId("chat") } : checked);
   }, []);
 
-  const dispatchAnswer = useCallback((part) => dispatchToHook({ type: ANSWER, answer: checkAction({ type: "part", part }) }), []);
+  const dispatchAnswer = useCallback((part) => dispatchToHook(RULES.answer(part)), []);
 
   // What arrived before Stop, an edit or a regenerate is applied with it, in one render: the reply
   // it ends (or sets aside as a branch) keeps all it received.

@@ -6,12 +6,14 @@
 // a run resumed rather than requested (resume.js).
 // Internal actions have symbol types no app can send.
 
-import { sessionReducer, waitsOnApp } from "chat-session-reducer";
+import { sessionReducer } from "chat-session-reducer";
+import { someCallWaitsOnApp } from "./calls.js";
 import { endsRun, startsNextRun } from "./run.js";
 
 /** Opens a conversation: `{ session, id, opened }` (restored from storage, or the initial one);
  *  `over`, when an asynchronous store answered after the first paint: the session shown then;
- *  `resume`: one stored while it streamed goes on streaming (resume.js). */
+ *  `resume`: one stored while it streamed goes on streaming (resume.js); `live`: the hook's state
+ *  of a conversation that ran in the background (chat-session-reducer/conversations), its run taken back. */
 export const OPEN = Symbol("open");
 /** An app action that starts a new conversation (a reset): `{ action, id }`, the new id. */
 export const NEW_CONVERSATION = Symbol("new conversation");
@@ -28,41 +30,17 @@ export const EMPTY_SESSION = { messages: [], status: "idle" };
  * stored conversation is opened: nothing is saved before, so an initial session never
  * overwrites what is stored). `streamed` is the number of the run that delivered its first
  * action; `ended` is `{ run, session }` for the last run that ended; `resumes` the number of
- * the run resumed (resume.js) rather than requested.
+ * the run resumed (resume.js) rather than requested. `last` is the last STREAMED or FAILED action
+ * applied (what a run handed to the background has yet to apply follows it); `adopted` the state
+ * taken back from the background (the hook's run effect keeps the run it came with).
  */
 export function initialHookState(session, id) {
-  return { session, runs: 0, id, opened: undefined, streamed: 0, failure: undefined, startedBy: undefined, ended: undefined, resumes: undefined };
+  return { session, runs: 0, id, opened: undefined, streamed: 0, failure: undefined, startedBy: undefined, ended: undefined, resumes: undefined, last: undefined, adopted: undefined };
 }
 
 /** True for an action that resets the conversation (a `reset`, also inside a batch). */
 export function resetsConversation(action) {
   return action.type === "reset" || (action.type === "batch" && action.actions.some(resetsConversation));
-}
-
-/**
- * The tool parts of the last turn (after the last user message), those of sub-agent runs
- * included: where every call still open is (a send cancels the calls left open). A walk with a
- * stack, not recursion, so no nesting depth can overflow it.
- */
-export function callsOfLastTurn(messages) {
-  const calls = [];
-  const runs = [{ messages, turn: true }];
-  for (let run = runs.pop(); run !== undefined; run = runs.pop()) {
-    const start = run.turn ? run.messages.findLastIndex((message) => message.role === "user") + 1 : 0;
-    for (const message of run.messages.slice(start)) {
-      for (const part of message.parts) {
-        if (part.type !== "tool") continue;
-        calls.push(part);
-        if (part.agent !== undefined) runs.push({ messages: part.agent.messages, turn: false });
-      }
-    }
-  }
-  return calls;
-}
-
-/** Whether a call of the session waits on the app: an approval, a question or a client-side tool. */
-export function someCallWaitsOnApp(session) {
-  return callsOfLastTurn(session.messages).some((part) => waitsOnApp(session, part) !== undefined);
 }
 
 // Actions after which a session still streaming streams a new run: they end the run or start it
@@ -147,6 +125,8 @@ function streamed(current, action) {
 export function hookReducer(current, action) {
   switch (action.type) {
     case OPEN: {
+      // The callbacks of the runs it ran in the background were called there.
+      if (action.live !== undefined) return { ...action.live, id: action.id, opened: action.opened, ended: current.ended, adopted: action.live };
       // An action taken on the session shown before the store answered wins: it is kept, with
       // its id, and saved under the key from now on.
       if (action.over !== undefined && action.over !== current.session) return { ...current, opened: action.opened };
@@ -157,12 +137,15 @@ export function hookReducer(current, action) {
     case NEW_CONVERSATION:
       return { ...hookReducer(current, action.action), id: action.id };
     case FAILED:
-      return action.run === current.runs ? { ...current, failure: { run: action.run, details: action.details } } : current;
-    case STREAMED:
+      return action.run === current.runs ? { ...current, failure: { run: action.run, details: action.details }, last: action } : current;
+    case STREAMED: {
       // What an earlier run's stream delivered after the next run began (an edit while it
       // streamed) belongs to a reply set aside: it must not land in the new one.
       if (action.run !== current.runs) return current;
-      return streamed(current.streamed === action.run ? current : { ...current, streamed: action.run }, action.action);
+      const next = streamed(current.streamed === action.run ? current : { ...current, streamed: action.run }, action.action);
+      // A hand-over replays what follows `last`; an action that changed nothing changes nothing again.
+      return next === current ? current : { ...next, last: action };
+    }
     case ANSWER:
       return withSession(current, answered(current.session, action.answer), action.answer);
     default:

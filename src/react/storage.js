@@ -25,67 +25,81 @@ const RETRY_MAX_MS = 30_000;
 // useLayoutEffect warns when it runs on the server (React 18); there is nothing to restore there.
 export const useClientLayoutEffect = typeof document === "undefined" ? useEffect : useLayoutEffect;
 
-/** Saves `session`, with the conversation's `id`, under `storageKey` (nothing without a key,
- *  nor before `opened`: the conversation shown is the one opened for this key and storage);
- *  returns the last save's failure, or undefined. */
-export function useStoredSession(storageKey, storage, session, id, opened) {
-  // The session not saved yet (with its id), the save that is due for it, a retry after a
-  // refused save, and how long the last save took (ms). `save` is set by the effect below before
-  // the one after it can call it.
-  /** @type {import("react").RefObject<{ session?: SessionState, id?: string, timer?: ReturnType<typeof setTimeout>, retry?: ReturnType<typeof setTimeout>, took: number, save: () => void }>} */
-  const unsaved = useRef({ session: undefined, id: undefined, timer: undefined, retry: undefined, took: 0, save: () => {} });
-
-  const [storageError, setStorageError] = useState(/** @type {SessionReducerError | undefined} */ (undefined));
-  useEffect(() => {
-    if (storageKey === undefined) return;
-    const due = unsaved.current;
-    let open = true;
-    let retryIn = RETRY_MS;
-    const settled = (latest, failure) => {
-      if (!open) return;
-      setStorageError((shown) => (shown?.message === failure?.message ? shown : failure));
-      if (failure?.code !== "quota") {
-        retryIn = RETRY_MS;
-        return;
-      }
-      // Nothing is lost: unless a newer session is due, this one is saved again.
-      due.session ??= latest;
-      clearTimeout(due.retry);
-      due.retry = setTimeout(due.save, retryIn);
-      retryIn = Math.min(retryIn * 2, RETRY_MAX_MS);
-    };
-    const save = () => {
-      const { session: latest, id } = due;
-      clearTimeout(due.timer);
-      clearTimeout(due.retry);
-      Object.assign(due, { session: undefined, timer: undefined, retry: undefined });
-      if (latest === undefined) return;
-      const started = Date.now();
-      const failure = persistSession(storageKey, latest, storage, { id });
-      due.took = Date.now() - started;
-      if (failure instanceof Promise) failure.then((found) => settled(latest, found));
-      else settled(latest, failure);
-    };
-    due.save = save;
-    // A page has pagehide; other hosts (React Native, a test's bare global) may not.
-    globalThis.addEventListener?.("pagehide", save);
-    return () => {
+/**
+ * Saves one conversation's session under `storageKey` by the rule at the top of this file: `due(session, id)`
+ * after each change (saved at once, or while it streams at most every SAVE_EVERY_MS), `close()` saves
+ * what is due and stops (no retry after). `report(failure)` gets each save's failure, or undefined.
+ * The hook keeps one per key; a conversation running in the background (chat-session-reducer/conversations) too.
+ */
+export function createSaver(storageKey, storage, report) {
+  // The session not saved yet (with its id), the save that is due for it, a retry after a refused
+  // save, and how long the last save took (ms).
+  /** @type {{ session?: SessionState, id?: string, timer?: ReturnType<typeof setTimeout>, retry?: ReturnType<typeof setTimeout>, took: number }} */
+  const due = { session: undefined, id: undefined, timer: undefined, retry: undefined, took: 0 };
+  let open = true;
+  let retryIn = RETRY_MS;
+  const settled = (latest, failure) => {
+    if (!open) return;
+    report(failure);
+    if (failure?.code !== "quota") {
+      retryIn = RETRY_MS;
+      return;
+    }
+    // Nothing is lost: unless a newer session is due, this one is saved again.
+    due.session ??= latest;
+    clearTimeout(due.retry);
+    due.retry = setTimeout(save, retryIn);
+    retryIn = Math.min(retryIn * 2, RETRY_MAX_MS);
+  };
+  function save() {
+    const { session: latest, id } = due;
+    clearTimeout(due.timer);
+    clearTimeout(due.retry);
+    Object.assign(due, { session: undefined, timer: undefined, retry: undefined });
+    if (latest === undefined) return;
+    const started = Date.now();
+    const failure = persistSession(storageKey, latest, storage, { id });
+    due.took = Date.now() - started;
+    if (failure instanceof Promise) failure.then((found) => settled(latest, found));
+    else settled(latest, failure);
+  }
+  // A page has pagehide; other hosts (React Native, a test's bare global) may not.
+  globalThis.addEventListener?.("pagehide", save);
+  return {
+    due(session, id) {
+      due.session = session;
+      due.id = id;
+      if (session.status !== "streaming") save();
+      else due.timer ??= setTimeout(save, Math.max(SAVE_EVERY_MS, SAVE_SHARE * due.took));
+    },
+    close() {
       globalThis.removeEventListener?.("pagehide", save);
       save();
       open = false;
       clearTimeout(due.retry);
-    };
+    },
+  };
+}
+
+/** Saves `session`, with the conversation's `id`, under `storageKey` (nothing without a key,
+ *  nor before `opened`: the conversation shown is the one opened for this key and storage);
+ *  returns the last save's failure, or undefined. */
+export function useStoredSession(storageKey, storage, session, id, opened) {
+  /** @type {import("react").RefObject<ReturnType<typeof createSaver> | undefined>} */
+  const saver = useRef(undefined);
+  const [storageError, setStorageError] = useState(/** @type {SessionReducerError | undefined} */ (undefined));
+  useEffect(() => {
+    if (storageKey === undefined) return;
+    const current = createSaver(storageKey, storage, (failure) => setStorageError((shown) => (shown?.message === failure?.message ? shown : failure)));
+    saver.current = current;
+    return () => current.close();
   }, [storageKey, storage]);
 
   useEffect(() => {
     // The session before the stored one was opened (the initial one, or the conversation left
     // when the key changed) must not overwrite what is stored.
     if (storageKey === undefined || !opened) return;
-    const due = unsaved.current;
-    due.session = session;
-    due.id = id;
-    if (session.status !== "streaming") due.save();
-    else due.timer ??= setTimeout(due.save, Math.max(SAVE_EVERY_MS, SAVE_SHARE * due.took));
+    saver.current?.due(session, id);
   }, [storageKey, storage, session, id, opened]);
 
   return storageError;

@@ -6,6 +6,7 @@
 import assert from "node:assert/strict";
 import { createRandom } from "../fuzz/generate.mjs";
 import { chatPage } from "./chatPage.mjs";
+import { threadScenarios } from "./threads.mjs";
 
 /** The protocols the demo's page offers, each on its own endpoint. */
 export const PROTOCOLS = ["actions", "ai-sdk", "ag-ui"];
@@ -514,4 +515,5 @@ export const tests = [
       await screenshot("approved");
     },
   },
+  ...threadScenarios,
 ];

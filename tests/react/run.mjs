@@ -3,7 +3,9 @@
 // copied to a temp directory and installed there (`npm ci`, then the tarball):
 //   vitest/  Vitest 3 + jsdom on React 19: the hook's behaviour (scenarios.mjs) on a scripted endpoint
 //   jest/    Jest 30 + jsdom on React 18: the same scenarios, with the jest.config.js and the test
-//            script of the packed README's "Testing with Jest", copied from it as written
+//            script of the packed README's "Testing with Jest", copied from it as written; and
+//            conversations.test.mjs on its React 18
+
 //   vite/    a chat app in Vite's dev server, in headless Chromium (vite.test.mjs): a reply
 //            streamed from the server, and the render count of a 2,000-delta reply
 //   next/    a Next.js 16 app router app (next.test.mjs): next build, next start, Chromium:
@@ -38,7 +40,15 @@ function jestSetupFromReadme(project) {
 
 const CONSUMERS = {
   vitest: { shared: ["harness.mjs", "scenarios.mjs"], test: npmTest },
-  jest: { shared: ["harness.mjs", "scenarios.mjs"], prepare: jestSetupFromReadme, test: npmTest },
+  jest: {
+    shared: ["harness.mjs", "scenarios.mjs"],
+    prepare: jestSetupFromReadme,
+    // And the conversations in the background on React 18 (a few seeded runs: the full loop runs on React 19).
+    test: (project) => {
+      npmTest(project);
+      run(process.execPath, ["--test", join(here, "conversations.test.mjs")], { cwd: project, env: { ...process.env, REACT_CONSUMER: project, THREADS_RUNS: "5" } });
+    },
+  },
   vite: { shared: [], test: nodeTest("vite.test.mjs") },
   next: { shared: [], test: nodeTest("next.test.mjs") },
 };

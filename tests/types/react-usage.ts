@@ -220,3 +220,33 @@ export async function storedShopChat(): Promise<string | undefined> {
   const now: string | undefined = storedSessionId("shop", storage);
   return now ?? id;
 }
+
+// Several conversations (issue 23 item 4): a store passed to the hook with the id shown, and the thread list.
+import { createConversations, useConversations, type ConversationSummary, type Conversations } from "chat-session-reducer/conversations";
+
+const threads: Conversations = createConversations({ storage: sessionStorage, keyPrefix: "chat:" });
+export function useThreadedChat(openId: string): readonly ConversationSummary[] {
+  const chat = useAgentSession({
+    api: "/api/chat",
+    protocol: "ai-sdk",
+    conversations: threads,
+    id: openId,
+    onFinish: ({ id, state }) => void [id.toUpperCase(), state.status],
+    onError: (error, { id }) => void [error.message, id.toUpperCase()],
+  });
+  const list = useConversations(threads);
+  for (const entry of list) {
+    const marks: [string, string, "streaming" | "idle" | "error", boolean, boolean, number] = [entry.id, entry.title, entry.status, entry.unread, entry.waiting, entry.updatedAt];
+    void marks;
+    // @ts-expect-error the list is read-only: the store writes it
+    entry.unread = false;
+  }
+  const key: string = threads.keyOf(threads.create());
+  threads.remove(chat.id);
+  // @ts-expect-error a store of conversations keeps Web Storage, not an IndexedDB session store
+  createConversations({ storage: indexedDBStore() });
+  // @ts-expect-error a status the list never shows
+  const never: ConversationSummary["status"] = "submitted";
+  void [key, never];
+  return list;
+}

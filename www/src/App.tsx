@@ -6,6 +6,7 @@ import { Composer } from "./components/Composer";
 import { Conversation } from "./components/Conversation";
 import { CallAnswersContext } from "./components/callAnswers";
 import { MessageActionsContext } from "./components/messageActions";
+import { ThreadList, conversations, threadsOn, useOpenThread } from "./components/ThreadList";
 
 /** Where the conversation lives in sessionStorage: it survives a reload of this tab. */
 const STORAGE_KEY = "chat-session-reducer-demo";
@@ -43,10 +44,12 @@ export function App() {
   // stopped otherwise), starts a request on Send, Retry, Edit, Regenerate, each answer that lets
   // the agent go on and when a queued message goes out, streams it into the session, reconnects
   // when the connection drops mid-reply, and saves each change. Stop tells the server (stopApi).
+  // With ?threads=1, several conversations: one replying goes on in the background while another is open.
+  const [threadId, openThread] = useOpenThread();
   const chat = useAgentSession({
     api: `/api/chat/${protocol}`,
     protocol,
-    storageKey: STORAGE_KEY,
+    ...(threadsOn ? { conversations, id: threadId } : { storageKey: STORAGE_KEY }),
     resume: true,
     stopApi: `/api/chat/${protocol}/stop`,
   });
@@ -87,6 +90,7 @@ export function App() {
           </button>
         </div>
       </header>
+      {threadsOn && <ThreadList openId={threadId} onOpen={openThread} />}
 
       <main className="conversation" data-testid="conversation">
         {state.messages.length === 0 ? (
