@@ -54,6 +54,14 @@ export interface UseAgentSessionOptions<Tools extends ToolMap = ToolMap, Data ex
    *  `indexedDBStore()` of `chat-session-reducer/indexeddb` (restored once it answers, after hydration). */
   storage?: Pick<Storage, "getItem" | "setItem" | "removeItem"> | SessionStore;
   /**
+   * Several tabs on one conversation, with a storage they share (`storage: localStorage`): one
+   * request per run (the other tabs follow it live and forward what their user does to the tab
+   * that streams), a save never overwrites a newer one (storageError `conflict`, the newer shown),
+   * a run left by a closed tab resumed or stopped. BroadcastChannel and Web Locks by default;
+   * `channel` and `locks` stand in for them (tests). Nothing with sessionStorage (each tab's own).
+   */
+  tabs?: boolean | { channel?: Pick<BroadcastChannel, "postMessage" | "addEventListener" | "removeEventListener">; locks?: Pick<LockManager, "request" | "query"> };
+  /**
    * How often the streamed actions are applied: `"frame"` (default) once per animation frame, or
    * every so many milliseconds, each time as one `batch` action (one render).
    */

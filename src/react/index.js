@@ -15,8 +15,9 @@ import { createFrameQueue } from "./frameQueue.js";
 import { newId } from "./ids.js";
 import { checkProtocolName, loadProtocol } from "./protocols.js";
 import { streamRun } from "./run.js";
-import { ANSWER, FAILED, NEW_CONVERSATION, STREAMED, hookReducer, initialHookState, resetsConversation } from "./session.js";
+import { ANSWER, FAILED, NEW_CONVERSATION, STREAMED, TAKE_OVER, hookReducer, initialHookState, resetsConversation } from "./session.js";
 import { useClientLayoutEffect, useStoredSession } from "./storage.js";
+import { useTabs } from "./tabs.js";
 
 /** @typedef {import("chat-session-reducer").SessionState} SessionState */
 /** @typedef {import("chat-session-reducer/react").UseAgentSessionOptions} UseAgentSessionOptions */
@@ -48,9 +49,10 @@ function toApp(onData, part) {
 /**
  * Starts the run the session streams: its request, read into the frame queue. Returns what
  * stops it (the effect's cleanup). `run` is the run's number; `chatId` the conversation's id;
- * `onData` calls the newest options' onData (an app's inline callback changes every render).
+ * `onData` calls the newest options' onData (an app's inline callback changes every render);
+ * `tabs`: tabs.js's, when the hook coordinates tabs.
  */
-function startRun({ options, session, chatId }, run, dispatchToHook, throttle, onData) {
+function startRun({ options, session, chatId }, run, dispatchToHook, throttle, onData, tabs) {
   const controller = new AbortController();
   // Tagged with its run, so what it delivers after the next run began is dropped (session.js).
   const queue = createFrameQueue((action) => dispatchToHook({ type: STREAMED, run, action }), throttle);
@@ -64,11 +66,15 @@ function startRun({ options, session, chatId }, run, dispatchToHook, throttle, o
     failed: (details) => dispatchToHook({ type: FAILED, run, details }),
     transient: (part) => toApp(onData, part),
   };
-  void streamRun({ options, session, chatId }, controller, report);
+  const request = () => void streamRun({ options, session, chatId }, controller, report);
+  // With `tabs`, once this tab holds the conversation's stream lock (tabs.js).
+  if (tabs === undefined) request();
+  else tabs.gate(request, controller.signal);
   return {
     queue,
     stop() {
       queue.close();
+      tabs?.release();
       // A reply that ended is not aborted: the server would take it for the user's Stop.
       if (!replyEnded) controller.abort();
     },
@@ -102,24 +108,28 @@ export function useAgentSession(options) {
   const currentRun = useRef(undefined);
 
   useOpenConversation(options, session, dispatchToHook);
-  const storageError = useStoredSession(storageKey, storage, session, id, isOpened(hook.opened, options));
+  /** @type {import("react").RefObject<ReturnType<typeof useTabs>>} */
+  const tabs = useRef(undefined);
+  const storageError = useStoredSession(storageKey, storage, session, id, isOpened(hook.opened, options), tabs);
 
   // The protocol's adapter is loaded ahead of the first run.
   useEffect(() => void loadProtocol(protocolName).catch(() => {}), [protocolName]);
 
   const streaming = session.status === "streaming";
+  // A run another tab streams is followed, not requested (tabs.js).
+  const { follows } = hook;
   useEffect(() => {
-    if (!streaming) return;
+    if (!streaming || follows) return;
     const { options: runOptions, session: runSession, id: chatId } = newest();
     const onData = (part) => newest().options.onData?.(part);
-    const run = startRun({ options: runOptions, session: runSession, chatId }, runs, dispatchToHook, throttle, onData);
+    const run = startRun({ options: runOptions, session: runSession, chatId }, runs, dispatchToHook, throttle, onData, tabs.current);
     currentRun.current = run;
     return () => {
       run.stop();
       if (currentRun.current === run) currentRun.current = undefined;
     };
     // A run is keyed by its number; the options it needs are read when it starts.
-  }, [streaming, runs]);
+  }, [streaming, runs, follows]);
 
   const dispatch = useCallback((action) => {
     const checked = checkAction(action);
@@ -186,6 +196,11 @@ export function useAgentSession(options) {
     }),
     [dispatch, dispatchAnswer, afterArrived],
   );
+  const takeOver = () => (dispatchToHook({ type: TAKE_OVER }), false);
+  tabs.current = useTabs(options, hook, newest, dispatchToHook, actions, takeOver);
+  const tabsOn = tabs.current !== undefined;
+  // While another tab streams, what the user does is sent to it.
+  const exposed = useMemo(() => (tabsOn ? /** @type {typeof actions} */ (tabs.current?.forward(actions)) : actions), [actions, tabsOn]);
 
   // The failure's details (HTTP status, body, cause) join the session's error while it is the
   // failure of the current run.
@@ -197,5 +212,5 @@ export function useAgentSession(options) {
   // "submitted": the request is sent and nothing of the reply has arrived yet.
   const status = streaming && hook.streamed !== runs ? "submitted" : session.status;
   const queued = session.queue ?? NOTHING_QUEUED;
-  return { id, state: session, messages: session.messages, status, error, queue: queued, storageError, ...actions };
+  return { id, state: session, messages: session.messages, status, error, queue: queued, storageError, ...exposed };
 }

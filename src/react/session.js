@@ -16,6 +16,10 @@ export const ANSWER = Symbol("answer");
 export const STREAMED = Symbol("streamed");
 /** Why the run `run` failed, beyond its error part: `{ run, details }` (HTTP status, body, cause). */
 export const FAILED = Symbol("failed");
+/** The session another tab stored (tabs.js): `{ session, id }`, shown as it is; no run starts or ends here. */
+export const FOLLOW = Symbol("follow");
+/** The run a closed tab left (tabs.js): `{ resume }`, resumed when the hook can, else stopped. */
+export const TAKE_OVER = Symbol("take over");
 
 export const EMPTY_SESSION = { messages: [], status: "idle" };
 
@@ -24,10 +28,11 @@ export const EMPTY_SESSION = { messages: [], status: "idle" };
  * `opened` names the storage key and id option the session was opened for (undefined until a
  * stored conversation is opened: nothing is saved before, so an initial session never
  * overwrites what is stored). `streamed` is the number of the run that delivered its first
- * action; `ended` is `{ run, session }` for the last run that ended.
+ * action; `ended` is `{ run, session }` for the last run that ended; `follows`: the session shown
+ * is a run another tab streams (tabs.js).
  */
 export function initialHookState(session, id) {
-  return { session, runs: 0, id, opened: undefined, streamed: 0, failure: undefined, ended: undefined };
+  return { session, runs: 0, id, opened: undefined, streamed: 0, failure: undefined, ended: undefined, follows: false };
 }
 
 /** True for an action that resets the conversation (a `reset`, also inside a batch). */
@@ -103,11 +108,15 @@ export function hookReducer(current, action) {
       // its id, and saved under the key from now on.
       if (action.over !== undefined && action.over !== current.session) return { ...current, opened: action.opened };
       // The run of the conversation left is aborted, not reported: the callbacks are the new one's.
-      const opened = withSession({ ...current, id: action.id, opened: action.opened }, action.session, action);
+      const opened = withSession({ ...current, id: action.id, opened: action.opened, follows: false }, action.session, action);
       return { ...opened, ended: current.ended };
     }
     case NEW_CONVERSATION:
       return { ...hookReducer(current, action.action), id: action.id };
+    case FOLLOW:
+      return { ...current, session: action.session, id: action.id ?? current.id, follows: action.session.status === "streaming" };
+    case TAKE_OVER:
+      return hookReducer({ ...current, follows: false }, { type: "stop" });
     case FAILED:
       return action.run === current.runs ? { ...current, failure: { run: action.run, details: action.details } } : current;
     case STREAMED:

@@ -27,8 +27,9 @@ export const useClientLayoutEffect = typeof document === "undefined" ? useEffect
 
 /** Saves `session`, with the conversation's `id`, under `storageKey` (nothing without a key,
  *  nor before `opened`: the conversation shown is the one opened for this key and storage);
- *  returns the last save's failure, or undefined. */
-export function useStoredSession(storageKey, storage, session, id, opened) {
+ *  returns the last save's failure, or undefined. `tabs.current`: tabs.js's, which saves instead
+ *  (null: nothing to save, the failure shown stays). */
+export function useStoredSession(storageKey, storage, session, id, opened, tabs) {
   // The session not saved yet (with its id), the save that is due for it, a retry after a
   // refused save, and how long the last save took (ms). `save` is set by the effect below before
   // the one after it can call it.
@@ -61,8 +62,9 @@ export function useStoredSession(storageKey, storage, session, id, opened) {
       Object.assign(due, { session: undefined, timer: undefined, retry: undefined });
       if (latest === undefined) return;
       const started = Date.now();
-      const failure = persistSession(storageKey, latest, storage, { id });
+      const failure = tabs.current ? tabs.current.save(latest, id) : persistSession(storageKey, latest, storage, { id });
       due.took = Date.now() - started;
+      if (failure === null) return;
       if (failure instanceof Promise) failure.then((found) => settled(latest, found));
       else settled(latest, failure);
     };
