@@ -15,12 +15,11 @@ suite() {
 suite "setup"
 bash scripts/setup.sh
 
-suite "gates: cargo fmt --check, cargo clippy -D warnings (native; wasm32 as a Rust web app builds it, with and without web-storage and js-interop; wasm32 as the package builds it)"
+suite "gates: cargo fmt --check, cargo clippy -D warnings (native; wasm32 as a Rust web app builds it; wasm32 as the package builds it)"
 cargo fmt --check
 cargo fmt --check --manifest-path tests/from-rust/Cargo.toml
 cargo clippy --all-targets -- -D warnings
 cargo clippy --all-targets --target wasm32-unknown-unknown -- -D warnings
-cargo clippy --all-targets --target wasm32-unknown-unknown --features web-storage,js-interop -- -D warnings
 cargo clippy --all-targets --target wasm32-unknown-unknown --no-default-features --features js-binding -- -D warnings
 
 suite "Rust core (native): cargo test"
@@ -28,6 +27,10 @@ cargo test
 
 suite "build: pkg/"
 bash scripts/build.sh
+
+# Its tests import the pkg/ just built (web_storage_chromium loads the package beside the crate).
+suite "gate: cargo clippy -D warnings on wasm32 with web-storage and js-interop"
+cargo clippy --all-targets --target wasm32-unknown-unknown --features web-storage,js-interop -- -D warnings
 
 # Against the declarations just built into pkg/, which the sources import by the package's name.
 suite "JavaScript type check of src/: tsc -p scripts/tsconfig.json"
@@ -130,6 +133,9 @@ node tests/consumers/run.mjs
 
 suite "the React hook in real consumers of the packed package: tests/react/run.mjs"
 node tests/react/run.mjs
+
+suite "the hook's resume in jsdom: 200 seeded runs per protocol, connections dropped and pages reloaded: node --test tests/react/resume.test.mjs"
+node --test tests/react/resume.test.mjs
 
 suite "the demo end to end in headless Chromium: tests/e2e/run.mjs"
 bash scripts/setup.sh demo

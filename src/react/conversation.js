@@ -6,10 +6,12 @@
 // An asynchronous store (chat-session-reducer/indexeddb) answers after the first paint: until it
 // has, the conversation shown stays and nothing is saved (isOpened); at mount, an action taken on
 // the initial session meanwhile is kept (session.js, OPEN).
+// With `resume`, a conversation stored while it streamed is opened still streaming (resume.js).
 
 import { useRef } from "react";
 import { restoreSessionEntry, sessionReducer } from "chat-session-reducer";
 import { newId } from "./ids.js";
+import { resumesStored } from "./resume.js";
 import { EMPTY_SESSION, OPEN } from "./session.js";
 import { useClientLayoutEffect } from "./storage.js";
 
@@ -43,7 +45,9 @@ function opening(options, stored) {
     const another = id !== undefined && stored.id !== undefined && stored.id !== id;
     // An empty stored session is kept as it is (an entry that could not be read is not overwritten).
     const fresh = options.initialState === undefined && options.initialMessages === undefined;
-    if (!another && (!isEmpty(stored.state) || fresh)) return { type: OPEN, session: stored.state, id: stored.id ?? newId("chat"), opened };
+    if (!another && (!isEmpty(stored.state) || fresh)) {
+      return { type: OPEN, session: stored.state, id: stored.id ?? newId("chat"), opened, resume: resumesStored(options, stored) };
+    }
   }
   return { type: OPEN, session: initialSession(options), id: newId("chat"), opened };
 }

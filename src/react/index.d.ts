@@ -21,7 +21,7 @@ import type {
 export type AgentProtocol =
   /** This package's NDJSON: one `part` or `toolPhase` action a line; the body is `{ messages }`. */
   | "actions"
-  /** The Vercel AI SDK UI message stream (SSE); the body is `{ id, messages: UIMessage[] }`. */
+  /** The Vercel AI SDK UI message stream (SSE); the body is useChat's `{ id, messages: UIMessage[], trigger, messageId? }`. */
   | "ai-sdk"
   /** AG-UI events over SSE; the body is a `RunAgentInput` (messages, resume for interrupts). */
   | "ag-ui"
@@ -101,6 +101,22 @@ export interface UseAgentSessionOptions<Tools extends ToolMap = ToolMap, Data ex
    * transient ones (`transient: true`, never stored) and the others (stored as data parts).
    */
   onData?: (part: DataStreamPart<Data> | (DataStreamPart<Data> & { transient: true })) => void;
+  /**
+   * Resume a reply instead of cutting it, where the protocol can (`"ai-sdk"`: `GET {api}/{id}/stream`,
+   * AI SDK 7's; `"ag-ui"`: `POST {api}/connect` with the `RunAgentInput`) and `api` is a URL: a
+   * connection that drops mid-reply reconnects, and a conversation stored while it streamed (a
+   * reload) is restored still streaming and reconnects. The server answers 204 when no run is
+   * active (then a reload applies `stop` and a drop fails as without `resume`), else replays the
+   * run from its start; each message is started over as the replay names it, so nothing doubles.
+   * `{id}` is the conversation's (the `id` option, else the one kept with it in storage). Default `false`.
+   */
+  resume?: boolean;
+  /**
+   * With `resume`, closing the connection is only a disconnect: the server goes on producing. Stop,
+   * Reset, and an edit or regenerate while a reply streams POST the run's request body to this URL,
+   * so the server stops the run (as the AI SDK's resume guide asks of a stop endpoint).
+   */
+  stopApi?: string | URL;
 }
 
 /** A `data` stream part, as `onData` gets it, typed by the data map. */

@@ -14,7 +14,7 @@ import { initialSession, isOpened, useOpenConversation } from "./conversation.js
 import { createFrameQueue } from "./frameQueue.js";
 import { newId } from "./ids.js";
 import { checkProtocolName, loadProtocol } from "./protocols.js";
-import { streamRun } from "./run.js";
+import { resumes as canResume, runReply, stopOnServer } from "./resume.js";
 import { ANSWER, FAILED, NEW_CONVERSATION, STREAMED, TAKE_OVER, hookReducer, initialHookState, resetsConversation } from "./session.js";
 import { useClientLayoutEffect, useStoredSession } from "./storage.js";
 import { useTabs } from "./tabs.js";
@@ -47,12 +47,13 @@ function toApp(onData, part) {
 }
 
 /**
- * Starts the run the session streams: its request, read into the frame queue. Returns what
- * stops it (the effect's cleanup). `run` is the run's number; `chatId` the conversation's id;
+ * Starts the run the session streams: its request (`{ options, session, chatId, startedBy }`),
+ * read into the frame queue. Returns what stops it (the effect's cleanup). `run` is the run's number;
  * `onData` calls the newest options' onData (an app's inline callback changes every render);
- * `tabs`: tabs.js's, when the hook coordinates tabs.
+ * `resumed`: the run is one the server still produces, reconnected to (resume.js); `tabs`:
+ * tabs.js's, when the hook coordinates tabs.
  */
-function startRun({ options, session, chatId }, run, dispatchToHook, throttle, onData, tabs) {
+function startRun(request, run, dispatchToHook, throttle, onData, resumed, tabs) {
   const controller = new AbortController();
   // Tagged with its run, so what it delivers after the next run began is dropped (session.js).
   const queue = createFrameQueue((action) => dispatchToHook({ type: STREAMED, run, action }), throttle);
@@ -66,10 +67,10 @@ function startRun({ options, session, chatId }, run, dispatchToHook, throttle, o
     failed: (details) => dispatchToHook({ type: FAILED, run, details }),
     transient: (part) => toApp(onData, part),
   };
-  const request = () => void streamRun({ options, session, chatId }, controller, report);
+  const send = () => void runReply(request, controller, report, resumed);
   // With `tabs`, once this tab holds the conversation's stream lock (tabs.js).
-  if (tabs === undefined) request();
-  else tabs.gate(request, controller.signal);
+  if (tabs === undefined) send();
+  else tabs.gate(send, controller.signal);
   return {
     queue,
     stop() {
@@ -94,13 +95,13 @@ export function useAgentSession(options) {
   // The initial conversation's id is made on the client too, so render it only after hydration
   // (or pass `id`): the server's is another.
   const [hook, dispatchToHook] = useReducer(hookReducer, options, (first) => initialHookState(initialSession(first), newId("chat")));
-  const { session, runs } = hook;
+  const { session, runs, resumes } = hook;
   const id = options.id ?? hook.id;
   // The newest options, session and id, read when a run starts or a button is pressed.
-  /** @type {import("react").RefObject<{ options: UseAgentSessionOptions, session: SessionState, id: string } | undefined>} */
+  /** @type {import("react").RefObject<{ options: UseAgentSessionOptions, session: SessionState, id: string, startedBy: { trigger: string, messageId?: string } | undefined } | undefined>} */
   const latest = useRef(undefined);
   useClientLayoutEffect(() => {
-    latest.current = { options: { ...options, protocol: protocolName }, session, id };
+    latest.current = { options: { ...options, protocol: protocolName }, session, id, startedBy: hook.startedBy };
   });
   // Set by the layout effect above, which runs before any effect or event handler.
   const newest = () => /** @type {NonNullable<typeof latest.current>} */ (latest.current);
@@ -120,9 +121,9 @@ export function useAgentSession(options) {
   const { follows } = hook;
   useEffect(() => {
     if (!streaming || follows) return;
-    const { options: runOptions, session: runSession, id: chatId } = newest();
+    const { options: runOptions, session: runSession, id: chatId, startedBy } = newest();
     const onData = (part) => newest().options.onData?.(part);
-    const run = startRun({ options: runOptions, session: runSession, chatId }, runs, dispatchToHook, throttle, onData, tabs.current);
+    const run = startRun({ options: runOptions, session: runSession, chatId, startedBy }, runs, dispatchToHook, throttle, onData, resumes === runs, tabs.current);
     currentRun.current = run;
     return () => {
       run.stop();
@@ -141,7 +142,15 @@ export function useAgentSession(options) {
 
   // What arrived before Stop, an edit or a regenerate is applied with it, in one render: the reply
   // it ends (or sets aside as a branch) keeps all it received.
-  const afterArrived = useCallback((action) => dispatchToHook({ type: "batch", actions: [...(currentRun.current?.queue.take() ?? []), action] }), []);
+  // The user ends the run: with `resume`, the server is told (a closed connection is only a disconnect).
+  const endOnServer = () => {
+    const { options: current, session: ending, id: chatId } = newest();
+    stopOnServer(current, ending, chatId);
+  };
+  const afterArrived = useCallback((action) => {
+    endOnServer();
+    dispatchToHook({ type: "batch", actions: [...(currentRun.current?.queue.take() ?? []), action] });
+  }, []);
 
   useRunCallbacks(hook, newest, dispatchAnswer);
 
@@ -160,6 +169,7 @@ export function useAgentSession(options) {
       continue: () => dispatch({ type: "continue" }),
       // Back to the initial conversation (initialState, initialMessages), with a new id.
       reset: () => {
+        endOnServer();
         const initial = initialSession(newest().options);
         dispatch(initial.messages.length === 0 ? { type: "reset" } : { type: "batch", actions: [{ type: "reset" }, { type: "load", state: initial }] });
       },
@@ -196,7 +206,13 @@ export function useAgentSession(options) {
     }),
     [dispatch, dispatchAnswer, afterArrived],
   );
-  const takeOver = () => (dispatchToHook({ type: TAKE_OVER }), false);
+  // The run a closed tab left: resumed where the protocol can, else stopped.
+  const takeOver = () => {
+    const { options: current } = newest();
+    const resume = canResume(current, current.protocol);
+    dispatchToHook({ type: TAKE_OVER, resume });
+    return resume;
+  };
   tabs.current = useTabs(options, hook, newest, dispatchToHook, actions, takeOver);
   const tabsOn = tabs.current !== undefined;
   // While another tab streams, what the user does is sent to it.

@@ -1,7 +1,7 @@
 // The wire protocols the hook speaks. Each says how to read a response into frames, how to turn
 // a frame into session actions (a fresh translator per run: some protocols carry state across
 // frames; it is given the run's `onTransientData`), what the response's content type is, and
-// what to send by default (`chatId` is the conversation's id).
+// what to send by default (`chatId` is the conversation's id, `startedBy` what started the run).
 //
 //   actions      this package's own NDJSON: one SessionAction a line ("part" or "toolPhase")
 //   ai-sdk       the Vercel AI SDK UI message stream (server-sent events, up to [DONE])
@@ -37,9 +37,10 @@ const LOADERS = {
     return {
       accept: "text/event-stream",
       read: readAiSdkStream,
-      // Transient data parts reach the app's onData and never the session.
-      translator: ({ onTransientData }) => (chunk) => fromAiSdkChunk(chunk, { onTransientData }),
-      body: ({ session, chatId }) => ({ id: chatId, messages: toAiSdkMessages(session.messages) }),
+      // Transient data parts reach the app's onData and never the session; a replay starts each message over.
+      translator: ({ onTransientData, replay }) => (chunk) => fromAiSdkChunk(chunk, { onTransientData, replay }),
+      // useChat's body: a server written for it may read `trigger` (a regenerate) and `messageId`.
+      body: ({ session, chatId, startedBy }) => ({ id: chatId, messages: toAiSdkMessages(session.messages), ...startedBy }),
     };
   },
   "ag-ui": async () => {
@@ -48,6 +49,8 @@ const LOADERS = {
       accept: "text/event-stream",
       read: readAgUiStream,
       translator: createAgUiTranslator,
+      // A response may carry several runs (a connect replays the thread's, then the active one).
+      severalRuns: true,
       body: ({ session, chatId, runId }) => ({
         threadId: chatId,
         runId,
@@ -68,6 +71,17 @@ const LOADERS = {
       body: ({ session }) => ({ messages: session.messages }),
     };
   },
+};
+
+// How each protocol that can reconnect to a run the server is still producing asks for it
+// (resume.js): `{ url, method, body? }` from `{ api, id, body: () => the run's request body }`.
+// The server answers 204 when no run is active, else replays the run from its start.
+export const RESUME_REQUESTS = {
+  // AI SDK 7's useChat({ resume: true }): GET {api}/{id}/stream.
+  "ai-sdk": ({ api, id }) => ({ url: `${api}/${encodeURIComponent(id)}/stream`, method: "GET" }),
+  // AG-UI leaves connecting to the server; this is CopilotKit's shape: POST {api}/connect with
+  // the RunAgentInput of the thread.
+  "ag-ui": ({ api, body }) => ({ url: `${api}/connect`, method: "POST", body: body() }),
 };
 
 /** Throws a coded TypeError when `name` is not a protocol the hook speaks. */

@@ -56,14 +56,14 @@ async function describeRefusal(response) {
   return { message, code: codeForStatus(status), details: { status, body } };
 }
 
-function post({ api, headers }, protocol, body, signal) {
-  if (typeof api === "function") return api(body, signal);
-  return fetch(api, {
-    method: "POST",
-    headers: { "content-type": "application/json", accept: protocol.accept, ...(typeof headers === "function" ? headers() : headers) },
-    body: JSON.stringify(body),
-    signal,
-  });
+/** A request to `url` with the app's `headers`; `body`, when given, is sent as JSON. */
+export function request(url, method, { headers }, accept, body, signal) {
+  const json = body !== undefined && { "content-type": "application/json" };
+  return fetch(url, { method, headers: { ...json, accept, ...(typeof headers === "function" ? headers() : headers) }, body: json ? JSON.stringify(body) : undefined, signal });
+}
+
+function post(options, protocol, body, signal) {
+  return typeof options.api === "function" ? options.api(body, signal) : request(options.api, "POST", options, protocol.accept, body, signal);
 }
 
 /** The frame as checked actions; throws a coded error naming the frame (`stream[N]`, counted
@@ -95,9 +95,13 @@ export function protocolHint(response, protocol) {
   return `; the response looks like another protocol (${response.headers.get("content-type") ?? "its headers"}), and this hook reads "${protocol}": set ${options}`;
 }
 
-/** The request body: the protocol's default, or what the app's `body` option makes of it. */
-function bodyOf({ options, session, chatId }, protocol) {
-  const defaultBody = protocol.body({ session, chatId, runId: newId("run") });
+/**
+ * The request body: the protocol's default, or what the app's `body` option makes of it.
+ * @param {{ options: any, session: any, chatId: string, startedBy?: { trigger: string, messageId?: string } }} request
+ * @param {any} protocol
+ */
+export function bodyOf({ options, session, chatId, startedBy }, protocol) {
+  const defaultBody = protocol.body({ session, chatId, runId: newId("run"), startedBy });
   return options.body === undefined ? defaultBody : options.body(session, defaultBody);
 }
 
@@ -106,36 +110,75 @@ function bodyOf({ options, session, chatId }, protocol) {
 // the server the user had stopped a reply that was complete.
 const AFTER_END_MS = 1000;
 
+/** True for actions in which the stream starts its next run itself (a top-level `continue`). */
+export function startsNextRun(actions) {
+  return actions.some((action) => action.type === "continue" || (action.type === "batch" && startsNextRun(action.actions)));
+}
+
 /**
  * Reads the reply's frames and delivers their actions, up to the frame that ends the run; then
  * `ended()`, and the rest of the body is drained for at most AFTER_END_MS. Returns whether that
- * frame came.
- * @param {{ translator: (hooks: { onTransientData: (part: unknown) => void }) => (frame: unknown) => unknown[], read: (response: Response) => AsyncIterable<unknown> }} protocol
+ * frame came. For a protocol whose response may carry several runs (AG-UI: RUN_STARTED after
+ * RUN_FINISHED, as a connect replaying a thread's runs sends them), the frame that ends a run is
+ * held until the next frame: delivered with it when it starts the next run, else as the end; at
+ * the body's end, or after AFTER_END_MS, as the end. With `reconnects`, a drop while a run's end
+ * is held is a drop (the reconnect replays it), not the end.
+ * @param {{ translator: (hooks: { onTransientData: (part: unknown) => void, replay: boolean }) => (frame: unknown) => unknown[], read: (response: Response) => AsyncIterable<unknown>, severalRuns?: boolean }} protocol
  * @param {Response} response
  * @param {AbortController} controller
  * @param {(actions: any[]) => void} send
  * @param {RunReport} report
+ * @param {{ replay?: boolean, reconnects?: boolean }} [options]
  */
-async function readReply(protocol, response, controller, send, report) {
+export async function readReply(protocol, response, controller, send, report, { replay = false, reconnects = false } = {}) {
   const onTransientData = (part) => {
     if (!controller.signal.aborted) report.transient(part);
   };
-  const translate = protocol.translator({ onTransientData });
+  const translate = protocol.translator({ onTransientData, replay });
   const { ended } = report;
   let index = 0;
   /** @type {ReturnType<typeof setTimeout> | undefined} */
   let cutOff;
+  // The actions of the frame that ended a run, while the response's next run may follow.
+  /** @type {any[] | undefined} */
+  let held;
+  const end = (actions, drainFor = AFTER_END_MS) => {
+    clearTimeout(cutOff);
+    held = undefined;
+    ended();
+    cutOff = setTimeout(() => controller.abort(), drainFor);
+    send(actions);
+  };
   try {
     for await (const frame of protocol.read(response)) {
-      if (cutOff !== undefined) continue;
-      const actions = actionsOf(translate, frame, index++);
-      if (actions.some(endsRun)) {
-        ended();
-        cutOff = setTimeout(() => controller.abort(), AFTER_END_MS);
+      if (held === undefined && cutOff !== undefined) continue;
+      let actions = actionsOf(translate, frame, index++);
+      const endsARun = actions.some(endsRun);
+      if (held !== undefined) {
+        // What follows a run's end is dropped, unless it starts the response's next run.
+        if (!startsNextRun(actions)) {
+          end(held);
+          continue;
+        }
+        clearTimeout(cutOff);
+        cutOff = undefined;
+        actions = [...held, ...actions];
+        held = undefined;
       }
-      send(actions);
+      if (!endsARun) send(actions);
+      else if (!protocol.severalRuns) end(actions);
+      else {
+        held = actions;
+        cutOff = setTimeout(() => held !== undefined && end(held, 0), AFTER_END_MS);
+      }
     }
+    if (held !== undefined) end(held);
   } catch (error) {
+    if (held !== undefined) {
+      // A drop: the run may go on (the reconnect replays it). A bad frame after the end is not the run's.
+      if (reconnects && !isMalformed(error)) return false;
+      end(held);
+    }
     // After the run ended, what the body does (a drop, the cut-off, a bad frame) is not the run's.
     if (cutOff === undefined) throw error;
   } finally {
@@ -143,6 +186,8 @@ async function readReply(protocol, response, controller, send, report) {
   }
   return cutOff !== undefined;
 }
+
+export const isMalformed = (error) => error?.code === "invalid" || error?.code === "invalid_json";
 
 /**
  * What a run tells the hook. `deliver(actions)` receives the checked actions in order;
@@ -159,14 +204,17 @@ function unreachable(error, responded) {
   return { message, code: "network", details: { cause: error?.message ?? String(error) } };
 }
 
-/**
- * Runs one request. `request` is { options, session, chatId }: the hook's options and the
- * session at the start of the run, and the conversation's id.
- * @param {{ options: any, session: any, chatId: string }} request
- * @param {AbortController} controller
- * @param {RunReport} report
- */
-export async function streamRun(request, controller, report) {
+/** The failure of a run that threw `error` while requesting or reading (`response`: the one answered, if any). */
+export function failureOf(error, response, protocolName) {
+  // A frame the reader could not parse (invalid_json), or one that is not a valid action.
+  if (isMalformed(error)) {
+    return { message: `The agent sent a malformed frame, so this reply was stopped: ${error.message}${protocolHint(response, protocolName)}` };
+  }
+  return unreachable(error, response !== undefined);
+}
+
+/** How a run delivers its actions (`send`) and its failure (`fail`) to `report`, until `controller` aborts. */
+export function reporting(controller, report) {
   const { signal } = controller;
   const send = (actions) => {
     if (!signal.aborted) report.deliver(actions);
@@ -177,21 +225,35 @@ export async function streamRun(request, controller, report) {
     if (details !== undefined) report.failed(details);
     send([runFailed(message, code)]);
   };
+  return { send, fail };
+}
+
+/**
+ * Runs one request. `request` is { options, session, chatId, startedBy }: the hook's options and
+ * the session at the start of the run, the conversation's id, and what started the run. When the connection drops
+ * mid-reply, `reconnect(request, controller, report)` (resume.js), if given, may take the run
+ * over: it resolves true when it did.
+ * @param {{ options: any, session: any, chatId: string, startedBy?: { trigger: string, messageId?: string } }} request
+ * @param {AbortController} controller
+ * @param {RunReport} report
+ * @param {(request: any, controller: AbortController, report: RunReport) => Promise<boolean>} [reconnect]
+ */
+export async function streamRun(request, controller, report, reconnect) {
+  const { send, fail } = reporting(controller, report);
   const protocolName = request.options.protocol;
   let response;
   try {
     const protocol = await loadProtocol(protocolName);
-    response = await post(request.options, protocol, bodyOf(request, protocol), signal);
+    response = await post(request.options, protocol, bodyOf(request, protocol), controller.signal);
     if (!response.ok) return fail(await describeRefusal(response));
     if (response.body === null) return fail({ message: "The agent answered with an empty response.", code: "network" });
-    if (await readReply(protocol, response, controller, send, report)) return;
+    if (await readReply(protocol, response, controller, send, report, { reconnects: reconnect !== undefined })) return;
+    if (await reconnect?.(request, controller, report)) return;
     fail({ message: "The connection closed before the reply was finished.", code: "network" });
   } catch (error) {
-    // A frame the reader could not parse (invalid_json), or one that is not a valid action.
-    if (error?.code === "invalid" || error?.code === "invalid_json") {
-      fail({ message: `The agent sent a malformed frame, so this reply was stopped: ${error.message}${protocolHint(response, protocolName)}` });
-    } else {
-      fail(unreachable(error, response !== undefined));
-    }
+    if (controller.signal.aborted) return;
+    // The request was answered and the connection dropped while the reply streamed.
+    if (response?.ok && !isMalformed(error) && (await reconnect?.(request, controller, report))) return;
+    fail(failureOf(error, response, protocolName));
   }
 }

@@ -1,14 +1,17 @@
 // The hook's reducer: the session (sessionReducer's state) plus what the hook keeps beside it:
 // a count of the runs started, so that the hook starts a request exactly when an action starts
 // a run; the conversation's id; whether the current run has streamed anything yet ("submitted");
-// the details of its failure; and a record of the last run that ended, for the app's callbacks.
+// the details of its failure; what started the current run (the AI SDK body's `trigger` and
+// `messageId`); a record of the last run that ended, for the app's callbacks; and the number of
+// a run resumed rather than requested (resume.js).
 // Internal actions have symbol types no app can send.
 
 import { sessionReducer, waitsOnApp } from "chat-session-reducer";
-import { endsRun } from "./run.js";
+import { endsRun, startsNextRun } from "./run.js";
 
 /** Opens a conversation: `{ session, id, opened }` (restored from storage, or the initial one);
- *  `over`, when an asynchronous store answered after the first paint: the session shown then. */
+ *  `over`, when an asynchronous store answered after the first paint: the session shown then;
+ *  `resume`: one stored while it streamed goes on streaming (resume.js). */
 export const OPEN = Symbol("open");
 /** An app action that starts a new conversation (a reset): `{ action, id }`, the new id. */
 export const NEW_CONVERSATION = Symbol("new conversation");
@@ -28,11 +31,12 @@ export const EMPTY_SESSION = { messages: [], status: "idle" };
  * `opened` names the storage key and id option the session was opened for (undefined until a
  * stored conversation is opened: nothing is saved before, so an initial session never
  * overwrites what is stored). `streamed` is the number of the run that delivered its first
- * action; `ended` is `{ run, session }` for the last run that ended; `follows`: the session shown
- * is a run another tab streams (tabs.js).
+ * action; `ended` is `{ run, session }` for the last run that ended; `resumes` the number of
+ * the run resumed (resume.js) rather than requested; `follows`: the session shown is a run
+ * another tab streams (tabs.js).
  */
 export function initialHookState(session, id) {
-  return { session, runs: 0, id, opened: undefined, streamed: 0, failure: undefined, ended: undefined, follows: false };
+  return { session, runs: 0, id, opened: undefined, streamed: 0, failure: undefined, startedBy: undefined, ended: undefined, resumes: undefined, follows: false };
 }
 
 /** True for an action that resets the conversation (a `reset`, also inside a batch). */
@@ -91,14 +95,58 @@ function answered(session, answer) {
   return sessionReducer(next, { type: "continue" });
 }
 
+const STARTERS = new Set(["send", "edit", "regenerate", "retry", "continue"]);
+
+/**
+ * What started a run, as useChat tells its server: `trigger` "regenerate-message" for Retry
+ * and regenerate (`messageId`: the reply redone), else "submit-message" (`messageId`: the reply
+ * the run continues, after an answer, or the edited message; none for a new message).
+ */
+export function startedBy(before, after, action) {
+  const starter = action.type === "batch" ? action.actions.findLast((inner) => STARTERS.has(inner.type)) : action;
+  const last = after.messages.at(-1);
+  if (last?.role === "assistant") return { trigger: "submit-message", messageId: last.id };
+  if (starter?.type === "retry" || starter?.type === "regenerate") {
+    const replaced = before.messages.at(-1);
+    const messageId = starter.messageId ?? (replaced?.role === "assistant" ? replaced.id : undefined);
+    return messageId === undefined ? { trigger: "regenerate-message" } : { trigger: "regenerate-message", messageId };
+  }
+  return starter?.type === "edit" ? { trigger: "submit-message", messageId: starter.id } : { trigger: "submit-message" };
+}
+
 /** The hook's state with its session now `session` after `action`: a run that started, or ended. */
 function withSession(current, session, action) {
   if (session === current.session) return current;
-  const runs = startsRun(current.session, session, action) ? current.runs + 1 : current.runs;
+  const starts = startsRun(current.session, session, action);
+  const runs = starts ? current.runs + 1 : current.runs;
   // Every run that started ends once: it finished, failed, was stopped, or was replaced (an
   // edit, a regenerate, a queued turn sent as it finished).
   const ended = current.session.status === "streaming" && (session.status !== "streaming" || runs !== current.runs);
-  return { ...current, session, runs, ended: ended ? { run: current.runs, session } : current.ended };
+  return {
+    ...current,
+    session,
+    runs,
+    startedBy: starts ? startedBy(current.session, session, action) : current.startedBy,
+    ended: ended ? { run: current.runs, session } : current.ended,
+  };
+}
+
+/** A conversation restored while it streamed goes on streaming: a run that is resumed, not requested. */
+function resumed(current) {
+  const next = withSession(current, sessionReducer(current.session, { type: "continue" }), { type: "continue" });
+  return next.runs === current.runs ? current : { ...next, resumes: next.runs };
+}
+
+/**
+ * What a run's stream delivered. A stream that goes on with its next run (AG-UI: RUN_STARTED
+ * after RUN_FINISHED, a `continue` among its actions) keeps its request: no new run starts,
+ * unless the run's finish sent the queue (the agent has not seen the queued messages).
+ */
+function streamed(current, action) {
+  const next = hookReducer(current, action);
+  if (next.runs === current.runs || !startsNextRun([action])) return next;
+  const sentQueue = current.session.queue !== undefined && next.session.queue === undefined;
+  return sentQueue ? next : { ...next, runs: current.runs };
 }
 
 export function hookReducer(current, action) {
@@ -109,21 +157,25 @@ export function hookReducer(current, action) {
       if (action.over !== undefined && action.over !== current.session) return { ...current, opened: action.opened };
       // The run of the conversation left is aborted, not reported: the callbacks are the new one's.
       const opened = withSession({ ...current, id: action.id, opened: action.opened, follows: false }, action.session, action);
-      return { ...opened, ended: current.ended };
+      return { ...(action.resume ? resumed(opened) : opened), ended: current.ended };
     }
     case NEW_CONVERSATION:
       return { ...hookReducer(current, action.action), id: action.id };
     case FOLLOW:
       return { ...current, session: action.session, id: action.id ?? current.id, follows: action.session.status === "streaming" };
-    case TAKE_OVER:
-      return hookReducer({ ...current, follows: false }, { type: "stop" });
+    case TAKE_OVER: {
+      const left = { ...current, follows: false };
+      if (!action.resume) return hookReducer(left, { type: "stop" });
+      // As a reload resumes it: the run as stored, through the load rule, then continued.
+      return resumed({ ...left, session: sessionReducer(undefined, { type: "load", state: current.session }) });
+    }
     case FAILED:
       return action.run === current.runs ? { ...current, failure: { run: action.run, details: action.details } } : current;
     case STREAMED:
       // What an earlier run's stream delivered after the next run began (an edit while it
       // streamed) belongs to a reply set aside: it must not land in the new one.
       if (action.run !== current.runs) return current;
-      return hookReducer(current.streamed === action.run ? current : { ...current, streamed: action.run }, action.action);
+      return streamed(current.streamed === action.run ? current : { ...current, streamed: action.run }, action.action);
     case ANSWER:
       return withSession(current, answered(current.session, action.answer), action.answer);
     default:

@@ -32,6 +32,9 @@ export interface SessionEntry<Tools extends ToolMap = ToolMap, Data extends Data
   state: SessionState<Tools, Data>;
   id: string | undefined;
   rev: number;
+  /** Present when the session was stored while a reply streamed (the page was left mid-reply): its `state`
+   *  is loaded with `stop` applied, and the hook's `resume` reconnects to the run instead. */
+  wasStreaming?: true;
 }
 /** What is stored with a session besides its state. */
 export interface SaveSessionOptions {

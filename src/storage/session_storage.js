@@ -245,12 +245,14 @@ export function sessionStorageHelpers(sessionReducer) {
     }
   }
 
-  // The stored envelope's state through the load rule, with its id and revision.
+  // The stored envelope's state through the load rule, with its id and revision; `wasStreaming`
+  // when it was stored while a reply streamed (the load rule stops it; the hook's `resume` goes on).
   function loadEntry(key, envelope) {
     const { state, id, rev } = storedEntry(key, envelope);
     try {
       // The load rule is the reducer's (one rule, one place), for what every version stored.
-      return { state: sessionReducer(undefined, { type: "load", state }), id, rev };
+      const entry = { state: sessionReducer(undefined, { type: "load", state }), id, rev };
+      return state.status === "streaming" ? { ...entry, wasStreaming: true } : entry;
     } catch (thrown) {
       if (thrown?.code !== "invalid") throw thrown;
       // The reader names `action.state…`; what is wrong is in the stored envelope's state.

@@ -244,6 +244,19 @@ test("toAiSdkMessages: open calls are waiting (input-available), asked (approval
   assert.deepEqual([parts[3].type, parts[3].toolName, parts[3].providerExecuted], ["dynamic-tool", "mcp_x", true]);
 });
 
+test("toAiSdkMessages: a denial is approval-responded (approved: false) until the conversation goes on after it, then output-denied", () => {
+  const denied = call("denied", { state: "error", error: { message: "Denied by the user", code: "denied" }, approval: { id: "ap1", approved: false } });
+  const stateOf = (messages) => toAiSdkMessages(messages).flatMap((m) => m.parts).find((part) => part.toolCallId === "denied").state;
+  const asked = { id: "a1", role: "assistant", parts: [{ type: "step" }, denied] };
+  // The user's denial, in the request that tells the server: as useChat sends it.
+  assert.equal(stateOf([user, asked]), "approval-responded");
+  assert.deepEqual(toAiSdkMessages([user, asked])[1].parts[1].approval, { id: "ap1", approved: false });
+  // The server answered it: a later step of its message, or a later message.
+  assert.equal(stateOf([user, { ...asked, parts: [...asked.parts, { type: "step" }, { type: "text", text: "Kept it." }] }]), "output-denied");
+  assert.equal(stateOf([user, { ...asked, parts: [denied, { type: "text", text: "Kept it." }] }]), "output-denied");
+  assert.equal(stateOf([user, asked, { id: "u2", role: "user", parts: [{ type: "text", text: "Thanks" }] }]), "output-denied");
+});
+
 test("toAiSdkMessages: ai's validateUIMessages and convertToModelMessages accept the request, every call answered", async () => {
   const messages = toAiSdkMessages([user, assistant, { id: "u2", role: "user", parts: [{ type: "text", text: "Thanks" }] }]);
   const validated = await validateUIMessages({ messages });

@@ -4,7 +4,7 @@
 // the research note's projection.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { convertToModelMessages, jsonSchema, stepCountIs, streamText, tool, validateUIMessages } from "ai";
+import { AbstractChat, DefaultChatTransport, convertToModelMessages, jsonSchema, lastAssistantMessageIsCompleteWithApprovalResponses, stepCountIs, streamText, tool, validateUIMessages } from "ai";
 import { MockLanguageModelV4, convertArrayToReadableStream } from "ai/test";
 import { agUi, aiSdk, applyAll, collect, core, needsV2, needsV3 } from "./package.mjs";
 import { agUiAgent, agUiResponse, aiSdkMessage, aiSdkResponse, projectAgUiMessages, projectSessionAsAgUi, projectSessionMessage, projectUiMessage } from "./peers.mjs";
@@ -95,6 +95,101 @@ test("AI SDK: the approval goes back in the request built by toAiSdkMessages; ai
   assert.deepEqual(state.messages.map((m) => m.id), ["u1", "a1"]);
   assert.deepEqual(projectSessionMessage(state.messages[1]), projectUiMessage(message));
   assert.deepEqual([callOf(state).state, callOf(state).output], ["done", "deleted /scratch"]);
+});
+
+// ---- A denial, through ai's own chat (AbstractChat, as useChat runs it) and through the session
+// (as useAgentSession runs it), against one streamText server: each request's model messages.
+
+/** A streamText server over a model that asks to delete what the user names and then tells
+ *  the denial or the result; `requests` logs the model messages each request gave. */
+function deletingServer() {
+  const requests = [];
+  const say = (text) => [{ type: "stream-start", warnings: [] }, { type: "text-start", id: "t" }, { type: "text-delta", id: "t", delta: text }, { type: "text-end", id: "t" }, finish("stop")];
+  const model = new MockLanguageModelV4({
+    doStream: async ({ prompt }) => {
+      const last = prompt.at(-1);
+      const result = last.role === "tool" ? last.content.find((part) => part.type === "tool-result") : undefined;
+      const text = last.role === "user" ? last.content.map((part) => part.text ?? "").join("") : "";
+      const steps = result
+        ? say(result.output.type === "execution-denied" ? "Denied: kept it." : `Told: ${result.output.type}.`)
+        : text.startsWith("Delete ")
+          ? [{ type: "stream-start", warnings: [] }, { type: "tool-call", toolCallId: `c${requests.length}`, toolName: "delete_file", input: JSON.stringify({ path: text.slice(7) }) }, finish("tool-calls")]
+          : say(`You said: ${text}`);
+      return { stream: convertArrayToReadableStream(steps) };
+    },
+  });
+  let approvals = 0;
+  async function respond(body) {
+    const { messages } = JSON.parse(body);
+    const modelMessages = await convertToModelMessages(await validateUIMessages({ messages, tools: deleteFile }), { tools: deleteFile });
+    requests.push(modelMessages);
+    const result = streamText({ model, messages: modelMessages, tools: deleteFile, stopWhen: stepCountIs(3), _internal: { generateId: () => `ap${++approvals}` } });
+    return result.toUIMessageStreamResponse({ originalMessages: messages, generateMessageId: () => `a${requests.length}` });
+  }
+  return { requests, respond };
+}
+
+class ChatState {
+  status = "ready";
+  error = undefined;
+  messages = [];
+  pushMessage = (message) => (this.messages = [...this.messages, message]);
+  popMessage = () => (this.messages = this.messages.slice(0, -1));
+  replaceMessage = (index, message) => (this.messages = this.messages.with(index, message));
+  snapshot = (thing) => structuredClone(thing);
+}
+
+class Chat extends AbstractChat {
+  constructor(init) {
+    super({ ...init, state: new ChatState() });
+  }
+}
+
+const settled = async (done) => {
+  for (let tries = 0; !done(); tries++) {
+    assert.ok(tries < 200, "the chat settles");
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+};
+
+// The user's words to the chat: send "Delete /tmp/b", deny the call, then send "Thanks".
+async function denialWithUseChat() {
+  const server = deletingServer();
+  const transport = new DefaultChatTransport({ api: "http://agent.test/chat", fetch: async (_, init) => server.respond(init.body) });
+  let ids = 0;
+  const chat = new Chat({ id: "chat", transport, generateId: () => `u${++ids}`, sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithApprovalResponses });
+  await chat.sendMessage({ text: "Delete /tmp/b" });
+  const asked = chat.messages.at(-1).parts.find((part) => part.state === "approval-requested");
+  await chat.addToolApprovalResponse({ id: asked.approval.id, approved: false });
+  await settled(() => server.requests.length === 2 && chat.status === "ready");
+  await chat.sendMessage({ text: "Thanks" });
+  return { requests: server.requests, messages: chat.messages };
+}
+
+async function denialWithSession() {
+  const server = deletingServer();
+  const run = async (state) => {
+    const response = await server.respond(JSON.stringify({ messages: aiSdk.toAiSdkMessages(state.messages) }));
+    const read = await collect(aiSdk.readAiSdkStream(response));
+    return applyAll(state, read.map((chunk) => aiSdk.fromAiSdkChunk(chunk)));
+  };
+  let state = await run(core.sessionReducer({ messages: [], status: "idle" }, { type: "send", id: "u1", text: "Delete /tmp/b" }));
+  const asked = state.messages.at(-1).parts.find((part) => part.state === "awaiting-confirmation");
+  state = core.sessionReducer(state, { type: "part", part: { type: "tool-approval-response", id: asked.id, approved: false } });
+  state = await run(core.sessionReducer(state, { type: "continue" }));
+  state = await run(core.sessionReducer(state, { type: "send", id: "u2", text: "Thanks" }));
+  return { requests: server.requests, messages: state.messages };
+}
+
+test("AI SDK: a denial sends the model what useChat's sends: execution-denied while it is new, then as ai keeps it", needsV3, async () => {
+  const [useChat, ours] = await Promise.all([denialWithUseChat(), denialWithSession()]);
+  assert.equal(ours.requests.length, 3);
+  assert.deepEqual(ours.requests, useChat.requests);
+  // The request right after the denial tells the model it was denied (not a tool failure).
+  const denied = ours.requests[1].at(-1).content.find((part) => part.type === "tool-result");
+  assert.equal(denied.output.type, "execution-denied");
+  assert.equal(ours.messages[1].parts.findLast((part) => part.type === "text").text, "Denied: kept it.");
+  assert.deepEqual(projectSessionMessage(ours.messages[1]), projectUiMessage(useChat.messages[1]));
 });
 
 test("AI SDK: a recorded multi-step turn: sources, a streaming tool's preliminary outputs, its result, then text", needsV2, async () => {

@@ -90,7 +90,9 @@ test("the package's JavaScript, wasm included, stays within the size its README 
 });
 
 test("the React hook adds little on top of the core", () => {
-  // Issue 22's options and returns (id, callbacks, load, setMessages, clearError) are in it.
+  // Issue 22's options and returns (id, callbacks, load, setMessages, clearError) are in it (6 kB),
+  // issue 23's resume (reconnecting, the replay, the stop endpoint: about 0.8 kB) and the AI SDK
+  // body's trigger (about 0.2 kB).
   const code = readFileSync(join(installed(), "react", "index.js"));
-  assert.ok(gzipSync(code, { level: 9 }).length < 6_000, "gzip -9 size: the budget is 6 kB");
+  assert.ok(gzipSync(code, { level: 9 }).length < 7_000, "gzip -9 size: the budget is 7 kB");
 });

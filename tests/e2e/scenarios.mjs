@@ -4,6 +4,7 @@
 // test on), `screenshot(name)` and `protocol`. A test with `protocols` runs only in those.
 
 import assert from "node:assert/strict";
+import { chatPage } from "./chatPage.mjs";
 
 /** The protocols the demo's page offers, each on its own endpoint. */
 export const PROTOCOLS = ["actions", "ai-sdk", "ag-ui"];
@@ -18,6 +19,47 @@ function agentRequests(page) {
     if (request.method() === "POST" && request.url().includes("/api/chat/")) requests.push(request);
   });
   return requests;
+}
+
+/** Every POST that starts a run on the protocol's endpoint (not a reconnect or a stop). */
+function agentRuns(page, protocol) {
+  const requests = [];
+  page.on("request", (request) => {
+    if (request.method() === "POST" && new URL(request.url()).pathname === `/api/chat/${protocol}`) requests.push(request);
+  });
+  return requests;
+}
+
+/** Every reconnect to a run: the AI SDK's GET .../stream, AG-UI's POST .../connect. */
+function agentReconnects(page) {
+  const requests = [];
+  page.on("request", (request) => {
+    if (/^\/api\/chat\/[\w-]+\/(.+\/stream|connect)$/.test(new URL(request.url()).pathname)) requests.push(request);
+  });
+  return requests;
+}
+
+// mulberry32: a small seeded generator, so a failing run comes back with its seed.
+function seeded(seed) {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** The conversation the tab stored, its random ids (user_…, msg_…, call_…) numbered in order. */
+async function storedConversation(page) {
+  const stored = await page.evaluate(() => sessionStorage.getItem("chat-session-reducer-demo"));
+  const ids = new Map();
+  const numbered = stored.replace(/\b(user|msg|call)_[0-9a-f]{8,16}\b/g, (id, kind) => {
+    if (!ids.has(id)) ids.set(id, `${kind}#${ids.size}`);
+    return ids.get(id);
+  });
+  return JSON.parse(numbered).state;
 }
 
 export const tests = [
@@ -157,7 +199,9 @@ export const tests = [
     },
   },
   {
+    // Only where the protocol cannot resume: the AI SDK's and AG-UI's replies go on (below).
     name: "a reload mid-stream restores the conversation with its running calls cancelled",
+    protocols: ["actions"],
     async run({ page, chat, screenshot, serverLine, protocol }) {
       await chat.send("Research Rust");
       const delegate = chat.toolCall("delegate_to_researcher");
@@ -178,6 +222,88 @@ export const tests = [
       assert.match(await chat.topMessages.last().innerText(), /I'll hand this to the research agent\./);
       assert.match(await delegate.innerText(), /Searching for sources\./);
       await screenshot("restored");
+    },
+  },
+  {
+    name: "a dropped connection, then a reload, mid-reply: the reply goes on and ends as one never interrupted",
+    protocols: ["ai-sdk", "ag-ui"],
+    async run({ page, chat, screenshot, serverLine, protocol }) {
+      // The same request in a tab of its own, never interrupted: what this one must end as.
+      const other = await page.context().newPage();
+      await other.goto(page.url());
+      const reference = chatPage(other);
+      await reference.send("Research Rust");
+      await reference.replyContaining("The researcher reports:");
+      await reference.waitUntilIdle();
+      const uninterrupted = await storedConversation(other);
+      await other.close();
+
+      const runs = agentRuns(page, protocol);
+      const reconnects = agentReconnects(page);
+      await chat.send("Research Rust");
+      const delegate = chat.toolCall("delegate_to_researcher");
+      await chat.waitForToolState(delegate, "running");
+      // During the sub-agent's 3-second search: the connection goes, as a network failure.
+      if (protocol === "ai-sdk") await chat.visible(delegate.getByText("→ web_search"));
+      else await chat.waitForToolState(chat.toolCall("web_search", delegate), "running");
+      const cut = await (await fetch(new URL("/api/test/disconnect", page.url()), { method: "POST" })).json();
+      assert.equal(cut.cut, 1, "one connection followed the run");
+      await serverLine(/^chat: \S+: delegation: reconnected after \d+ chunks/);
+      await screenshot("reconnected");
+      // Still mid-search: the page reloads, restores the reply still streaming and reconnects.
+      await page.reload();
+      await chat.visible(chat.stopButton);
+      await chat.replyContaining("The researcher reports:");
+      await chat.waitUntilIdle();
+      await serverLine(/^chat: \S+: delegation: finished/);
+      await screenshot("resumed");
+
+      assert.equal(await chat.errorBanner.count(), 0);
+      assert.equal(runs.length, 1, "one run: the reconnects replayed it, nothing was sent again");
+      assert.equal(reconnects.length, 2, "one reconnect after the drop, one after the reload");
+      assert.deepEqual(await storedConversation(page), uninterrupted);
+      const reply = await chat.topMessages.last().innerText();
+      assert.equal(reply.split("I'll hand this to the research agent.").length, 2, "the replayed text is not doubled");
+    },
+  },
+  {
+    name: "connections cut at seeded random chunk boundaries, half of them followed by a reload: each reply ends as the uninterrupted one",
+    protocols: ["ai-sdk", "ag-ui"],
+    async run({ page, chat, screenshot, protocol }) {
+      const other = await page.context().newPage();
+      await other.goto(page.url());
+      const reference = chatPage(other);
+      await reference.send("Hello!");
+      await reference.replyContaining("Stop me halfway.");
+      await reference.waitUntilIdle();
+      const uninterrupted = await storedConversation(other);
+      await other.close();
+
+      const next = seeded(Number(process.env.E2E_SEED ?? 1));
+      const runs = agentRuns(page, protocol);
+      const reconnects = agentReconnects(page);
+      const plans = [];
+      for (let index = 0; index < Number(process.env.E2E_RESUME_RUNS ?? 6); index += 1) {
+        const plan = { afterChunks: 1 + Math.floor(next() * 60), reload: next() < 0.5, reloadAfterMs: Math.floor(next() * 400) };
+        plans.push(plan);
+        await fetch(new URL("/api/test/disconnect", page.url()), { method: "POST", body: JSON.stringify({ afterChunks: plan.afterChunks }) });
+        await chat.send("Hello!");
+        if (plan.reload) {
+          await chat.replyContaining("Hello!");
+          await page.waitForTimeout(plan.reloadAfterMs);
+          await page.reload();
+        }
+        await chat.replyContaining("Stop me halfway.");
+        await chat.waitUntilIdle();
+        assert.deepEqual(await storedConversation(page), uninterrupted, `run ${index}: ${JSON.stringify(plan)}`);
+        assert.equal(runs.length, index + 1, `run ${index}: one request per run`);
+        // Every reply is longer than 60 chunks: each run was cut, and reconnected.
+        assert.ok(reconnects.length > index, `run ${index}: no reconnect`);
+        await chat.resetButton.click();
+        await chat.hidden(chat.topMessages.first());
+      }
+      console.log(`  ${protocol}: ${plans.length} runs cut at chunks ${plans.map((plan) => plan.afterChunks + (plan.reload ? "+reload" : "")).join(", ")}, ${reconnects.length} reconnects: 0 failures`);
+      await screenshot("last");
     },
   },
   {

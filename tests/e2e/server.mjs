@@ -9,7 +9,8 @@ const URL_LINE = /^Chat demo: (http:\/\/\S+)$/;
 
 export async function startServer() {
   const child = spawn(process.execPath, [SERVER], {
-    env: { ...process.env, PORT: "0" },
+    // The test hooks: POST /api/test/disconnect cuts the connections that follow a run.
+    env: { ...process.env, PORT: "0", DEMO_TEST_HOOKS: "1" },
     stdio: ["ignore", "pipe", "pipe"],
   });
   const lines = [];

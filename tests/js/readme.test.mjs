@@ -134,6 +134,46 @@ test("the README's useAgentSession example restores, sends, streams and saves a 
   }
 });
 
+test("the README's useAgentSession example: Stop stops the reply and sends nothing; Send is another button, not Stop turned into it", async () => {
+  const dom = browserGlobals({ messages: [], status: "idle" });
+  const requests = [];
+  const realFetch = globalThis.fetch;
+  // A reply that streams its first words and then waits, until the request is aborted.
+  globalThis.fetch = async (url, init) => {
+    requests.push(JSON.parse(init.body));
+    const first = ['data: {"type":"start","messageId":"a-1"}\n\n', 'data: {"type":"text-start","id":"t"}\n\n', 'data: {"type":"text-delta","id":"t","delta":"Once"}\n\n'];
+    const body = new ReadableStream({
+      start(controller) {
+        for (const event of first) controller.enqueue(new TextEncoder().encode(event));
+        init.signal.addEventListener("abort", () => controller.error(init.signal.reason));
+      },
+    });
+    return new Response(body, { headers: { "content-type": "text/event-stream", "x-vercel-ai-ui-message-stream": "v1" } });
+  };
+  try {
+    const chat = await renderExample(blocks("jsx")[0]);
+    const input = chat.container.querySelector("input");
+    await chat.act(async () => {
+      Object.getOwnPropertyDescriptor(dom.window.HTMLInputElement.prototype, "value").set.call(input, "Tell me a story");
+      input.dispatchEvent(new dom.window.Event("input", { bubbles: true }));
+    });
+    await chat.act(async () => chat.container.querySelector("form").requestSubmit());
+    for (let waited = 0; waited < 1000 && !chat.rows().includes("assistant: Once"); waited += 10) await chat.act(() => new Promise((resolve) => setTimeout(resolve, 10)));
+    const stop = [...chat.container.querySelectorAll("button")].find((button) => button.textContent === "Stop");
+    await chat.act(async () => stop.click());
+    assert.deepEqual(chat.rows(), ["user: Tell me a story", "assistant: Once"]);
+    assert.equal(requests.length, 1, "Stop sent no message");
+    assert.deepEqual([...chat.container.querySelectorAll("button")].map((button) => button.textContent), ["Send"]);
+    // Send is another element than Stop (keyed): in a browser, React renders the click's update
+    // before the click's default action, and a Stop button turned into the submit button would
+    // then submit the form (jsdom renders it only after, so the element itself is checked).
+    assert.equal(stop.isConnected, false, "the Stop button was turned into the Send button");
+    await chat.unmount();
+  } finally {
+    globalThis.fetch = realFetch;
+  }
+});
+
 test("the README's useReducer example restores, streams and saves a conversation", async () => {
   const dom = browserGlobals(savedMidRun);
   const onSend = (dispatch) => {

@@ -50,7 +50,7 @@ test("a session round-trips with its id and rev; stored while streaming, it load
   const state = conversation(2);
   assert.equal(await saveSession("chat", state, store, { id: "chat-1" }), undefined);
   const entry = await loadSessionEntry("chat", store);
-  assert.deepEqual(entry, { state: sessionReducer(undefined, { type: "load", state }), id: "chat-1", rev: 1 });
+  assert.deepEqual(entry, { state: sessionReducer(undefined, { type: "load", state }), id: "chat-1", rev: 1, wasStreaming: true });
   assert.equal(entry.state.status, "idle");
   assert.deepEqual(entry.state.messages, state.messages);
   assert.equal(await loadSession("never", store), null);

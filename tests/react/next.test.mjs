@@ -154,8 +154,7 @@ async function chatScript(page, name) {
   // Streaming: the reply shows word by word, after a "Thinking…" while nothing has arrived.
   const streamed = await recordStreamedTexts(page);
   await say("Hello there");
-  // TODO(hook): status "submitted": check it on both pages once useAgentSession has it.
-  if (name === "useChat") await page.getByText("Thinking…").waitFor();
+  await page.getByText("Thinking…").waitFor();
   await lastMessageSays("You said: Hello there");
   await ended();
   shown.streamed = (await streamed.read()).filter((text) => text.startsWith("You said:"));
@@ -197,6 +196,15 @@ async function chatScript(page, name) {
   await button("Retry").click();
   await lastMessageSays("Back on my feet.");
   await ended();
+  // An error dismissed: the alert goes, the conversation stays.
+  await say("Fail");
+  await button("Dismiss").click();
+  await chat.getByRole("alert").waitFor({ state: "detached" });
+  await ended();
+  shown.dismissed = await shownConversation(page);
+  // onFinish once per request that ended (stopped and failed ones too), onError once per failure.
+  const requests = (await agentLog()).length;
+  await page.getByTestId("ended").filter({ hasText: new RegExp(`^${requests} ended, 2 failed$`) }).waitFor();
 
   // A reload between runs shows the same conversation.
   shown.beforeReload = await shownConversation(page);
@@ -217,15 +225,6 @@ async function chatScript(page, name) {
   return shown;
 }
 
-// toAiSdkMessages writes a denial the server has not seen yet as "output-denied" where useChat
-// sends "approval-responded" (approved: false); convertToModelMessages then gives the model an
-// error-text result instead of "execution-denied". Reported; remove the todo once it is fixed.
-const DENIAL_TODO = "the package writes a fresh denial as output-denied (issue 22 item 6 report)";
-
-// TODO(hook): issue 22 item 5; the run's effect aborts a reply whose `finish` arrived before the
-// body's end was read. Remove the todo once useAgentSession no longer does.
-const ABORT_TODO = "issue 22 item 5: a finished request is aborted";
-
 const lastUserText = (request) => request.modelMessages.findLast((message) => message.role === "user").content[0].text;
 
 /** Lines of code: not blank, not only a comment (`//`, or JSX's `{/* … *\/}`). */
@@ -240,7 +239,7 @@ function withoutServerIds(requests) {
   return JSON.parse(JSON.stringify(requests.map((request) => request.modelMessages)).replace(/"approvalId":"[^"]*"/g, '"approvalId":"…"'));
 }
 
-test("the same script on useAgentSession and on useChat: the same conversation shown at every step, and a page no longer than useChat's", async (t) => {
+test("the same script on useAgentSession and on useChat: the same conversation shown at every step, and a page no longer than useChat's", async () => {
   const results = {};
   for (const name of Object.keys(PAGES)) {
     await clearAgentLog();
@@ -261,14 +260,13 @@ test("the same script on useAgentSession and on useChat: the same conversation s
   const { streamed: _, ...ourSteps } = ours.shown;
   const { streamed: __, ...useChatSteps } = useChat.shown;
   assert.deepEqual(ourSteps, useChatSteps);
-  await t.test("the model messages the route received are equal", { todo: DENIAL_TODO }, () => {
-    assert.deepEqual(withoutServerIds(ours.requests), withoutServerIds(useChat.requests));
-  });
+  // The denial included: the request after it says execution-denied, as useChat's does.
+  assert.deepEqual(withoutServerIds(ours.requests), withoutServerIds(useChat.requests));
+  // Each request says what started it as useChat's does (Retry: "regenerate-message").
+  assert.deepEqual(ours.requests.map((request) => request.trigger), useChat.requests.map((request) => request.trigger));
   // Only the requests that Stop and the reload cut short were aborted, never one that had
-  // finished (useChat also aborts the request whose reply was an error).
-  await t.test("useAgentSession aborts no request that had finished", { todo: ABORT_TODO }, () => {
-    assert.deepEqual(ours.requests.filter((request) => request.aborted).map(lastUserText), ["Tell me a story", "Tell me a story"]);
-  });
+  // finished (useChat also aborts the requests whose reply was an error).
+  assert.deepEqual(ours.requests.filter((request) => request.aborted).map(lastUserText), ["Tell me a story", "Tell me a story"]);
   const [ourLines, useChatLines] = ["package", "usechat"].map((dir) => linesOfCode(join(project, "app", dir, "page.js")));
   assert.ok(ourLines <= useChatLines, `app/package/page.js has ${ourLines} lines of code, app/usechat/page.js ${useChatLines}`);
 });

@@ -912,6 +912,40 @@ scenarios.push(
     },
   },
   {
+    name: "the AI SDK body says what started the run, as useChat's does: trigger and messageId",
+    async run() {
+      const locate = [{ type: "start", messageId: "a3" }, { type: "tool-input-available", toolCallId: "c1", toolName: "locate", input: {} }, { type: "finish", finishReason: "tool-calls" }];
+      const failing = [{ type: "start", messageId: "a5" }, { type: "error", errorText: "Overloaded" }];
+      const turns = [aiSdkTurn("a1", "Hi."), aiSdkTurn("a2", "Hello."), locate, aiSdkTurn("a3", "Paris."), failing, aiSdkTurn("a6", "Back."), aiSdkTurn("a7", "Hey.")];
+      const endpoint = mockEndpoint("ai-sdk", turns);
+      const hook = await sentOn(endpoint, "Hello", { protocol: "ai-sdk" });
+      const startedBy = () => endpoint.requests.map(({ body: { trigger, messageId } }) => (messageId === undefined ? [trigger] : [trigger, messageId]));
+      const step = async (action) => {
+        const count = endpoint.requests.length;
+        await act(async () => action(hook.session()));
+        await until(() => endpoint.requests.length === count + 1 && hook.session().state.status !== "streaming", "the run to end");
+      };
+      await step((session) => session.regenerate());
+      await step((session) => session.send("Where am I?"));
+      await step((session) => session.answer("c1", { city: "Paris" }));
+      await step((session) => session.send("Fail"));
+      await step((session) => session.retry());
+      await step((session) => session.edit(session.messages[0].id, "Hey"));
+      const edited = endpoint.requests.at(-1).body.messages.at(-1);
+      assert.equal(aiSdkUserText(edited), "Hey");
+      assert.deepEqual(startedBy(), [
+        ["submit-message"], // a new message
+        ["regenerate-message", "a1"], // the reply redone
+        ["submit-message"],
+        ["submit-message", "a3"], // the answered call's reply goes on
+        ["submit-message"],
+        ["regenerate-message", "a5"], // Retry: the failed reply redone
+        ["submit-message", edited.id], // the edited message
+      ]);
+      await hook.unmount();
+    },
+  },
+  {
     name: "setMessages and load replace the conversation (stopping a reply in flight); clearError clears the error",
     async run() {
       const { agent, hook } = await sent("Hello");

@@ -38,11 +38,18 @@ export function App() {
     history.replaceState(null, "", address);
   }, [protocol]);
 
-  // The hook restores what this tab saved (a reply cut by the reload is stopped; a question
-  // asked after the run still waits), starts a request on Send, Retry, Edit, Regenerate, each
-  // answer that lets the agent go on and when a queued message goes out, streams it into the
-  // session and saves each change.
-  const chat = useAgentSession({ api: `/api/chat/${protocol}`, protocol, storageKey: STORAGE_KEY });
+  // The hook restores what this tab saved (a question asked after the run still waits; a reply
+  // cut by a reload goes on where the protocol can resume, the AI SDK's and AG-UI's, and is
+  // stopped otherwise), starts a request on Send, Retry, Edit, Regenerate, each answer that lets
+  // the agent go on and when a queued message goes out, streams it into the session, reconnects
+  // when the connection drops mid-reply, and saves each change. Stop tells the server (stopApi).
+  const chat = useAgentSession({
+    api: `/api/chat/${protocol}`,
+    protocol,
+    storageKey: STORAGE_KEY,
+    resume: true,
+    stopApi: `/api/chat/${protocol}/stop`,
+  });
   const { state, approve, deny, answer, edit, regenerate, switchBranch } = chat;
 
   const streaming = state.status === "streaming";

@@ -29,6 +29,16 @@ export interface AgUiTranslatorOptions<Tools extends ToolMap = ToolMap, Data ext
    * which the session holds, and the input's copy of a held message would replace it.
    */
   messages?: readonly AgentMessage<Tools, Data>[];
+  /**
+   * The stream replays what the session may already hold (a reconnect to an active run, which
+   * sends the run's events from its start, or a `MESSAGES_SNAPSHOT` then them): the first
+   * `TEXT_MESSAGE_START`, `REASONING_MESSAGE_START` or `TOOL_CALL_START` naming a message (its
+   * `messageId`, a call's `parentMessageId`, or the call's own id when it has none) empties that
+   * message, so its replayed content replaces what was held instead of doubling it; later
+   * events append. Leave it off for a stream that resumes where the last one stopped (an
+   * offset): there nothing is sent twice.
+   */
+  replay?: boolean;
 }
 
 /**

@@ -48,6 +48,8 @@ function newMemory(options) {
     // The reasoning message of a pre-1.0 THINKING_TEXT_MESSAGE_*, and how many there were.
     thinking: undefined,
     thoughts: 0,
+    // With `replay`: the messages this stream has named (each was emptied when first named).
+    named: isRecord(options) && options.replay === true ? new Set() : undefined,
   };
 }
 
@@ -61,6 +63,14 @@ function fail(memory, message) {
   memory.run.state = "failed";
   memory.run.lanes.clear();
   return [partAction({ type: "error", error: message })];
+}
+
+// A replayed stream (a reconnect) starts each message over: the first event naming a message
+// empties it, so what the replay carries again replaces what the session held instead of doubling.
+function startOver(memory, messageId, within) {
+  if (memory.named === undefined || memory.named.has(messageId)) return [];
+  memory.named.add(messageId);
+  return emit([{ type: "snapshot", messages: [{ id: messageId, role: "assistant", parts: [] }] }], within);
 }
 
 function wrote(memory, messageId, within) {
@@ -195,7 +205,7 @@ function textMessageStart(memory, event) {
   else if (event.role === "system" || event.role === "developer") memory.dropped.add(event.messageId);
   else {
     wrote(memory, event.messageId, within);
-    return emit([withMetadata({ type: "message-start", messageId: event.messageId }, event)], within);
+    return [...startOver(memory, event.messageId, within), ...emit([withMetadata({ type: "message-start", messageId: event.messageId }, event)], within)];
   }
   return [];
 }
@@ -259,7 +269,7 @@ function toolCallStart(memory, event) {
   const within = withinOf(memory, event);
   const messageId = isString(event.parentMessageId) ? event.parentMessageId : id;
   wrote(memory, messageId, within);
-  return emit([withMetadata({ type: "tool-input-delta", messageId, id, name, text: "" }, event)], within);
+  return [...startOver(memory, messageId, within), ...emit([withMetadata({ type: "tool-input-delta", messageId, id, name, text: "" }, event)], within)];
 }
 
 // TOOL_CALL_ARGS → tool-input-delta {id, text: delta}.
@@ -304,7 +314,8 @@ function reasoningMessageStart(memory, event) {
   if (!isString(event.messageId)) return [];
   memory.known.add(event.messageId);
   memory.run.open.reasoning.add(event.messageId);
-  return emit([withMetadata({ type: "reasoning", messageId: event.messageId, text: "" }, event)], withinOf(memory, event));
+  const within = withinOf(memory, event);
+  return [...startOver(memory, event.messageId, within), ...emit([withMetadata({ type: "reasoning", messageId: event.messageId, text: "" }, event)], within)];
 }
 
 // REASONING_MESSAGE_CONTENT → reasoning-delta {messageId, text: delta}.

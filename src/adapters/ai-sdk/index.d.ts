@@ -98,7 +98,9 @@ export interface UIMessageLike {
 
 /**
  * The messages as the body of the next request to an AI SDK server: provider metadata
- * (reasoning signatures), approvals and their answers, denials as `output-denied`; a
+ * (reasoning signatures), approvals and their answers; a denial as `output-denied` once the
+ * conversation went on after it, and as `approval-responded` (approved: false) while it is the
+ * user's answer the server has not seen (the last step of the last message), as useChat sends it; a
  * cancelled call, or one whose input was cut short, as `output-error` with its reason.
  */
 export function toAiSdkMessages<Tools extends ToolMap = ToolMap, Data extends DataMap = DataMap>(

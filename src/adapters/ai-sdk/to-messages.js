@@ -1,6 +1,6 @@
 // Session messages as AI SDK 7 UIMessages: the body of the next request to a server that calls
 // `convertToModelMessages`, with what the stream gave back in place (provider metadata such
-// as reasoning signatures, approvals and their answers, denials as `output-denied`).
+// as reasoning signatures, approvals and their answers, denials as ai 7 holds them).
 import { DENIED_CODE } from "../../wasm/protocol.js";
 import { isRecord } from "../shared/fields.js";
 import { contentChunkTypes } from "./from-chunk.js";
@@ -98,6 +98,17 @@ function uiPartOf(part) {
   }
 }
 
+// A denial the server has not answered yet: the user's, in the last step of the last message.
+// ai 7 holds it as `approval-responded` (approved: false) until the server answers it with
+// `tool-output-denied`, and only that state gives the model an `execution-denied` result.
+function asUnansweredDenials(parts) {
+  for (let index = parts.length - 1; index >= 0 && parts[index].type !== "step-start"; index--) {
+    const part = parts[index];
+    if ((part.type === "dynamic-tool" || part.type.startsWith("tool-")) && part.state === "output-denied") part.state = "approval-responded";
+  }
+  return parts;
+}
+
 function uiPartsOf(message) {
   const parts = [];
   // A message with step parts (the AI SDK's start-step) says where its steps began.
@@ -119,9 +130,14 @@ function uiPartsOf(message) {
   return parts;
 }
 
-/** The session's messages as AI SDK UIMessages (`{ id, role, metadata?, parts }`). */
+/**
+ * The session's messages as AI SDK UIMessages (`{ id, role, metadata?, parts }`). A denial is
+ * `output-denied` once the conversation went on after it (a later step or message: the server
+ * answered it), else `approval-responded` with `approved: false`.
+ */
 export function toAiSdkMessages(messages) {
-  return messages.map((message) =>
-    assign({ id: message.id, role: message.role, parts: uiPartsOf(message) }, "metadata", message.metadata),
-  );
+  return messages.map((message, index) => {
+    const parts = uiPartsOf(message);
+    return assign({ id: message.id, role: message.role, parts: index === messages.length - 1 ? asUnansweredDenials(parts) : parts }, "metadata", message.metadata);
+  });
 }

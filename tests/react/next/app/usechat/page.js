@@ -10,13 +10,16 @@ const transport = new DefaultChatTransport({ api: "/api/agent" });
 const answered = (options) => lastAssistantMessageIsCompleteWithApprovalResponses(options) || lastAssistantMessageIsCompleteWithToolCalls(options);
 
 export default function Page() {
-  const { messages, setMessages, status, error, sendMessage, stop, regenerate, addToolApprovalResponse, addToolOutput } = useChat({
+  const [ended, setEnded] = useState({ runs: 0, errors: 0 });
+  const { messages, setMessages, status, error, sendMessage, stop, regenerate, clearError, addToolApprovalResponse, addToolOutput } = useChat({
     id: "usechat-chat",
     transport,
     sendAutomaticallyWhen: answered,
     onToolCall: ({ toolCall }) => {
       if (toolCall.toolName === "getTimezone") addToolOutput({ tool: "getTimezone", toolCallId: toolCall.toolCallId, output: { zone: "Europe/Paris" } });
     },
+    onFinish: () => setEnded((ended) => ({ ...ended, runs: ended.runs + 1 })),
+    onError: () => setEnded((ended) => ({ ...ended, errors: ended.errors + 1 })),
   });
   const [draft, setDraft] = useState("");
   useEffect(() => {
@@ -26,6 +29,9 @@ export default function Page() {
   useEffect(() => sessionStorage.setItem("usechat-chat", JSON.stringify(messages)), [messages]);
   return (
     <main data-testid="chat" data-status={status}>
+      <p data-testid="ended">
+        {ended.runs} ended, {ended.errors} failed
+      </p>
       {messages.map((message) => (
         <p key={message.id} data-testid="message" data-role={message.role}>
           {message.parts.map((part, index) =>
@@ -47,7 +53,7 @@ export default function Page() {
       {status === "submitted" && <p>Thinking…</p>}
       {error && (
         <p role="alert">
-          {error.message} <button onClick={() => regenerate()}>Retry</button>
+          {error.message} <button onClick={() => regenerate()}>Retry</button> <button onClick={clearError}>Dismiss</button>
         </p>
       )}
       {/* Keyed: without a key React turns the Stop button into the submit button during its click, and the click submits. */}

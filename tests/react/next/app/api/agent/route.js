@@ -2,7 +2,7 @@
 // the AI SDK's test model, scripted by the last message it gets. Three tools: deleteFile runs on
 // the server once the user approves it (needsApproval); getLocation and getTimezone have no
 // execute, so the page answers them (the user shares the location; the time zone is automatic).
-// POST is the chat; GET returns each request's conversation id, model messages (what
+// POST is the chat; GET returns each request's conversation id, trigger, model messages (what
 // convertToModelMessages made of the page's UI messages) and whether the page aborted it;
 // DELETE empties that log.
 import { convertToModelMessages, stepCountIs, streamText, tool, validateUIMessages } from "ai";
@@ -47,6 +47,7 @@ function script(prompt) {
   if (text === "What time is it?") return { call: { toolCallId: callId, toolName: "getTimezone", input: "{}" } };
   if (text === "Tell me a story") return { text: "Once upon a time", hang: true };
   if (text === "Fail once") return failures++ === 0 ? { fail: "The model is overloaded." } : { text: "Back on my feet." };
+  if (text === "Fail") return { fail: "The model is down." };
   return { text: `You said: ${text}` };
 }
 
@@ -81,9 +82,9 @@ const model = new MockLanguageModelV4({
 });
 
 export async function POST(request) {
-  const { id, messages } = await request.json();
+  const { id, messages, trigger } = await request.json();
   const modelMessages = await convertToModelMessages(await validateUIMessages({ messages, tools }), { tools });
-  const logged = { id, modelMessages, aborted: false };
+  const logged = { id, trigger, modelMessages, aborted: false };
   request.signal.addEventListener("abort", () => (logged.aborted = true));
   requests.push(logged);
   const result = streamText({ model, messages: modelMessages, tools, stopWhen: stepCountIs(5), abortSignal: request.signal });

@@ -1,0 +1,85 @@
+// Runs that outlive their connection, for the protocols whose clients reconnect (the AI SDK's
+// GET {api}/{id}/stream, an AG-UI connect): a run writes into a recording rather than into the
+// response, and the POST and every reconnect replay the recording from its first byte, then
+// follow it live, as `resumable-stream` does for the AI SDK. A closed connection only stops
+// following; Stop (the hook's `stopApi`) cancels the run. One active run per conversation.
+
+/** The active runs, keyed by protocol and conversation id. */
+export function createRunRegistry() {
+  const runs = new Map();
+  // The chunk after which the next run's connections are cut (disconnectNextAt), if any.
+  let nextCut;
+
+  /**
+   * A new run for `key` (an active one is cancelled first: a new request replaces it). `run.res`
+   * is what the wire writes to, in place of a response; `run.signal` aborts on `cancel()`.
+   */
+  function start(key) {
+    runs.get(key)?.cancel();
+    const abort = new AbortController();
+    const followers = new Set();
+    const run = { chunks: [], status: 200, headers: {}, signal: abort.signal, followers, cutAt: nextCut };
+    nextCut = undefined;
+    const finish = (how) => {
+      if (runs.get(key) === run) runs.delete(key);
+      run.finished = how;
+      for (const res of followers) how === "end" ? res.end() : res.destroy();
+      followers.clear();
+    };
+    run.res = {
+      destroyed: false,
+      writeHead(status, headers) {
+        Object.assign(run, { status, headers });
+      },
+      write(chunk) {
+        run.chunks.push(chunk);
+        for (const res of followers) res.write(chunk);
+        if (run.chunks.length === run.cutAt) disconnect(run);
+        return true;
+      },
+      end: () => finish("end"),
+      // The scenario's own drop (a network failure mid-reply): nothing is left to resume.
+      destroy() {
+        run.res.destroyed = true;
+        finish("drop");
+      },
+    };
+    run.cancel = () => {
+      run.res.destroyed = true;
+      abort.abort(new Error("stopped by the user"));
+      finish("drop");
+    };
+    runs.set(key, run);
+    return run;
+  }
+
+  /** Replays what `run` wrote to `res`, then follows it until it ends or `res` closes. */
+  function follow(run, res) {
+    res.writeHead(run.status, run.headers);
+    for (const chunk of run.chunks) res.write(chunk);
+    if (run.finished) return run.finished === "end" ? res.end() : res.destroy();
+    run.followers.add(res);
+    res.on("close", () => run.followers.delete(res));
+  }
+
+  // Cuts the connections that follow `run`, as a network failure would; the run goes on.
+  function disconnect(run) {
+    const cut = run.followers.size;
+    for (const res of run.followers) res.destroy();
+    run.followers.clear();
+    return cut;
+  }
+
+  return {
+    start,
+    follow,
+    /** The conversation's active run, or undefined. */
+    active: (key) => runs.get(key),
+    /** Cuts every connection that follows a run; returns how many. */
+    disconnectAll: () => [...runs.values()].reduce((cut, run) => cut + disconnect(run), 0),
+    /** Cuts the connections of the next run to start once it has written `chunks` chunks. */
+    disconnectNextAt(chunks) {
+      nextCut = chunks;
+    },
+  };
+}
