@@ -125,7 +125,8 @@ export function useTabs(options, hook, newest, dispatchToHook, actions, takeOver
     });
     return () => {
       channel?.removeEventListener("message", heard);
-      if (givenChannel === undefined) channel?.close();
+      // Closed a moment later: the last save (this unmount's, in the save lock) is announced first.
+      if (givenChannel === undefined) setTimeout(() => channel?.close(), 100);
       globalThis.removeEventListener?.("storage", changed);
       t.stream?.release();
       shared.current = undefined;
