@@ -88,7 +88,7 @@ export function useTabs(options, hook, newest, dispatchToHook, actions, takeOver
     if (storage === undefined) return;
     const channel = givenChannel ?? (typeof BroadcastChannel === "function" ? new BroadcastChannel(NAME) : undefined);
     const locks = givenLocks ?? globalThis.navigator?.locks;
-    const t = { rev: 0, followed: undefined, channel, locks, stream: locks && lockKeeper(locks, `csr:${key}:stream`) };
+    const t = { rev: 0, followed: new WeakSet(), channel, locks, stream: locks && lockKeeper(locks, `csr:${key}:stream`) };
     shared.current = t;
     // Shows what another tab stored, when it is newer than what this tab read or wrote (or
     // `always`: a run that did not get the stream lock). An entry that is not a session (another
@@ -104,7 +104,7 @@ export function useTabs(options, hook, newest, dispatchToHook, actions, takeOver
       const { id } = newest().options;
       if (id !== undefined && stored.id !== undefined && stored.id !== id) return;
       t.rev = stored.rev;
-      t.followed = stored.state;
+      t.followed.add(stored.state);
       dispatchToHook({ type: FOLLOW, session: stored.state, id: stored.id });
     };
     t.streamsHere = () => newest().session.status === "streaming" && !t.following;
@@ -155,9 +155,10 @@ export function useTabs(options, hook, newest, dispatchToHook, actions, takeOver
     /** persistSession for the hook's saves: checked against the revision last read or written. */
     save(session, id) {
       const t = shared.current;
-      // What was read from storage is not written back.
       if (t === undefined) return persistSession(key, session, storage, { id });
-      if (session === t.followed) return null;
+      // What was read from storage is not written back: a save due before the newest was followed
+      // would overwrite it with an older one (its revision is already the newest's).
+      if (t.followed.has(session)) return null;
       const write = () => {
         const failure = persistSession(key, session, storage, { id, rev: t.rev });
         // A session persistSession left unwritten (the one restored) is no new revision.

@@ -6,7 +6,7 @@
 //   node --test tests/react/tabs.test.mjs            (after `npm run build`)
 //   TABS_RUNS=100 TABS_SEED=3 node --test tests/react/tabs.test.mjs
 import assert from "node:assert/strict";
-import { test } from "node:test";
+import { afterEach, test } from "node:test";
 import { JSDOM } from "jsdom";
 
 const dom = new JSDOM("<!doctype html><html><body></body></html>", { url: "http://localhost/" });
@@ -83,6 +83,13 @@ function lockManager() {
   };
 }
 
+// The tabs a test left open (it failed before closing them) are closed after it, so the next
+// test starts alone and the process ends.
+const opened = new Set();
+afterEach(async () => {
+  for (const tab of opened) await tab.close();
+});
+
 async function mount(options) {
   const tab = {};
   function Probe() {
@@ -91,7 +98,11 @@ async function mount(options) {
   }
   const root = createRoot(document.createElement("div"));
   await act(async () => root.render(createElement(StrictMode, null, createElement(Probe))));
-  tab.close = () => act(async () => root.unmount());
+  tab.close = async () => {
+    if (!opened.delete(tab)) return;
+    await act(async () => root.unmount());
+  };
+  opened.add(tab);
   return tab;
 }
 
