@@ -17,7 +17,7 @@ const { createRoot } = await import("react-dom/client");
 const { useAgentSession } = await import("../../pkg/react/index.js");
 const { liveReply, mockEndpoint } = await import("../../pkg/testing/index.js");
 
-const RUNS = Number(process.env.TABS_RUNS ?? 40);
+const RUNS = Number(process.env.TABS_RUNS ?? 200);
 const SEED = Number(process.env.TABS_SEED ?? 1);
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -302,6 +302,31 @@ test("tabs: with sessionStorage (each tab's own, a duplicated tab's a copy) noth
   assert.deepEqual(JSON.parse(dom.window.sessionStorage.getItem("chat")).state, a.session.state, "saved as without tabs");
   await a.close();
   delete globalThis.sessionStorage;
+});
+
+test("tabs: another tab writes garbage under the key mid-run and announces it: nothing lost, no tab stuck", async () => {
+  const bot = agent();
+  const { options, storage } = setup();
+  const a = await mount(options);
+  const b = await mount(options);
+  await act(async () => a.session.send("Hello"));
+  await until(() => bot.replies.length === 1, "the request");
+  bot.text(0, "Before ");
+  await until(() => replyOf(b) === "Before ", "the follower following");
+  storage.setItem("chat", "{not a session");
+  const other = new BroadcastChannel("chat-session-reducer");
+  other.postMessage({ key: "chat", rev: 99 });
+  bot.text(0, "after");
+  bot.finish(0);
+  await until(() => a.session.status === "idle" && b.session.status === "idle", "both idle");
+  other.close();
+  assert.equal(replyOf(a), "Before after");
+  await until(() => stored(storage).state?.status === "idle", "the end stored over the garbage");
+  assert.deepEqual(stored(storage).state, a.session.state);
+  assert.deepEqual(b.session.state, a.session.state);
+  assert.equal(bot.endpoint.requests.length, 1);
+  await a.close();
+  await b.close();
 });
 
 test(`tabs: ${RUNS} seeded runs, tabs opened and closed at random moments mid-run: one request per run, nothing lost, nothing doubled, no tab stuck (seed ${SEED})`, async () => {
