@@ -108,11 +108,11 @@ export async function storedInIndexedDB(state: SessionState): Promise<SessionEnt
 }
 
 // Several tabs on one conversation: localStorage shared, a stale save reported as a conflict.
-export function sharedByTabs(): number | undefined {
+export function sharedByTabs(): string | undefined {
   const { storageError } = useAgentSession({ api: "/api/chat", storageKey: "support-chat", storage: localStorage, tabs: true });
   // @ts-expect-error tabs is true or the stand-ins, not a number
   useAgentSession({ api: "/api/chat", tabs: 2 });
-  return storageError?.code === "conflict" ? storageError.rev : undefined;
+  return storageError?.code === "conflict" ? storageError.message : undefined;
 }
 
 // useAgentSession typed by a tool map and a data map: the session, the callbacks' parts and the
