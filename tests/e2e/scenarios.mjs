@@ -4,6 +4,7 @@
 // test on), `screenshot(name)` and `protocol`. A test with `protocols` runs only in those.
 
 import assert from "node:assert/strict";
+import { createRandom } from "../fuzz/generate.mjs";
 import { chatPage } from "./chatPage.mjs";
 
 /** The protocols the demo's page offers, each on its own endpoint. */
@@ -37,18 +38,6 @@ function agentReconnects(page) {
     if (/^\/api\/chat\/[\w-]+\/(.+\/stream|connect)$/.test(new URL(request.url()).pathname)) requests.push(request);
   });
   return requests;
-}
-
-// mulberry32: a small seeded generator, so a failing run comes back with its seed.
-function seeded(seed) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** The conversation the tab stored, its random ids (user_…, msg_…, call_…) numbered in order. */
@@ -279,12 +268,13 @@ export const tests = [
       const uninterrupted = await storedConversation(other);
       await other.close();
 
-      const next = seeded(Number(process.env.E2E_SEED ?? 1));
+      // Seeded (the fuzz's generator), so a failing run comes back with its seed.
+      const random = createRandom(Number(process.env.E2E_SEED ?? 1));
       const runs = agentRuns(page, protocol);
       const reconnects = agentReconnects(page);
       const plans = [];
       for (let index = 0; index < Number(process.env.E2E_RESUME_RUNS ?? 6); index += 1) {
-        const plan = { afterChunks: 1 + Math.floor(next() * 60), reload: next() < 0.5, reloadAfterMs: Math.floor(next() * 400) };
+        const plan = { afterChunks: 1 + random.below(60), reload: random.chance(0.5), reloadAfterMs: random.below(400) };
         plans.push(plan);
         await fetch(new URL("/api/test/disconnect", page.url()), { method: "POST", body: JSON.stringify({ afterChunks: plan.afterChunks }) });
         await chat.send("Hello!");

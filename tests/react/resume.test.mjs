@@ -8,6 +8,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { JSDOM } from "jsdom";
+import { createRandom } from "../fuzz/generate.mjs";
 
 const dom = new JSDOM("<!doctype html><html><body></body></html>", { url: "http://localhost/" });
 Object.assign(globalThis, { window: dom.window, document: dom.window.document, navigator: dom.window.navigator, IS_REACT_ACT_ENVIRONMENT: true });
@@ -21,18 +22,6 @@ const RUNS = Number(process.env.RESUME_RUNS ?? 200);
 const SEED = Number(process.env.RESUME_SEED ?? 1);
 const API = "http://localhost/api/chat";
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-
-// mulberry32: a small seeded generator, so a failing run can be replayed from its seed.
-function random(seed) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function memoryStorage() {
   const items = new Map();
@@ -166,11 +155,12 @@ for (const protocol of Object.keys(SCRIPTS)) {
     assert.equal(uninterrupted.status, "idle");
     assert.equal(uninterrupted.error, undefined);
     const expected = comparable(uninterrupted);
-    const next = random(SEED);
+    // Seeded (the fuzz's generator), so a failing run can be replayed from its seed.
+    const random = createRandom(SEED);
     const length = SCRIPTS[protocol].length;
     const figures = { runs: 0, drops: 0, reloads: 0, requests: 0, failures: [] };
     for (let run = 0; run < RUNS; run += 1) {
-      const plan = Array.from({ length: 1 + Math.floor(next() * 3) }, () => ({ at: Math.floor(next() * (length + 1)), how: next() < 0.5 ? "drop" : "reload" }));
+      const plan = Array.from({ length: 1 + random.below(3) }, () => ({ at: random.below(length + 1), how: random.chance(0.5) ? "drop" : "reload" }));
       const { state, requests } = await turn(protocol, plan).catch((error) => {
         throw new Error(`run ${run} (${plan.map(({ at, how }) => `${how}@${at}`).join(" ")}): ${error.message}`);
       });
