@@ -14,8 +14,8 @@ import { initialSession, isOpened, useOpenConversation } from "./conversation.js
 import { createFrameQueue } from "./frameQueue.js";
 import { newId } from "./ids.js";
 import { checkProtocolName, loadProtocol } from "./protocols.js";
-import { resumes as canResume, runReply, stopOnServer } from "./resume.js";
-import { ANSWER, FAILED, NEW_CONVERSATION, STREAMED, TAKE_OVER, hookReducer, initialHookState, resetsConversation } from "./session.js";
+import { runReply, stopOnServer } from "./resume.js";
+import { ANSWER, FAILED, NEW_CONVERSATION, STREAMED, hookReducer, initialHookState, resetsConversation } from "./session.js";
 import { useClientLayoutEffect, useStoredSession } from "./storage.js";
 import { useTabs } from "./tabs.js";
 
@@ -50,8 +50,8 @@ function toApp(onData, part) {
  * Starts the run the session streams: its request (`{ options, session, chatId, startedBy }`),
  * read into the frame queue. Returns what stops it (the effect's cleanup). `run` is the run's number;
  * `onData` calls the newest options' onData (an app's inline callback changes every render);
- * `resumed`: the run is one the server still produces, reconnected to (resume.js); `tabs`:
- * tabs.js's, when the hook coordinates tabs.
+ * `resumed`: the run is one the server still produces, reconnected to (resume.js); `tabs`: the
+ * tabs coordinator (chat-session-reducer/tabs), when the hook has one.
  */
 function startRun(request, run, dispatchToHook, throttle, onData, resumed, tabs) {
   const controller = new AbortController();
@@ -68,7 +68,7 @@ function startRun(request, run, dispatchToHook, throttle, onData, resumed, tabs)
     transient: (part) => toApp(onData, part),
   };
   const send = () => void runReply(request, controller, report, resumed);
-  // With `tabs`, once this tab holds the conversation's stream lock (tabs.js).
+  // With tabs, once this tab holds the conversation's stream lock.
   if (tabs === undefined) send();
   else tabs.gate(send, controller.signal);
   return {
@@ -82,15 +82,18 @@ function startRun(request, run, dispatchToHook, throttle, onData, resumed, tabs)
   };
 }
 
+const invalidOption = (name, expected) =>
+  Object.assign(new TypeError(`options.${name}: expected ${expected}`), { code: "invalid", path: `options.${name}` });
+
 /** @param {UseAgentSessionOptions} options */
 export function useAgentSession(options) {
   const { storageKey, storage, throttle = "frame" } = options;
   const protocolName = options.protocol ?? "actions";
   // Checked while rendering on purpose: a wrong protocol name is the app's bug, shown at once.
   checkProtocolName(protocolName);
-  if (options.api === undefined) {
-    throw Object.assign(new TypeError("options.api: expected a URL or a function"), { code: "invalid", path: "options.api" });
-  }
+  if (options.api === undefined) throw invalidOption("api", "a URL or a function");
+  // `tabs: true` was never enough: the coordinator is chat-session-reducer/tabs's, imported by the app.
+  if (options.tabs !== undefined && typeof options.tabs?.connect !== "function") throw invalidOption("tabs", "coordinateTabs()");
 
   // The initial conversation's id is made on the client too, so render it only after hydration
   // (or pass `id`): the server's is another.
@@ -98,10 +101,10 @@ export function useAgentSession(options) {
   const { session, runs, resumes } = hook;
   const id = options.id ?? hook.id;
   // The newest options, session and id, read when a run starts or a button is pressed.
-  /** @type {import("react").RefObject<{ options: UseAgentSessionOptions, session: SessionState, id: string, startedBy: { trigger: string, messageId?: string } | undefined } | undefined>} */
+  /** @type {import("react").RefObject<{ options: UseAgentSessionOptions, session: SessionState, id: string, startedBy: { trigger: string, messageId?: string } | undefined, follows: boolean } | undefined>} */
   const latest = useRef(undefined);
   useClientLayoutEffect(() => {
-    latest.current = { options: { ...options, protocol: protocolName }, session, id, startedBy: hook.startedBy };
+    latest.current = { options: { ...options, protocol: protocolName }, session, id, startedBy: hook.startedBy, follows: hook.follows };
   });
   // Set by the layout effect above, which runs before any effect or event handler.
   const newest = () => /** @type {NonNullable<typeof latest.current>} */ (latest.current);
@@ -109,7 +112,8 @@ export function useAgentSession(options) {
   const currentRun = useRef(undefined);
 
   useOpenConversation(options, session, dispatchToHook);
-  /** @type {import("react").RefObject<ReturnType<typeof useTabs>>} */
+  // The tabs coordinator (useTabs, below).
+  /** @type {import("react").RefObject<any>} */
   const tabs = useRef(undefined);
   const storageError = useStoredSession(storageKey, storage, session, id, isOpened(hook.opened, options), tabs);
 
@@ -117,7 +121,7 @@ export function useAgentSession(options) {
   useEffect(() => void loadProtocol(protocolName).catch(() => {}), [protocolName]);
 
   const streaming = session.status === "streaming";
-  // A run another tab streams is followed, not requested (tabs.js).
+  // A run another tab streams is followed, not requested (chat-session-reducer/tabs).
   const { follows } = hook;
   useEffect(() => {
     if (!streaming || follows) return;
@@ -206,17 +210,10 @@ export function useAgentSession(options) {
     }),
     [dispatch, dispatchAnswer, afterArrived],
   );
-  // The run a closed tab left: resumed where the protocol can, else stopped.
-  const takeOver = () => {
-    const { options: current } = newest();
-    const resume = canResume(current, current.protocol);
-    dispatchToHook({ type: TAKE_OVER, resume });
-    return resume;
-  };
-  tabs.current = useTabs(options, hook, newest, dispatchToHook, actions, takeOver);
-  const tabsOn = tabs.current !== undefined;
+  useTabs(tabs, options, newest, dispatchToHook, actions);
   // While another tab streams, what the user does is sent to it.
-  const exposed = useMemo(() => (tabsOn ? /** @type {typeof actions} */ (tabs.current?.forward(actions)) : actions), [actions, tabsOn]);
+  const forwards = options.tabs !== undefined;
+  const exposed = useMemo(() => options.tabs?.forward(actions, () => tabs.current) ?? actions, [actions, forwards]);
 
   // The failure's details (HTTP status, body, cause) join the session's error while it is the
   // failure of the current run.

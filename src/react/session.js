@@ -19,10 +19,9 @@ export const ANSWER = Symbol("answer");
 export const STREAMED = Symbol("streamed");
 /** Why the run `run` failed, beyond its error part: `{ run, details }` (HTTP status, body, cause). */
 export const FAILED = Symbol("failed");
-/** The session another tab stored (tabs.js): `{ session, id }`, shown as it is; no run starts or ends here. */
+/** The session another tab stored (chat-session-reducer/tabs): `{ session, id }`, shown as it is,
+ *  no run starts or ends here; `resume`: the run a closed tab left, resumed here. */
 export const FOLLOW = Symbol("follow");
-/** The run a closed tab left (tabs.js): `{ resume }`, resumed when the hook can, else stopped. */
-export const TAKE_OVER = Symbol("take over");
 
 export const EMPTY_SESSION = { messages: [], status: "idle" };
 
@@ -33,7 +32,7 @@ export const EMPTY_SESSION = { messages: [], status: "idle" };
  * overwrites what is stored). `streamed` is the number of the run that delivered its first
  * action; `ended` is `{ run, session }` for the last run that ended; `resumes` the number of
  * the run resumed (resume.js) rather than requested; `follows`: the session shown is a run
- * another tab streams (tabs.js).
+ * another tab streams (chat-session-reducer/tabs).
  */
 export function initialHookState(session, id) {
   return { session, runs: 0, id, opened: undefined, streamed: 0, failure: undefined, startedBy: undefined, ended: undefined, resumes: undefined, follows: false };
@@ -161,13 +160,9 @@ export function hookReducer(current, action) {
     }
     case NEW_CONVERSATION:
       return { ...hookReducer(current, action.action), id: action.id };
-    case FOLLOW:
-      return { ...current, session: action.session, id: action.id ?? current.id, follows: action.session.status === "streaming" };
-    case TAKE_OVER: {
-      const left = { ...current, follows: false };
-      if (!action.resume) return hookReducer(left, { type: "stop" });
-      // As a reload resumes it: the run as stored, through the load rule, then continued.
-      return resumed({ ...left, session: sessionReducer(undefined, { type: "load", state: current.session }) });
+    case FOLLOW: {
+      const shown = { ...current, session: action.session, id: action.id ?? current.id, follows: action.session.status === "streaming" };
+      return action.resume ? resumed(shown) : shown;
     }
     case FAILED:
       return action.run === current.runs ? { ...current, failure: { run: action.run, details: action.details } } : current;

@@ -16,22 +16,12 @@ const { StrictMode, act, createElement } = await import("react");
 const { createRoot } = await import("react-dom/client");
 const { useAgentSession } = await import("../../pkg/react/index.js");
 const { liveReply, mockEndpoint } = await import("../../pkg/testing/index.js");
+const { coordinateTabs } = await import("../../pkg/tabs/index.js");
+const { createRandom } = await import("../fuzz/generate.mjs");
 
 const RUNS = Number(process.env.TABS_RUNS ?? 200);
 const SEED = Number(process.env.TABS_SEED ?? 1);
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-
-// mulberry32, so a failing run can be replayed from its seed.
-function random(seed) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function sharedStorage() {
   const items = new Map();
@@ -144,7 +134,7 @@ function agent() {
 function setup(extra = {}) {
   const storage = sharedStorage();
   const locks = lockManager();
-  const options = { api: "http://localhost/api/chat", storageKey: "chat", storage, throttle: 0, tabs: { locks }, ...extra };
+  const options = { api: "http://localhost/api/chat", storageKey: "chat", storage, throttle: 0, tabs: coordinateTabs({ locks }), ...extra };
   return { storage, locks, options };
 }
 
@@ -217,11 +207,11 @@ test("tabs: a tab opened mid-run shows the run so far and follows it; no second 
 
 test("tabs: a tab that slept never overwrites newer stored state: it shows the newer one and reports a conflict", async () => {
   const bot = agent();
-  const { options, storage } = setup();
+  const { options, storage, locks } = setup();
   const a = await mount(options);
   // This tab hears nothing (a frozen tab): only the revision check stands between it and A's state.
   const deaf = { postMessage() {}, addEventListener() {}, removeEventListener() {} };
-  const b = await mount({ ...options, tabs: { locks: options.tabs.locks, channel: deaf } });
+  const b = await mount({ ...options, tabs: coordinateTabs({ locks, channel: deaf }) });
   await act(async () => a.session.send("Hello"));
   await until(() => bot.replies.length === 1, "the request");
   bot.text(0, "Reply");
@@ -240,10 +230,10 @@ test("tabs: a tab that slept never overwrites newer stored state: it shows the n
 
 test("tabs: a run started in a tab that slept is not sent when a newer session is stored: the tab follows it", async () => {
   const bot = agent();
-  const { options, storage } = setup();
+  const { options, storage, locks } = setup();
   const a = await mount(options);
   const deaf = { postMessage() {}, addEventListener() {}, removeEventListener() {} };
-  const b = await mount({ ...options, tabs: { locks: options.tabs.locks, channel: deaf } });
+  const b = await mount({ ...options, tabs: coordinateTabs({ locks, channel: deaf }) });
   await act(async () => a.session.send("Hello"));
   await until(() => bot.replies.length === 1, "the request");
   bot.finish(0);
@@ -278,7 +268,7 @@ test("tabs: the streaming tab closed mid-run frees the lock; the follower stops 
 test("tabs: without Web Locks, a stale save is still refused (the unlocked check), and following works", async () => {
   const bot = agent();
   const storage = sharedStorage();
-  const options = { api: "http://localhost/api/chat", storageKey: "chat", storage, throttle: 0, tabs: true };
+  const options = { api: "http://localhost/api/chat", storageKey: "chat", storage, throttle: 0, tabs: coordinateTabs() };
   const a = await mount(options);
   const b = await mount(options);
   await act(async () => a.session.send("Hello"));
@@ -294,7 +284,7 @@ test("tabs: without Web Locks, a stale save is still refused (the unlocked check
 test("tabs: with sessionStorage (each tab's own, a duplicated tab's a copy) nothing is coordinated", async () => {
   const bot = agent();
   globalThis.sessionStorage = dom.window.sessionStorage;
-  const a = await mount({ api: "http://localhost/api/chat", storageKey: "chat", throttle: 0, tabs: true });
+  const a = await mount({ api: "http://localhost/api/chat", storageKey: "chat", throttle: 0, tabs: coordinateTabs() });
   await act(async () => a.session.send("Hello"));
   await until(() => bot.replies.length === 1, "the request");
   bot.finish(0);
@@ -329,8 +319,23 @@ test("tabs: another tab writes garbage under the key mid-run and announces it: n
   await b.close();
 });
 
+test("tabs: true (the option before chat-session-reducer/tabs) is an error naming options.tabs", async () => {
+  function Probe() {
+    useAgentSession({ api: "http://localhost/api/chat", storageKey: "chat", storage: sharedStorage(), tabs: true });
+    return null;
+  }
+  const root = createRoot(document.createElement("div"));
+  await assert.rejects(async () => act(async () => root.render(createElement(Probe))), (error) => {
+    assert.equal(error.code, "invalid");
+    assert.equal(error.path, "options.tabs");
+    assert.match(error.message, /^options\.tabs: expected coordinateTabs\(\)/);
+    return true;
+  });
+  await act(async () => root.unmount());
+});
+
 test(`tabs: ${RUNS} seeded runs, tabs opened and closed at random moments mid-run: one request per run, nothing lost, nothing doubled, no tab stuck (seed ${SEED})`, async () => {
-  const next = random(SEED);
+  const random = createRandom(SEED);
   const figures = { runs: 0, opened: 0, closed: 0, takeovers: 0, failures: [] };
   for (let run = 0; run < RUNS; run += 1) {
     const bot = agent();
@@ -339,9 +344,9 @@ test(`tabs: ${RUNS} seeded runs, tabs opened and closed at random moments mid-ru
     const streamer = tabs[0];
     await act(async () => streamer.session.send(`Run ${run}`));
     await until(() => bot.replies.length === 1, "the request");
-    const deltas = 2 + Math.floor(next() * 4);
-    const openAt = Math.floor(next() * deltas);
-    const closeAt = next() < 0.5 ? Math.floor(next() * deltas) : -1;
+    const deltas = 2 + random.below(4);
+    const openAt = random.below(deltas);
+    const closeAt = random.chance(0.5) ? random.below(deltas) : -1;
     let closed = false;
     try {
       for (let index = 0; index < deltas; index += 1) {
@@ -356,7 +361,7 @@ test(`tabs: ${RUNS} seeded runs, tabs opened and closed at random moments mid-ru
           break;
         }
         bot.text(0, `d${index} `);
-        await act(() => sleep(Math.floor(next() * 40)));
+        await act(() => sleep(random.below(40)));
       }
       if (!closed) bot.finish(0);
       const open = tabs.filter((tab) => tab !== streamer || !closed);
