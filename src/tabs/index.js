@@ -63,6 +63,16 @@ function lockKeeper(locks, name) {
   };
 }
 
+// What of an action's argument can go to another tab: what cannot be cloned (the click event of
+// `onClick={stop}`) goes as undefined, which every action takes as "not given".
+function portable(arg) {
+  try {
+    return structuredClone(arg);
+  } catch {
+    return undefined;
+  }
+}
+
 const isShared = (storage) => typeof storage?.getItem === "function" && storage !== globalThis.sessionStorage;
 
 /**
@@ -183,10 +193,11 @@ export function coordinateTabs(standIns = {}) {
         save(session, id) {
           if (followed.has(session)) return null;
           const write = () => {
+            const before = storedRev(key, storage);
             const failure = persistSession(key, session, storage, { id, rev });
-            // A session persistSession left unwritten (the one restored) is no new revision.
+            // persistSession leaves the session it restored unwritten: no revision of this tab's.
             const written = storedRev(key, storage);
-            if (failure === undefined && written > rev) {
+            if (failure === undefined && written !== before) {
               rev = written;
               // A tab that is closing may have closed its channel: the others see it with the stream lock.
               try {
@@ -194,7 +205,7 @@ export function coordinateTabs(standIns = {}) {
               } catch {}
               // The run's end is stored: a follower granted the stream lock now sees that it ended.
               if (ending && session.status !== "streaming") free();
-            } else if (failure?.code === "conflict") follow(false);
+            } else if (failure?.code === "conflict" || written > rev) follow(false);
             return failure;
           };
           const hidden = globalThis.document?.visibilityState === "hidden";
@@ -230,7 +241,7 @@ export function coordinateTabs(standIns = {}) {
         send(name, args) {
           const { session, follows } = host.newest();
           if (!follows || channel === undefined) return false;
-          channel.postMessage({ key, call: name, args: args.map((arg) => (typeof arg === "function" ? arg(session.messages) : arg)) });
+          channel.postMessage({ key, call: name, args: args.map((arg) => portable(typeof arg === "function" ? arg(session.messages) : arg)) });
           return true;
         },
         /** Disconnects: the stream lock and the channel go once the last save (queued in the save

@@ -177,7 +177,8 @@ test("tabs: a send and a stop from the tab that follows run in the tab that stre
   await until(() => bot.replies.length === 2, "the queued turn's request");
   bot.text(1, "Second");
   await until(() => replyOf(b) === "Second", "the follower following the second run");
-  await act(async () => b.session.stop());
+  // As `onClick={stop}` calls it: with the click's event, which cannot go to another tab.
+  await act(async () => b.session.stop({ type: "click", currentTarget: { onclick() {} } }));
   await until(() => a.session.status === "idle" && b.session.status === "idle", "both stopped");
   assert.equal(bot.endpoint.requests.length, 2, "no tab but the streaming one sent a request");
   assert.equal(bot.endpoint.requests[1].signal.aborted, true, "the stop aborted the streaming tab's request");
@@ -242,6 +243,32 @@ test("tabs: a run started in a tab that slept is not sent when a newer session i
   await until(() => b.session.state.status === "idle" && b.session.messages.length === a.session.messages.length, "B following the newer state");
   assert.equal(bot.endpoint.requests.length, 1);
   assert.deepEqual(b.session.state, a.session.state);
+  await a.close();
+  await b.close();
+});
+
+test("tabs: a tab that slept and saves nothing new (a reset of its empty conversation) takes no revision it did not read: it shows the newer one, and its next run starts from it", async () => {
+  const bot = agent();
+  const { options, storage, locks } = setup();
+  const deaf = { postMessage() {}, addEventListener() {}, removeEventListener() {} };
+  const b = await mount({ ...options, tabs: coordinateTabs({ locks, channel: deaf }) });
+  const a = await mount(options);
+  await act(async () => a.session.send("Hello"));
+  await until(() => bot.replies.length === 1, "the request");
+  bot.finish(0);
+  await until(() => stored(storage).state?.status === "idle", "A's reply stored");
+  const newer = stored(storage);
+  // Empty already, the reset changes only the conversation's id: nothing is written, and the
+  // newer session stored is seen.
+  await act(async () => b.session.reset());
+  await until(() => b.session.messages.length === a.session.messages.length, "B showing the newer state");
+  assert.deepEqual(stored(storage), newer, "what A stored is kept");
+  await act(async () => b.session.send("Next"));
+  await until(() => bot.replies.length === 2, "B's request");
+  assert.deepEqual(bot.endpoint.requests[1].body.messages.map(textOf), ["Hello", "Next"], "B's run starts from A's conversation");
+  bot.finish(1);
+  await until(() => b.session.status === "idle" && stored(storage).state?.status === "idle", "B's reply stored");
+  assert.deepEqual(stored(storage).state, b.session.state);
   await a.close();
   await b.close();
 });

@@ -9,6 +9,8 @@ export function createRunRegistry() {
   const runs = new Map();
   // The chunk after which the next run's connections are cut (disconnectNextAt), if any.
   let nextCut;
+  // The run started last (the test hooks count its chunks).
+  let latest;
 
   /**
    * A new run for `key` (an active one is cancelled first: a new request replaces it). `run.res`
@@ -50,6 +52,7 @@ export function createRunRegistry() {
       finish("drop");
     };
     runs.set(key, run);
+    latest = run;
     return run;
   }
 
@@ -77,6 +80,8 @@ export function createRunRegistry() {
     active: (key) => runs.get(key),
     /** Cuts every connection that follows a run; returns how many. */
     disconnectAll: () => [...runs.values()].reduce((cut, run) => cut + disconnect(run), 0),
+    /** How many chunks the run started last has written (0 before any). */
+    latestChunks: () => latest?.chunks.length ?? 0,
     /** Cuts the connections of the next run to start once it has written `chunks` chunks. */
     disconnectNextAt(chunks) {
       nextCut = chunks;
