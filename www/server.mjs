@@ -9,8 +9,8 @@
 //   POST /api/chat/{protocol}/stop the run's request body -> cancels the active run (Stop); 204
 // With DEMO_TEST_HOOKS=1 (the end-to-end tests), POST /api/test/disconnect cuts every connection
 // that follows a run, as a network failure would, and the runs go on; with { afterChunks: N },
-// those of the next run, once it has written N chunks; GET /api/test/chunks says how many chunks
-// the run started last has written ({ chunks }).
+// those of the next run, once it has written N chunks; GET /api/test/chunks says which run started
+// last and how many chunks it has written ({ run, chunks }).
 // Plain node:http on purpose: the page needs nothing a framework would add.
 // PORT picks the port (0: any free one); the URL is printed once listening.
 
@@ -177,7 +177,7 @@ async function route(req, res) {
     if (protocol === "ag-ui" && action === "connect" && req.method === "POST") return reconnect(res, protocol, conversationKey(protocol, await readJson(req)));
   }
   if (TEST_HOOKS && pathname === "/api/test/disconnect" && req.method === "POST") return testDisconnect(req, res);
-  if (TEST_HOOKS && pathname === "/api/test/chunks" && req.method === "GET") return sendJson(res, 200, { chunks: runs.latestChunks() });
+  if (TEST_HOOKS && pathname === "/api/test/chunks" && req.method === "GET") return sendJson(res, 200, runs.latestRun());
   if (pathname.startsWith("/api/")) throw new HttpError(404, "not found");
   if (req.method === "GET" || req.method === "HEAD") return serveStatic(req, res, pathname);
   throw new HttpError(405, "method not allowed");

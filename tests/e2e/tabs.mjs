@@ -246,25 +246,31 @@ export const tabsTests = [
       // `page` only measures: the run's own tabs are opened for each run.
       await page.goto(url.replace("&tabs=1", ""));
       const expected = await uninterrupted(context, page.url(), "Hello!", "Stop me halfway.");
-      const chunks = async () => (await (await fetch(new URL("/api/test/chunks", serverUrl))).json()).chunks;
-      const length = await chunks();
+      // The server's count of the chunks of the run started last (`run`: its number).
+      const latestRun = async () => (await fetch(new URL("/api/test/chunks", serverUrl))).json();
+      const { chunks: length } = await latestRun();
       const random = createRandom(Number(process.env.E2E_SEED ?? 1));
       const count = Number(process.env.E2E_TABS_RUNS ?? 3);
-      const figures = { runs: 0, opened: 0, closed: 0, takeovers: 0 };
+      const allRuns = runsOf(context, protocol);
+      const allReconnects = reconnectsOf(context);
+      const figures = { runs: 0, opened: 0, closed: 0, takeovers: 0, failures: [] };
       const started = Date.now();
       for (let index = 0; index < count; index += 1) {
         // At a chunk boundary of the run: a tab opened, and (half the time) the tab that streams closed.
         const plan = { openAt: 1 + random.below(length - 1), closeAt: random.chance(0.5) ? 1 + random.below(length - 1) : undefined };
         await page.evaluate(() => localStorage.clear());
-        const runs = runsOf(context, protocol);
-        const reconnects = reconnectsOf(context);
+        const [runsBefore, reconnectsBefore] = [allRuns.length, allReconnects.length];
         const tabs = [await openTab(context, url), await openTab(context, url)];
         const [streamer] = tabs;
         try {
+          const { run: before } = await latestRun();
           await streamer.chat.send("Hello!");
           let opened = false;
-          for (let at = 0; !opened || (plan.closeAt !== undefined && !tabs.includes(undefined)); ) {
-            at = await chunks();
+          // Until the tab is opened and (when planned) the streaming one closed, or the run is over.
+          while (!opened || (plan.closeAt !== undefined && tabs[0] !== undefined)) {
+            const { run, chunks } = await latestRun();
+            // Before the server started this run, it is at chunk 0.
+            const at = run === before ? 0 : chunks;
             if (!opened && at >= plan.openAt) {
               tabs.push(await openTab(context, url));
               opened = true;
@@ -282,6 +288,7 @@ export const tabsTests = [
           for (const tab of open) await tab.chat.replyContaining("Stop me halfway.");
           await sameEverywhere(open.map((tab) => tab.chat));
           const what = `run ${index}: ${JSON.stringify(plan)}`;
+          const [runs, reconnects] = [allRuns.slice(runsBefore), allReconnects.slice(reconnectsBefore)];
           assert.deepEqual(await storedConversation(open[0].page, "localStorage"), expected, what);
           assert.equal(runs.length, 1, `${what}: one request`);
           for (const tab of open) assert.equal(await tab.chat.errorBanner.count(), 0, what);
@@ -289,13 +296,16 @@ export const tabsTests = [
             assert.equal(reconnects.length, 1, `${what}: one reconnect, by the tab that took the run over`);
             figures.takeovers += 1;
           } else assert.deepEqual(reconnects, [], `${what}: no reconnect while the tab that streams is open`);
-          figures.runs += 1;
+        } catch (error) {
+          figures.failures.push(`run ${index} ${JSON.stringify(plan)}: ${error.message.split("\n")[0]}`);
         } finally {
-          await closeTabs(tabs.filter((tab) => tab !== undefined));
+          figures.runs += 1;
+          await closeTabs(tabs.filter((tab) => tab !== undefined)).catch((error) => figures.failures.push(`run ${index}: ${error.message}`));
         }
       }
       const seconds = Math.round((Date.now() - started) / 1000);
-      console.log(`  ${protocol}: tabs: ${figures.runs} runs (${length} chunks each), ${figures.opened} tabs opened mid-run, ${figures.closed} closed mid-run, ${figures.takeovers} taken over, 0 failures, ${seconds} s`);
+      console.log(`  ${protocol}: tabs: ${figures.runs} runs (${length} chunks each), ${figures.opened} tabs opened mid-run, ${figures.closed} closed mid-run, ${figures.takeovers} taken over, ${figures.failures.length} failures, ${seconds} s`);
+      assert.deepEqual(figures.failures, []);
     },
   },
 ];

@@ -9,8 +9,9 @@ export function createRunRegistry() {
   const runs = new Map();
   // The chunk after which the next run's connections are cut (disconnectNextAt), if any.
   let nextCut;
-  // The run started last (the test hooks count its chunks).
+  // The run started last and how many have started (the test hooks count its chunks).
   let latest;
+  let started = 0;
 
   /**
    * A new run for `key` (an active one is cancelled first: a new request replaces it). `run.res`
@@ -53,6 +54,7 @@ export function createRunRegistry() {
     };
     runs.set(key, run);
     latest = run;
+    started += 1;
     return run;
   }
 
@@ -80,8 +82,8 @@ export function createRunRegistry() {
     active: (key) => runs.get(key),
     /** Cuts every connection that follows a run; returns how many. */
     disconnectAll: () => [...runs.values()].reduce((cut, run) => cut + disconnect(run), 0),
-    /** How many chunks the run started last has written (0 before any). */
-    latestChunks: () => latest?.chunks.length ?? 0,
+    /** The number of the run started last (1 for the first, 0 before any) and how many chunks it has written. */
+    latestRun: () => ({ run: started, chunks: latest?.chunks.length ?? 0 }),
     /** Cuts the connections of the next run to start once it has written `chunks` chunks. */
     disconnectNextAt(chunks) {
       nextCut = chunks;
