@@ -137,10 +137,10 @@ node tests/react/run.mjs
 suite "the hook's resume in jsdom: 200 seeded runs per protocol, connections dropped and pages reloaded: node --test tests/react/resume.test.mjs"
 node --test tests/react/resume.test.mjs
 
-suite "the hook's tabs in jsdom: one request per run, saves checked by revision, a closed tab's run taken over, a tampered entry, 200 seeded runs: node --test tests/react/tabs.test.mjs"
+suite "the hook's tabs (chat-session-reducer/tabs) in jsdom: one request per run, saves checked by revision, a closed tab's run taken over, a tampered entry, 200 seeded runs: node --test tests/react/tabs.test.mjs"
 node --test tests/react/tabs.test.mjs
 
-suite "the demo end to end in headless Chromium: tests/e2e/run.mjs"
+suite "the demo end to end in headless Chromium, with its several-tabs scenarios (two pages of one context, tests/e2e/tabs.mjs): tests/e2e/run.mjs"
 bash scripts/setup.sh demo
 npm --prefix www run build
 node tests/e2e/run.mjs

@@ -76,6 +76,233 @@ function portable(arg) {
 const isShared = (storage) => typeof storage?.getItem === "function" && storage !== globalThis.sessionStorage;
 
 /**
+ * @typedef {object} Connection One tab's coordination of the conversation under `key`.
+ * @property {string} key
+ * @property {Pick<Storage, "getItem" | "setItem" | "removeItem">} storage
+ * @property {import("chat-session-reducer/tabs").TabsHost} host
+ * @property {Pick<BroadcastChannel, "postMessage" | "addEventListener" | "removeEventListener"> | undefined} channel
+ * @property {BroadcastChannel | undefined} own the channel this tab opened (closed with it)
+ * @property {Pick<LockManager, "request" | "query"> | undefined} locks
+ * @property {ReturnType<typeof lockKeeper> | undefined} stream the stream lock `csr:<key>:stream`
+ * @property {number} rev the revision this tab last read or wrote
+ * @property {WeakSet<object>} followed the sessions read from storage (never written back)
+ * @property {boolean} open
+ * @property {boolean} ending this tab's run ended: the stream lock goes once its end is stored
+ * @property {ReturnType<typeof setTimeout> | undefined} endTimer
+ * @property {AbortController | undefined} waiting a follower's wait for the stream lock
+ */
+
+/** The entry stored under the connection's key, undefined when there is none or it is not a
+ *  session (another tab's, tampered: left, this tab's next save replaces it).
+ * @param {Connection} t
+ */
+function read(t) {
+  try {
+    return readStored(t.key, t.storage);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Shows `stored` when it is newer than what this tab read or wrote (or `always`: a run another
+ *  tab streams, found at the start or when the stream lock was not free); a run still streaming
+ *  is followed until the stream lock is free.
+ * @param {Connection} t
+ */
+function adopt(t, stored, always) {
+  if (stored === undefined || (stored.rev <= t.rev && !always)) return;
+  const { id } = t.host.newest().options;
+  if (id !== undefined && stored.id !== undefined && stored.id !== id) return;
+  t.rev = stored.rev;
+  t.followed.add(stored.state);
+  t.host.follow(stored.state, stored.id);
+  if (stored.state.status === "streaming") waitForStream(t);
+  else stopWaiting(t);
+}
+
+/**
+ * A follower's wait for the stream lock, given up (it follows no run now, or closes).
+ * @param {Connection} t
+ */
+function stopWaiting(t) {
+  t.waiting?.abort();
+  t.waiting = undefined;
+}
+
+/** A follower waits for the stream lock: once the tab that streamed is gone (or its run's end is
+ *  stored), a run still stored as streaming is taken over.
+ * @param {Connection} t
+ */
+function waitForStream(t) {
+  const { stream } = t;
+  if (stream === undefined || t.waiting !== undefined) return;
+  const wait = (t.waiting = new AbortController());
+  void stream.acquire(wait.signal).then((held) => {
+    if (!held || wait.signal.aborted || !t.open) {
+      if (t.waiting === wait) t.waiting = undefined;
+      return void (held && stream.release());
+    }
+    const stored = read(t);
+    // Still waiting while it adopts what is stored: no second wait.
+    adopt(t, stored, false);
+    t.waiting = undefined;
+    if (stored !== undefined && stored.rev === t.rev && stored.state.status === "streaming") takeOver(t, stored);
+    else stream.release();
+  });
+}
+
+/** The run a closed tab left, opened as a reload opens it: through the load rule (stopped), then
+ *  resumed where the hook resumes (this tab keeps the stream lock), else saved stopped.
+ * @param {Connection} t
+ */
+function takeOver(t, stored) {
+  const resume = t.host.resumes();
+  t.host.follow(sessionReducer(undefined, { type: "load", state: stored.state }), stored.id, resume);
+  if (!resume) t.stream?.release();
+}
+
+/**
+ * Frees the stream lock of a run that ended.
+ * @param {Connection} t
+ */
+function free(t) {
+  t.ending = false;
+  clearTimeout(t.endTimer);
+  t.stream?.release();
+}
+
+/** persistSession, checked against the revision last read or written; null for a session read
+ *  from storage (nothing to write). Inside the save lock `csr:<key>` where there are Web Locks.
+ * @param {Connection} t
+ */
+function save(t, session, id) {
+  if (t.followed.has(session)) return null;
+  const hidden = globalThis.document?.visibilityState === "hidden";
+  return t.locks === undefined || hidden ? write(t, session, id) : t.locks.request(`csr:${t.key}`, () => write(t, session, id));
+}
+
+/**
+ * The save's check and write, and its announcement; a conflict (or a newer revision found) shows the newer.
+ * @param {Connection} t
+ */
+function write(t, session, id) {
+  const { key, storage } = t;
+  const before = storedRev(key, storage);
+  const failure = persistSession(key, session, storage, { id, rev: t.rev });
+  // persistSession leaves the session it restored unwritten: no revision of this tab's.
+  const written = storedRev(key, storage);
+  if (failure === undefined && written !== before) {
+    t.rev = written;
+    // A tab that is closing may have closed its channel: the others see it with the stream lock.
+    try {
+      t.channel?.postMessage({ key, rev: written });
+    } catch {}
+    // The run's end is stored: a follower granted the stream lock now sees that it ended.
+    if (t.ending && session.status !== "streaming") free(t);
+  } else if (failure?.code === "conflict" || written > t.rev) adopt(t, read(t), false);
+  return failure;
+}
+
+/** Sends a run's request (`start`) once this tab holds the stream lock, unless a newer session
+ *  was stored meanwhile (another tab streams it: followed). `signal`: the run's.
+ * @param {Connection} t
+ */
+function gate(t, start, signal) {
+  const { stream } = t;
+  if (stream === undefined || stream.held()) {
+    t.ending = false;
+    clearTimeout(t.endTimer);
+    return void start();
+  }
+  void stream.acquire(signal).then((held) => {
+    if (!held) return;
+    if (signal.aborted || !t.open) return void stream.release();
+    const stored = read(t);
+    if (stored === undefined || stored.rev <= t.rev) return void start();
+    stream.release();
+    adopt(t, stored, true);
+  });
+}
+
+/** A run of this tab ended: the stream lock is freed once its end is stored (or after
+ *  END_SAVED_MS), so a follower granted it never takes the ended run for one a closed tab left.
+ * @param {Connection} t
+ */
+function release(t) {
+  if (!t.stream?.held()) return;
+  t.ending = true;
+  clearTimeout(t.endTimer);
+  t.endTimer = setTimeout(() => t.ending && free(t), END_SAVED_MS);
+}
+
+/** While this tab follows, sends the action `name` with `args` to the tab that streams and
+ *  returns true (setMessages' updater runs here, on the messages shown).
+ * @param {Connection} t
+ */
+function send(t, name, args) {
+  const { session, follows } = t.host.newest();
+  if (!follows || t.channel === undefined) return false;
+  t.channel.postMessage({ key: t.key, call: name, args: args.map((arg) => portable(typeof arg === "function" ? arg(session.messages) : arg)) });
+  return true;
+}
+
+/** Whether this tab runs what the others forward: it holds the stream lock (without Web Locks:
+ *  it streams and follows no one).
+ * @param {Connection} t
+ */
+function streamsHere(t) {
+  const { session, follows } = t.host.newest();
+  return t.stream === undefined ? session.status === "streaming" && !follows : t.stream.held();
+}
+
+/**
+ * What this tab hears from the others: a save (`{ key, rev }`), or an action forwarded.
+ * @param {Connection} t
+ */
+function hear(t, data) {
+  if (data?.key !== t.key) return;
+  const actions = t.host.actions();
+  if (data.call === undefined) adopt(t, read(t), false);
+  else if (streamsHere(t) && Object.hasOwn(actions, data.call)) actions[data.call](...data.args);
+}
+
+/** Starts listening: to the channel (else to localStorage's `storage` event), and for a run
+ *  another tab streams now, which is followed at once. Returns what stops listening.
+ * @param {Connection} t
+ */
+function listen(t) {
+  const heard = ({ data }) => hear(t, data);
+  const changed = (event) => event.key === t.key && adopt(t, read(t), false);
+  t.channel?.addEventListener("message", heard);
+  if (t.channel === undefined) globalThis.addEventListener?.("storage", changed);
+  const streamLock = `csr:${t.key}:stream`;
+  void t.locks?.query?.().then(({ held = [] }) => {
+    if (t.open && held.some((lock) => lock.name === streamLock) && !t.stream?.held()) adopt(t, read(t), true);
+  });
+  return () => {
+    t.channel?.removeEventListener("message", heard);
+    globalThis.removeEventListener?.("storage", changed);
+  };
+}
+
+/** Disconnects: the stream lock and the channel go once the last save (queued in the save lock
+ *  before this) is written and announced.
+ * @param {Connection} t
+ */
+function close(t, stopListening) {
+  t.open = false;
+  stopWaiting(t);
+  clearTimeout(t.endTimer);
+  stopListening();
+  const done = () => {
+    t.stream?.release();
+    t.own?.close();
+  };
+  if (t.locks === undefined) done();
+  else void t.locks.request(`csr:${t.key}`, done).catch(done);
+}
+
+/**
  * Coordinates useAgentSession's tabs (see the top of this file). `standIns.channel` and
  * `standIns.locks` replace `new BroadcastChannel("chat-session-reducer")` and `navigator.locks`.
  * @param {import("chat-session-reducer/tabs").TabsOptions} [standIns]
@@ -99,166 +326,18 @@ export function coordinateTabs(standIns = {}) {
     connect(key, storage, host) {
       if (!isShared(storage)) return undefined;
       const own = givenChannel === undefined && typeof BroadcastChannel === "function" ? new BroadcastChannel(NAME) : undefined;
-      const channel = givenChannel ?? own;
       const locks = givenLocks ?? globalThis.navigator?.locks;
-      const streamLock = `csr:${key}:stream`;
-      const stream = locks && lockKeeper(locks, streamLock);
-      // The revision this tab last read or wrote; the sessions it read (never written back: a save
-      // due before the newest was followed would overwrite it with an older one).
-      let rev = 0;
-      const followed = new WeakSet();
-      let open = true;
-      let ending = false;
-      let endTimer;
-      let waiting;
-
-      const read = () => {
-        try {
-          return readStored(key, storage);
-        } catch {
-          // Not a session (another tab's, tampered): left, this tab's next save replaces it.
-          return undefined;
-        }
-      };
-      // Shows `stored` when it is newer than what this tab read or wrote (or `always`: a run
-      // another tab streams, found at the start or when the stream lock was not free).
-      const adopt = (stored, always) => {
-        if (stored === undefined || (stored.rev <= rev && !always)) return;
-        const { id } = host.newest().options;
-        if (id !== undefined && stored.id !== undefined && stored.id !== id) return;
-        rev = stored.rev;
-        followed.add(stored.state);
-        host.follow(stored.state, stored.id);
-        if (stored.state.status === "streaming") waitForStream();
-        else stopWaiting();
-      };
-      const stopWaiting = () => {
-        waiting?.abort();
-        waiting = undefined;
-      };
-      const follow = (always) => adopt(read(), always);
-      const free = () => {
-        ending = false;
-        clearTimeout(endTimer);
-        stream.release();
-      };
-      // A follower waits for the stream lock: once the tab that streamed is gone (or its run's
-      // end is stored), the run still stored as streaming is taken over.
-      function waitForStream() {
-        if (stream === undefined || waiting !== undefined) return;
-        const wait = (waiting = new AbortController());
-        void stream.acquire(wait.signal).then((held) => {
-          if (!held || wait.signal.aborted || !open) {
-            if (waiting === wait) waiting = undefined;
-            return void (held && stream.release());
-          }
-          const stored = read();
-          // Still waiting while it adopts what is stored: no second wait.
-          adopt(stored, false);
-          waiting = undefined;
-          if (stored?.rev === rev && stored.state.status === "streaming") takeOver(stored);
-          else stream.release();
-        });
-      }
-      // The run a closed tab left, as a reload opens it: through the load rule (stopped), then
-      // resumed where the hook resumes (it keeps the stream lock), else saved stopped.
-      const takeOver = (stored) => {
-        const resume = host.resumes();
-        host.follow(sessionReducer(undefined, { type: "load", state: stored.state }), stored.id, resume);
-        if (!resume) stream.release();
-      };
-      // Whether this tab runs what the others forward: it holds the stream lock (without Web
-      // Locks: it streams and follows no one).
-      const streamsHere = () => {
-        const { session, follows } = host.newest();
-        return stream === undefined ? session.status === "streaming" && !follows : stream.held();
-      };
-      const heard = ({ data }) => {
-        if (data?.key !== key) return;
-        if (data.call === undefined) follow(false);
-        else if (streamsHere() && Object.hasOwn(host.actions(), data.call)) host.actions()[data.call](...data.args);
-      };
-      const changed = (event) => event.key === key && follow(false);
-      channel?.addEventListener("message", heard);
-      if (channel === undefined) globalThis.addEventListener?.("storage", changed);
-      // What is stored now is what this tab read; a run another tab streams is followed.
-      rev = read()?.rev ?? 0;
-      void locks?.query?.().then(({ held = [] }) => {
-        if (open && held.some((lock) => lock.name === streamLock) && !stream.held()) follow(true);
-      });
-
+      /** @type {Connection} */
+      const t = { key, storage, host, channel: givenChannel ?? own, own, locks, stream: locks && lockKeeper(locks, `csr:${key}:stream`), rev: 0, followed: new WeakSet(), open: true, ending: false, endTimer: undefined, waiting: undefined };
+      // What is stored now is what this tab read.
+      t.rev = read(t)?.rev ?? 0;
+      const stopListening = listen(t);
       return {
-        /** persistSession for the hook's saves, checked against the revision last read or
-         *  written; null for a session read from storage (nothing to write). */
-        save(session, id) {
-          if (followed.has(session)) return null;
-          const write = () => {
-            const before = storedRev(key, storage);
-            const failure = persistSession(key, session, storage, { id, rev });
-            // persistSession leaves the session it restored unwritten: no revision of this tab's.
-            const written = storedRev(key, storage);
-            if (failure === undefined && written !== before) {
-              rev = written;
-              // A tab that is closing may have closed its channel: the others see it with the stream lock.
-              try {
-                channel?.postMessage({ key, rev });
-              } catch {}
-              // The run's end is stored: a follower granted the stream lock now sees that it ended.
-              if (ending && session.status !== "streaming") free();
-            } else if (failure?.code === "conflict" || written > rev) follow(false);
-            return failure;
-          };
-          const hidden = globalThis.document?.visibilityState === "hidden";
-          return locks === undefined || hidden ? write() : locks.request(`csr:${key}`, write);
-        },
-        /** Sends a run's request (`start`) once this tab holds the stream lock, unless a newer
-         *  session was stored meanwhile (another tab streams it: followed). `signal`: the run's. */
-        gate(start, signal) {
-          if (stream === undefined || stream.held()) {
-            ending = false;
-            clearTimeout(endTimer);
-            return void start();
-          }
-          void stream.acquire(signal).then((held) => {
-            if (!held) return;
-            if (signal.aborted || !open) return void stream.release();
-            const stored = read();
-            if (stored === undefined || stored.rev <= rev) return void start();
-            stream.release();
-            adopt(stored, true);
-          });
-        },
-        /** A run of this tab ended: the stream lock is freed once its end is stored (or after
-         *  END_SAVED_MS), so a follower granted it never takes the ended run for a left one. */
-        release() {
-          if (!stream?.held()) return;
-          ending = true;
-          clearTimeout(endTimer);
-          endTimer = setTimeout(() => ending && free(), END_SAVED_MS);
-        },
-        /** While this tab follows, sends the action `name` with `args` to the tab that streams
-         *  and returns true (setMessages' updater runs here, on the messages shown). */
-        send(name, args) {
-          const { session, follows } = host.newest();
-          if (!follows || channel === undefined) return false;
-          channel.postMessage({ key, call: name, args: args.map((arg) => portable(typeof arg === "function" ? arg(session.messages) : arg)) });
-          return true;
-        },
-        /** Disconnects: the stream lock and the channel go once the last save (queued in the save
-         *  lock before this) is written and announced. */
-        close() {
-          open = false;
-          stopWaiting();
-          clearTimeout(endTimer);
-          channel?.removeEventListener("message", heard);
-          globalThis.removeEventListener?.("storage", changed);
-          const done = () => {
-            stream?.release();
-            own?.close();
-          };
-          if (locks === undefined) done();
-          else void locks.request(`csr:${key}`, done).catch(done);
-        },
+        save: (session, id) => save(t, session, id),
+        gate: (start, signal) => gate(t, start, signal),
+        release: () => release(t),
+        send: (name, args) => send(t, name, args),
+        close: () => close(t, stopListening),
       };
     },
     /** `actions` that, while the coordinator `connected()` gives follows, go to the tab that streams. */
