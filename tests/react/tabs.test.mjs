@@ -361,6 +361,15 @@ test("tabs: true (the option before chat-session-reducer/tabs) is an error namin
   await act(async () => root.unmount());
 });
 
+test("coordinateTabs: stand-ins that are not a channel or a lock manager are errors naming them", () => {
+  const invalid = (path) => (error) => error instanceof TypeError && error.code === "invalid" && error.path === path && error.message.startsWith(`${path}: expected`);
+  assert.throws(() => coordinateTabs(null), invalid("options"));
+  assert.throws(() => coordinateTabs({ channel: "chat" }), invalid("options.channel"));
+  assert.throws(() => coordinateTabs({ locks: {} }), invalid("options.locks"));
+  // Nothing to coordinate outside a storage the tabs share: the hook saves as without it.
+  assert.equal(coordinateTabs().connect("chat", undefined, {}), undefined);
+});
+
 test(`tabs: ${RUNS} seeded runs, tabs opened and closed at random moments mid-run: one request per run, nothing lost, nothing doubled, no tab stuck (seed ${SEED})`, async () => {
   const random = createRandom(SEED);
   const figures = { runs: 0, opened: 0, closed: 0, takeovers: 0, failures: [] };
