@@ -3,7 +3,8 @@
 //   POST /api/chat/ai-sdk   { messages: UIMessage[] }    -> the AI SDK UI message stream (SSE)
 //   POST /api/chat/ag-ui    RunAgentInput                -> AG-UI events (SSE)
 // The AI SDK and AG-UI runs outlive their connection (./agent/resumable.mjs), so a page that
-// reloads or loses its connection mid-reply reconnects, and its reply goes on:
+// reloads or loses its connection mid-reply reconnects, and its reply goes on (a run that ended is
+// replayed whole until the conversation's next run):
 //   GET  /api/chat/ai-sdk/{id}/stream                    -> the active run replayed, or 204
 //   POST /api/chat/ag-ui/connect   RunAgentInput (threadId) -> the active run replayed, or 204
 //   POST /api/chat/{protocol}/stop the run's request body -> cancels the active run (Stop); 204

@@ -10,7 +10,7 @@ export interface TabsOptions {
 
 /** What useAgentSession gives the coordinator of a conversation. */
 export interface TabsHost {
-  newest(): { options: { id?: string }; session: SessionState; follows: boolean };
+  newest(): { options: { id?: string }; session: SessionState; id: string; follows: boolean };
   follow(session: SessionState, id: string | undefined, resume?: boolean): void;
   resumes(): boolean;
   actions(): Record<string, (...args: any[]) => unknown>;

@@ -29,6 +29,8 @@ const NAME = "chat-session-reducer";
 const CHECK = { type: "batch", actions: [] };
 // How long a tab whose run ended keeps the stream lock at most, waiting for the end to be stored.
 const END_SAVED_MS = 1000;
+// How long a follower granted the stream lock waits for what the tab that held it wrote last.
+const SETTLE_MS = 200;
 
 const invalid = (path, expected) => Object.assign(new TypeError(`${path}: expected ${expected}`), { code: "invalid", path });
 
@@ -87,6 +89,7 @@ const isShared = (storage) => typeof storage?.getItem === "function" && storage 
  * @property {number} rev the revision this tab last read or wrote
  * @property {WeakSet<object>} followed the sessions read from storage (never written back)
  * @property {boolean} open
+ * @property {boolean} leaving the page is going away (pagehide): saves are written at once
  * @property {boolean} ending this tab's run ended: the stream lock goes once its end is stored
  * @property {ReturnType<typeof setTimeout> | undefined} endTimer
  * @property {AbortController | undefined} waiting a follower's wait for the stream lock
@@ -137,10 +140,10 @@ function waitForStream(t) {
   const { stream } = t;
   if (stream === undefined || t.waiting !== undefined) return;
   const wait = (t.waiting = new AbortController());
-  void stream.acquire(wait.signal).then((held) => {
-    if (!held || wait.signal.aborted || !t.open) {
+  const given = () => {
+    if (wait.signal.aborted || !t.open) {
       if (t.waiting === wait) t.waiting = undefined;
-      return void (held && stream.release());
+      return void stream.release();
     }
     const stored = read(t);
     // Still waiting while it adopts what is stored: no second wait.
@@ -148,6 +151,15 @@ function waitForStream(t) {
     t.waiting = undefined;
     if (stored !== undefined && stored.rev === t.rev && stored.state.status === "streaming") takeOver(t, stored);
     else stream.release();
+  };
+  void stream.acquire(wait.signal).then((held) => {
+    if (!held) {
+      if (t.waiting === wait) t.waiting = undefined;
+      return;
+    }
+    // The last writes of the tab that held the lock can reach this tab's storage after the lock
+    // does (Chromium's localStorage is copied to each renderer): a moment for them first.
+    setTimeout(given, SETTLE_MS);
   });
 }
 
@@ -177,8 +189,10 @@ function free(t) {
  */
 function save(t, session, id) {
   if (t.followed.has(session)) return null;
-  const hidden = globalThis.document?.visibilityState === "hidden";
-  return t.locks === undefined || hidden ? write(t, session, id) : t.locks.request(`csr:${t.key}`, () => write(t, session, id));
+  // A page going away (pagehide comes before its visibility turns hidden) may not live to be
+  // granted the lock: its last save is written at once.
+  const leaving = t.leaving || globalThis.document?.visibilityState === "hidden";
+  return t.locks === undefined || leaving ? write(t, session, id) : t.locks.request(`csr:${t.key}`, () => write(t, session, id));
 }
 
 /**
@@ -273,8 +287,17 @@ function hear(t, data) {
 function listen(t) {
   const heard = ({ data }) => hear(t, data);
   const changed = (event) => event.key === t.key && adopt(t, read(t), false);
+  // The page goes away: what it shows is written at once (the hook's own pagehide save may wait
+  // for a lock the page does not live to be granted); back from the back-forward cache, it stays.
+  const leaving = (event) => {
+    t.leaving = event.type === "pagehide";
+    const { session, id } = t.host.newest();
+    if (t.leaving && !t.followed.has(session)) write(t, session, id);
+  };
   t.channel?.addEventListener("message", heard);
   if (t.channel === undefined) globalThis.addEventListener?.("storage", changed);
+  globalThis.addEventListener?.("pagehide", leaving);
+  globalThis.addEventListener?.("pageshow", leaving);
   const streamLock = `csr:${t.key}:stream`;
   void t.locks?.query?.().then(({ held = [] }) => {
     if (t.open && held.some((lock) => lock.name === streamLock) && !t.stream?.held()) adopt(t, read(t), true);
@@ -282,6 +305,8 @@ function listen(t) {
   return () => {
     t.channel?.removeEventListener("message", heard);
     globalThis.removeEventListener?.("storage", changed);
+    globalThis.removeEventListener?.("pagehide", leaving);
+    globalThis.removeEventListener?.("pageshow", leaving);
   };
 }
 
@@ -328,7 +353,7 @@ export function coordinateTabs(standIns = {}) {
       const own = givenChannel === undefined && typeof BroadcastChannel === "function" ? new BroadcastChannel(NAME) : undefined;
       const locks = givenLocks ?? globalThis.navigator?.locks;
       /** @type {Connection} */
-      const t = { key, storage, host, channel: givenChannel ?? own, own, locks, stream: locks && lockKeeper(locks, `csr:${key}:stream`), rev: 0, followed: new WeakSet(), open: true, ending: false, endTimer: undefined, waiting: undefined };
+      const t = { key, storage, host, channel: givenChannel ?? own, own, locks, stream: locks && lockKeeper(locks, `csr:${key}:stream`), rev: 0, followed: new WeakSet(), open: true, leaving: false, ending: false, endTimer: undefined, waiting: undefined };
       // What is stored now is what this tab read.
       t.rev = read(t)?.rev ?? 0;
       const stopListening = listen(t);

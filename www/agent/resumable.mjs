@@ -2,9 +2,10 @@
 // GET {api}/{id}/stream, an AG-UI connect): a run writes into a recording rather than into the
 // response, and the POST and every reconnect replay the recording from its first byte, then
 // follow it live, as `resumable-stream` does for the AI SDK. A closed connection only stops
-// following; Stop (the hook's `stopApi`) cancels the run. One active run per conversation.
+// following; Stop (the hook's `stopApi`) cancels the run. One active run per conversation; one
+// that ended is replayed whole until the next one starts.
 
-/** The active runs, keyed by protocol and conversation id. */
+/** The active runs (and those that ended, until the next), keyed by protocol and conversation id. */
 export function createRunRegistry() {
   const runs = new Map();
   // The chunk after which the next run's connections are cut (disconnectNextAt), if any.
@@ -24,7 +25,9 @@ export function createRunRegistry() {
     const run = { chunks: [], status: 200, headers: {}, signal: abort.signal, followers, cutAt: nextCut };
     nextCut = undefined;
     const finish = (how) => {
-      if (runs.get(key) === run) runs.delete(key);
+      // A run that ended stays replayable until the conversation's next run: a page that stored
+      // it still streaming (a tab closed as it ended) reconnects and gets its end, not a 204.
+      if (runs.get(key) === run && how !== "end") runs.delete(key);
       run.finished = how;
       for (const res of followers) how === "end" ? res.end() : res.destroy();
       followers.clear();
@@ -78,7 +81,7 @@ export function createRunRegistry() {
   return {
     start,
     follow,
-    /** The conversation's active run, or undefined. */
+    /** The conversation's active run, or the one that ended last, or undefined. */
     active: (key) => runs.get(key),
     /** Cuts every connection that follows a run; returns how many. */
     disconnectAll: () => [...runs.values()].reduce((cut, run) => cut + disconnect(run), 0),
