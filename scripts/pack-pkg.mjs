@@ -26,9 +26,10 @@
 //                links (Cargo.toml's `repository`).
 //   README.md    pkg-template/README.md.
 //   LICENSE      the repository's LICENSE.
-//   <subpath>/   each JavaScript subpath export (the protocol adapters, the React hook): its
+//   <subpath>/   each JavaScript subpath export (the protocol adapters, the React hook, tabs): its
 //                module bundled and minified into <subpath>/index.js, its declarations in
-//                <subpath>/index.d.ts, which import the core's types from ../index.js and the
+//                <subpath>/index.d.ts, which import the core's types from ../index.js (another
+//                subpath's from ../<subpath>/index.js) and the
 //                readers' source type from ../stream-source.d.ts.
 import { readFileSync, readdirSync, writeFileSync, mkdirSync, mkdtempSync, rmSync, copyFileSync, cpSync, existsSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -136,6 +137,7 @@ const javascriptSubpaths = {
   react: "src/react",
   conversations: "src/conversations",
   indexeddb: "src/indexeddb",
+  tabs: "src/tabs",
   testing: "src/testing",
   "jest-environment": "src/jest-environment",
 };
@@ -162,8 +164,10 @@ async function packSubpath(subpath, folder) {
     external: ["react", "jest-environment-jsdom"],
     plugins: [selfImports],
   });
-  // In the source the core's types come from the package by name; beside it, from ../index.js.
-  const declarations = readFileSync(join(source, "index.d.ts"), "utf8").replaceAll('from "chat-session-reducer"', 'from "../index.js"');
+  // In the source the package's types come from it by name (the core, another subpath); beside
+  // it, from ../index.js and ../<subpath>/index.js.
+  const declarations = readFileSync(join(source, "index.d.ts"), "utf8")
+    .replace(/from "chat-session-reducer(?:\/([\w-]+))?"/g, (_, other) => `from "../${other === undefined ? "" : `${other}/`}index.js"`);
   writeFileSync(join(outDir, subpath, "index.d.ts"), declarations);
   const runtime = Object.keys(await import(pathToFileURL(join(outDir, subpath, "index.js")).href)).sort();
   checkDeclarationsMatch(runtime, declarations);

@@ -140,7 +140,10 @@ node --test tests/react/resume.test.mjs
 suite "the hook's conversations in the background in jsdom: switching while a reply streams, the thread list, 20 seeded runs per protocol switching at random chunk boundaries: node --test tests/react/conversations.test.mjs"
 node --test tests/react/conversations.test.mjs
 
-suite "the demo end to end in headless Chromium: tests/e2e/run.mjs"
+suite "the hook's tabs (chat-session-reducer/tabs) in jsdom: one request per run, saves checked by revision, a closed tab's run taken over, a tampered entry, 200 seeded runs: node --test tests/react/tabs.test.mjs"
+node --test tests/react/tabs.test.mjs
+
+suite "the demo end to end in headless Chromium, with its several-tabs scenarios (two pages of one context, tests/e2e/tabs.mjs): tests/e2e/run.mjs"
 bash scripts/setup.sh demo
 npm --prefix www run build
 node tests/e2e/run.mjs

@@ -3,13 +3,15 @@
 //   POST /api/chat/ai-sdk   { messages: UIMessage[] }    -> the AI SDK UI message stream (SSE)
 //   POST /api/chat/ag-ui    RunAgentInput                -> AG-UI events (SSE)
 // The AI SDK and AG-UI runs outlive their connection (./agent/resumable.mjs), so a page that
-// reloads or loses its connection mid-reply reconnects, and its reply goes on:
+// reloads or loses its connection mid-reply reconnects, and its reply goes on (a run that ended is
+// replayed whole until the conversation's next run):
 //   GET  /api/chat/ai-sdk/{id}/stream                    -> the active run replayed, or 204
 //   POST /api/chat/ag-ui/connect   RunAgentInput (threadId) -> the active run replayed, or 204
 //   POST /api/chat/{protocol}/stop the run's request body -> cancels the active run (Stop); 204
 // With DEMO_TEST_HOOKS=1 (the end-to-end tests), POST /api/test/disconnect cuts every connection
 // that follows a run, as a network failure would, and the runs go on; with { afterChunks: N },
-// those of the next run, once it has written N chunks.
+// those of the next run, once it has written N chunks; GET /api/test/chunks says which run started
+// last and how many chunks it has written ({ run, chunks }).
 // Plain node:http on purpose: the page needs nothing a framework would add.
 // PORT picks the port (0: any free one); the URL is printed once listening.
 
@@ -176,6 +178,7 @@ async function route(req, res) {
     if (protocol === "ag-ui" && action === "connect" && req.method === "POST") return reconnect(res, protocol, conversationKey(protocol, await readJson(req)));
   }
   if (TEST_HOOKS && pathname === "/api/test/disconnect" && req.method === "POST") return testDisconnect(req, res);
+  if (TEST_HOOKS && pathname === "/api/test/chunks" && req.method === "GET") return sendJson(res, 200, runs.latestRun());
   if (pathname.startsWith("/api/")) throw new HttpError(404, "not found");
   if (req.method === "GET" || req.method === "HEAD") return serveStatic(req, res, pathname);
   throw new HttpError(405, "method not allowed");

@@ -8,6 +8,7 @@ import type {
   QueuedMessage,
   SessionAction,
   SessionError,
+  SessionReducerError,
   SessionState,
   SessionStore,
   ToolInput,
@@ -17,6 +18,7 @@ import type {
   UserPart,
 } from "chat-session-reducer";
 import type { Conversations } from "../conversations/index.js";
+import type { TabCoordination } from "chat-session-reducer/tabs";
 
 /** The wire protocol of the endpoint. */
 export type AgentProtocol =
@@ -54,6 +56,14 @@ export interface UseAgentSessionOptions<Tools extends ToolMap = ToolMap, Data ex
   /** Any object with the Web Storage methods (default `sessionStorage`), or a session store such as
    *  `indexedDBStore()` of `chat-session-reducer/indexeddb` (restored once it answers, after hydration). */
   storage?: Pick<Storage, "getItem" | "setItem" | "removeItem"> | SessionStore;
+  /**
+   * Several tabs on one conversation: `coordinateTabs()` of `chat-session-reducer/tabs`, with a
+   * storage the tabs share (`storage: localStorage`): one request per run (the other tabs follow it
+   * live and forward what their user does to the tab that streams), a save never overwrites a
+   * newer one (storageError `conflict`, the newer shown), a run left by a closed tab resumed or
+   * stopped. Nothing with sessionStorage (each tab's own), nor with `conversations` (refused). Read when `storageKey` or `storage` changes.
+   */
+  tabs?: TabCoordination;
   /**
    * How often the streamed actions are applied: `"frame"` (default) once per animation frame, or
    * every so many milliseconds, each time as one `batch` action (one render).
@@ -161,8 +171,9 @@ export interface AgentSession<Tools extends ToolMap = ToolMap, Data extends Data
   error: AgentError | undefined;
   /** The messages sent while a reply streamed, in order (`state.queue`, or an empty array). */
   queue: readonly QueuedMessage<Data>[];
-  /** Why the conversation is not being saved (storage full, blocked, or unreadable); else undefined. */
-  storageError: (Error & { code: string }) | undefined;
+  /** Why the conversation is not being saved (storage full, blocked, or unreadable; with `tabs`,
+   *  `conflict`: another tab stored a newer one, revision `rev`, which is shown); else undefined. */
+  storageError: SessionReducerError | undefined;
   /**
    * Appends a user message and starts a run. While a reply streams, the message is queued
    * instead, and sent (with the rest of the queue, as one turn) when the run finishes.

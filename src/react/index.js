@@ -18,6 +18,7 @@ import { checkProtocolName, loadProtocol } from "./protocols.js";
 import { runReply, stopOnServer } from "./resume.js";
 import { ANSWER, FAILED, NEW_CONVERSATION, OPEN, STREAMED, hookReducer, initialHookState, resetsConversation } from "./session.js";
 import { createSaver, useClientLayoutEffect, useStoredSession } from "./storage.js";
+import { useTabs } from "./tabs.js";
 
 /** @typedef {import("chat-session-reducer").SessionState} SessionState */
 /** @typedef {import("chat-session-reducer/react").UseAgentSessionOptions} UseAgentSessionOptions */
@@ -55,8 +56,9 @@ function toApp(onData, part) {
  * `resumed`: the run is one the server still produces, reconnected to (resume.js). What it
  * dispatches goes to `dispatchToHook` until `handTo` gives it another owner (the background,
  * and back); `log` keeps what it dispatched that the owner's state may not have applied yet.
+ * `tabs`: the tabs coordinator (chat-session-reducer/tabs), when the hook has one.
  */
-function startRun(request, run, dispatchToHook, throttle, onData, resumed) {
+function startRun(request, run, dispatchToHook, throttle, onData, resumed, tabs) {
   const controller = new AbortController();
   let owner = dispatchToHook;
   const log = [];
@@ -76,7 +78,10 @@ function startRun(request, run, dispatchToHook, throttle, onData, resumed) {
     failed: (details) => dispatch({ type: FAILED, run, details }),
     transient: (part) => toApp(onData, part),
   };
-  void runReply(request, controller, report, resumed);
+  const send = () => void runReply(request, controller, report, resumed);
+  // With tabs, once this tab holds the conversation's stream lock.
+  if (tabs === undefined) send();
+  else tabs.gate(send, controller.signal);
   return {
     number: run,
     queue,
@@ -90,6 +95,7 @@ function startRun(request, run, dispatchToHook, throttle, onData, resumed) {
     },
     stop() {
       queue.close();
+      tabs?.release();
       // A reply that ended is not aborted: the server would take it for the user's Stop.
       if (!replyEnded) controller.abort();
     },
@@ -103,6 +109,9 @@ function startRun(request, run, dispatchToHook, throttle, onData, resumed) {
  */
 const RULES = { reduce: hookReducer, startRun, runEnded, createSaver, answer: (part) => ({ type: ANSWER, answer: checkAction({ type: "part", part }) }) };
 
+const invalidOption = (name, expected) =>
+  Object.assign(new TypeError(`options.${name}: expected ${expected}`), { code: "invalid", path: `options.${name}` });
+
 /** @param {UseAgentSessionOptions} options */
 export function useAgentSession(options) {
   const { throttle = "frame" } = options;
@@ -110,11 +119,13 @@ export function useAgentSession(options) {
   const protocolName = options.protocol ?? "actions";
   // Checked while rendering on purpose: a wrong protocol name is the app's bug, shown at once.
   checkProtocolName(protocolName);
-  if (options.api === undefined) {
-    throw Object.assign(new TypeError("options.api: expected a URL or a function"), { code: "invalid", path: "options.api" });
-  }
-  if (conversations !== undefined && typeof options.id !== "string") {
-    throw Object.assign(new TypeError("options.id: expected a string (with conversations)"), { code: "invalid", path: "options.id" });
+  if (options.api === undefined) throw invalidOption("api", "a URL or a function");
+  if (conversations !== undefined && typeof options.id !== "string") throw invalidOption("id", "a string (with conversations)");
+  // `tabs: true` was never enough: the coordinator is chat-session-reducer/tabs's, imported by the app.
+  if (options.tabs !== undefined && typeof options.tabs?.connect !== "function") throw invalidOption("tabs", "coordinateTabs()");
+  // Not designed together yet: whose run a background conversation's is when several tabs show the list.
+  if (options.tabs !== undefined && conversations !== undefined) {
+    throw Object.assign(new TypeError("options.tabs: not with options.conversations (a store of conversations coordinates no tabs yet)"), { code: "invalid", path: "options.tabs" });
   }
   // With a store of conversations, a conversation's storage key is the store's for its id.
   const shown = conversations === undefined ? options : { ...options, storageKey: conversations.keyOf(/** @type {string} */ (options.id)), storage: conversations.storage };
@@ -126,10 +137,10 @@ export function useAgentSession(options) {
   const { session, runs, resumes } = hook;
   const id = options.id ?? hook.id;
   // The newest options, session and id, read when a run starts or a button is pressed.
-  /** @type {import("react").RefObject<{ options: UseAgentSessionOptions, session: SessionState, id: string, startedBy: { trigger: string, messageId?: string } | undefined, hook: typeof hook } | undefined>} */
+  /** @type {import("react").RefObject<{ options: UseAgentSessionOptions, session: SessionState, id: string, startedBy: { trigger: string, messageId?: string } | undefined, follows: boolean, hook: typeof hook } | undefined>} */
   const latest = useRef(undefined);
   useClientLayoutEffect(() => {
-    latest.current = { options: { ...options, protocol: protocolName }, session, id, startedBy: hook.startedBy, hook };
+    latest.current = { options: { ...options, protocol: protocolName }, session, id, startedBy: hook.startedBy, follows: hook.follows, hook };
     // What the hook's state has applied of the run is no longer needed for a hand-over.
     currentRun.current?.unapplied(hook.last);
   });
@@ -164,7 +175,10 @@ export function useAgentSession(options) {
   useClientLayoutEffect(() => () => handOver(newest().id), []);
   useOpenConversation(shown, session, dispatchToHook, switchOver);
   const opened = isOpened(hook.opened, shown);
-  const storageError = useStoredSession(storageKey, storage, session, id, opened);
+  // The tabs coordinator (useTabs, below).
+  /** @type {import("react").RefObject<any>} */
+  const tabs = useRef(undefined);
+  const storageError = useStoredSession(storageKey, storage, session, id, opened, tabs);
   // The thread list's entry of the conversation on screen (title, status, waiting; never unread).
   useEffect(() => {
     if (conversations !== undefined && opened) conversations.show(id, session);
@@ -174,14 +188,16 @@ export function useAgentSession(options) {
   useEffect(() => void loadProtocol(protocolName).catch(() => {}), [protocolName]);
 
   const streaming = session.status === "streaming";
+  // A run another tab streams is followed, not requested (chat-session-reducer/tabs).
+  const { follows } = hook;
   useEffect(() => {
-    if (!streaming) return;
+    if (!streaming || follows) return;
     // A run taken back from the background streams already (switchOver).
     let run = /** @type {ReturnType<typeof startRun>} */ (currentRun.current);
     if (run?.number !== runs) {
       const { options: runOptions, session: runSession, id: chatId, startedBy } = newest();
       const onData = (part) => newest().options.onData?.(part);
-      run = startRun({ options: runOptions, session: runSession, chatId, startedBy }, runs, dispatchToHook, throttle, onData, resumes === runs);
+      run = startRun({ options: runOptions, session: runSession, chatId, startedBy }, runs, dispatchToHook, throttle, onData, resumes === runs, tabs.current);
       currentRun.current = run;
     }
     return () => {
@@ -192,7 +208,7 @@ export function useAgentSession(options) {
     };
     // A run is keyed by its number (and a run taken back, by the state it came with); the
     // options it needs are read when it starts.
-  }, [streaming, runs, hook.adopted]);
+  }, [streaming, runs, hook.adopted, follows]);
 
   const dispatch = useCallback((action) => {
     const checked = checkAction(action);
@@ -268,6 +284,10 @@ export function useAgentSession(options) {
     }),
     [dispatch, dispatchAnswer, afterArrived],
   );
+  useTabs(tabs, options, newest, dispatchToHook, actions);
+  // While another tab streams, what the user does is sent to it.
+  const forwards = options.tabs !== undefined;
+  const exposed = useMemo(() => options.tabs?.forward(actions, () => tabs.current) ?? actions, [actions, forwards]);
 
   // The failure's details (HTTP status, body, cause) join the session's error while it is the
   // failure of the current run.
@@ -279,5 +299,5 @@ export function useAgentSession(options) {
   // "submitted": the request is sent and nothing of the reply has arrived yet.
   const status = streaming && hook.streamed !== runs ? "submitted" : session.status;
   const queued = session.queue ?? NOTHING_QUEUED;
-  return { id, state: session, messages: session.messages, status, error, queue: queued, storageError, ...actions };
+  return { id, state: session, messages: session.messages, status, error, queue: queued, storageError, ...exposed };
 }

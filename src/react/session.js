@@ -21,6 +21,9 @@ export const ANSWER = Symbol("answer");
 export const STREAMED = Symbol("streamed");
 /** Why the run `run` failed, beyond its error part: `{ run, details }` (HTTP status, body, cause). */
 export const FAILED = Symbol("failed");
+/** The session another tab stored (chat-session-reducer/tabs): `{ session, id }`, shown as it is,
+ *  no run starts or ends here; `resume`: the run a closed tab left, resumed here. */
+export const FOLLOW = Symbol("follow");
 
 export const EMPTY_SESSION = { messages: [], status: "idle" };
 
@@ -32,10 +35,11 @@ export const EMPTY_SESSION = { messages: [], status: "idle" };
  * action; `ended` is `{ run, session }` for the last run that ended; `resumes` the number of
  * the run resumed (resume.js) rather than requested. `last` is the last STREAMED or FAILED action
  * applied (what a run handed to the background has yet to apply follows it); `adopted` the state
- * taken back from the background (the hook's run effect keeps the run it came with).
+ * taken back from the background (the hook's run effect keeps the run it came with); `follows`:
+ * the session shown is a run another tab streams (chat-session-reducer/tabs).
  */
 export function initialHookState(session, id) {
-  return { session, runs: 0, id, opened: undefined, streamed: 0, failure: undefined, startedBy: undefined, ended: undefined, resumes: undefined, last: undefined, adopted: undefined };
+  return { session, runs: 0, id, opened: undefined, streamed: 0, failure: undefined, startedBy: undefined, ended: undefined, resumes: undefined, last: undefined, adopted: undefined, follows: false };
 }
 
 /** True for an action that resets the conversation (a `reset`, also inside a batch). */
@@ -131,11 +135,15 @@ export function hookReducer(current, action) {
       // its id, and saved under the key from now on.
       if (action.over !== undefined && action.over !== current.session) return { ...current, opened: action.opened };
       // The run of the conversation left is aborted, not reported: the callbacks are the new one's.
-      const opened = withSession({ ...current, id: action.id, opened: action.opened }, action.session, action);
+      const opened = withSession({ ...current, id: action.id, opened: action.opened, follows: false }, action.session, action);
       return { ...(action.resume ? resumed(opened) : opened), ended: current.ended };
     }
     case NEW_CONVERSATION:
       return { ...hookReducer(current, action.action), id: action.id };
+    case FOLLOW: {
+      const shown = { ...current, session: action.session, id: action.id ?? current.id, follows: action.session.status === "streaming" };
+      return action.resume ? resumed(shown) : shown;
+    }
     case FAILED:
       return action.run === current.runs ? { ...current, failure: { run: action.run, details: action.details }, last: action } : current;
     case STREAMED: {

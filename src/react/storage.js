@@ -30,8 +30,9 @@ export const useClientLayoutEffect = typeof document === "undefined" ? useEffect
  * after each change (saved at once, or while it streams at most every SAVE_EVERY_MS), `close()` saves
  * what is due and stops (no retry after). `report(failure)` gets each save's failure, or undefined.
  * The hook keeps one per key; a conversation running in the background (chat-session-reducer/conversations) too.
+ * `tabs.current`: the tabs coordinator's connection, which saves instead (null: nothing written, the failure shown stays).
  */
-export function createSaver(storageKey, storage, report) {
+export function createSaver(storageKey, storage, report, tabs) {
   // The session not saved yet (with its id), the save that is due for it, a retry after a refused
   // save, and how long the last save took (ms).
   /** @type {{ session?: SessionState, id?: string, timer?: ReturnType<typeof setTimeout>, retry?: ReturnType<typeof setTimeout>, took: number }} */
@@ -58,8 +59,9 @@ export function createSaver(storageKey, storage, report) {
     Object.assign(due, { session: undefined, timer: undefined, retry: undefined });
     if (latest === undefined) return;
     const started = Date.now();
-    const failure = persistSession(storageKey, latest, storage, { id });
+    const failure = tabs?.current ? tabs.current.save(latest, id) : persistSession(storageKey, latest, storage, { id });
     due.took = Date.now() - started;
+    if (failure === null) return;
     if (failure instanceof Promise) failure.then((found) => settled(latest, found));
     else settled(latest, failure);
   }
@@ -83,14 +85,14 @@ export function createSaver(storageKey, storage, report) {
 
 /** Saves `session`, with the conversation's `id`, under `storageKey` (nothing without a key,
  *  nor before `opened`: the conversation shown is the one opened for this key and storage);
- *  returns the last save's failure, or undefined. */
-export function useStoredSession(storageKey, storage, session, id, opened) {
+ *  returns the last save's failure, or undefined. `tabs`: see createSaver. */
+export function useStoredSession(storageKey, storage, session, id, opened, tabs) {
   /** @type {import("react").RefObject<ReturnType<typeof createSaver> | undefined>} */
   const saver = useRef(undefined);
   const [storageError, setStorageError] = useState(/** @type {SessionReducerError | undefined} */ (undefined));
   useEffect(() => {
     if (storageKey === undefined) return;
-    const current = createSaver(storageKey, storage, (failure) => setStorageError((shown) => (shown?.message === failure?.message ? shown : failure)));
+    const current = createSaver(storageKey, storage, (failure) => setStorageError((shown) => (shown?.message === failure?.message ? shown : failure)), tabs);
     saver.current = current;
     return () => current.close();
   }, [storageKey, storage]);

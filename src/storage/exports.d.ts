@@ -40,6 +40,9 @@ export interface SessionEntry<Tools extends ToolMap = ToolMap, Data extends Data
 export interface SaveSessionOptions {
   /** The conversation's id (the hook's `id`), kept in the envelope; `storedSessionId` reads it back. */
   id?: string;
+  /** The revision this caller last read or wrote (a Web Storage entry): a newer one stored is not
+   *  overwritten, the save fails with `code: "conflict"` and the stored `rev` (useAgentSession's `tabs`). */
+  rev?: number;
 }
 // Each helper's overload for a session store comes first: a helper passed as a callback (useReducer's
 // initializer) is typed by its last overload, the Web Storage one. The tool and data maps of what is read are

@@ -196,8 +196,17 @@ export function sessionStorageHelpers(sessionReducer) {
     throw failure(isQuota(thrown) ? "quota" : "unavailable", `the session could not be ${doing}: ${describe(thrown)}`);
   };
 
-  function writeWebStorage(key, state, id, target) {
+  // `expected`: the revision the caller last read or wrote (options.rev); a newer one stored is
+  // not overwritten (another tab saved since): a `conflict`, with the stored revision as `rev`.
+  function writeWebStorage(key, state, id, target, expected) {
     const byKey = entriesOf(revisions, target);
+    if (expected !== undefined) {
+      const stored = storedRev(key, target);
+      if (stored > expected) {
+        throw Object.assign(failure("conflict", `a newer session (revision ${stored}) is stored under "${key}": it was not overwritten`), { rev: stored });
+      }
+      byKey.set(key, expected);
+    }
     const rev = (byKey.get(key) ?? storedRev(key, target)) + 1;
     let json;
     try {
@@ -220,8 +229,10 @@ export function sessionStorageHelpers(sessionReducer) {
       // The reducer takes `undefined` for the empty session (Redux); a save must be given one.
       if (state === undefined) throw invalid("state", "expected an object");
       const id = idOf(options);
+      const expected = options?.rev;
+      if (expected !== undefined && !Number.isSafeInteger(expected)) throw invalid("options.rev", "expected an integer");
       sessionReducer(state, CHECK);
-      if (!isStore(target)) return writeWebStorage(key, state, id, target);
+      if (!isStore(target)) return writeWebStorage(key, state, id, target, expected);
       return Promise.resolve(target.write(key, { state, id })).then(() => undefined, storeFailure("saved"));
     });
   }

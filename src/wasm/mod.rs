@@ -29,10 +29,12 @@ export type JsonPatchOperation =
 /** An RFC 6902 JSON Patch, applied all or nothing. */
 export type JsonPatch = JsonPatchOperation[];
 /** What the package throws: an `Error` (a `TypeError` for bad input) with a machine-readable `code`, and the
- *  `path` of what is wrong for bad input (`invalid`) and for a corrupt stored session (`corrupt`). */
+ *  `path` of what is wrong for bad input (`invalid`) and for a corrupt stored session (`corrupt`); a save
+ *  given the revision it may overwrite finds a newer one stored (`conflict`, with that `rev`). */
 export interface SessionReducerError extends Error {
-  code: "invalid" | "internal" | "unavailable" | "quota" | "corrupt" | "version";
+  code: "invalid" | "internal" | "unavailable" | "quota" | "corrupt" | "version" | "conflict";
   path?: string;
+  rev?: number;
 }
 "#;
 

@@ -2,7 +2,8 @@
 //   node tests/e2e/run.mjs reload    only the scenarios whose name contains "reload"
 // Builds nothing: expects pkg/ (npm run build) and www/dist (npm --prefix www run build).
 // Starts the demo server on a free port, runs every scenario in its own tab once per protocol
-// the page offers (?protocol=…), saves screenshots to tests/e2e/screenshots/, prints
+// the page offers (?protocol=…; the several-tabs scenarios of tabs.mjs with ?tabs=1, on a
+// localStorage emptied first), saves screenshots to tests/e2e/screenshots/, prints
 // "N passed, N failed" and exits non-zero on any failure.
 
 import { existsSync } from "node:fs";
@@ -10,7 +11,8 @@ import { mkdir, rm } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { launchChromium } from "../chromium.mjs";
 import { chatPage } from "./chatPage.mjs";
-import { PROTOCOLS, tests } from "./scenarios.mjs";
+import { PROTOCOLS, tests as oneTab } from "./scenarios.mjs";
+import { tabsTests } from "./tabs.mjs";
 import { startServer } from "./server.mjs";
 
 const root = new URL("../../", import.meta.url);
@@ -27,6 +29,7 @@ for (const [built, how] of [
 }
 
 const filter = process.argv[2];
+const tests = [...oneTab, ...tabsTests];
 const runs = PROTOCOLS.flatMap((protocol) =>
   tests.filter((test) => test.protocols?.includes(protocol) ?? true).map((test) => ({ ...test, protocol, name: `${protocol}: ${test.name}` })),
 );
@@ -59,8 +62,14 @@ for (const [index, test] of selected.entries()) {
   const logStart = server.lineCount;
   const serverLine = (pattern) => server.waitForLine(pattern, logStart);
   try {
-    await page.goto(`${server.url}?protocol=${test.protocol}`);
-    await test.run({ page, chat: chatPage(page), screenshot, serverLine, protocol: test.protocol });
+    const url = `${server.url}?protocol=${test.protocol}`;
+    await page.goto(url);
+    if (test.tabs) {
+      // The pages of the context share localStorage: each several-tabs scenario starts on an empty one.
+      await page.evaluate(() => localStorage.clear());
+      await page.goto(`${url}&tabs=1`);
+    }
+    await test.run({ page, chat: chatPage(page), screenshot, serverLine, protocol: test.protocol, serverUrl: server.url });
     if (pageErrors.length > 0) throw new Error(`the page threw: ${pageErrors.map((error) => error.message).join("; ")}`);
     passed += 1;
     console.log(`ok ${index + 1} - ${test.name}`);

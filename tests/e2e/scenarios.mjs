@@ -41,9 +41,10 @@ function agentReconnects(page) {
   return requests;
 }
 
-/** The conversation the tab stored, its random ids (user_…, msg_…, call_…) numbered in order. */
-async function storedConversation(page) {
-  const stored = await page.evaluate(() => sessionStorage.getItem("chat-session-reducer-demo"));
+/** The conversation the tab stored (in sessionStorage, or `localStorage` with ?tabs=1), its random
+ *  ids (user_…, msg_…, call_…) numbered in order. */
+export async function storedConversation(page, storage = "sessionStorage") {
+  const stored = await page.evaluate((name) => globalThis[name].getItem("chat-session-reducer-demo"), storage);
   const ids = new Map();
   const numbered = stored.replace(/\b(user|msg|call)_[0-9a-f]{8,16}\b/g, (id, kind) => {
     if (!ids.has(id)) ids.set(id, `${kind}#${ids.size}`);

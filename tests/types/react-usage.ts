@@ -3,6 +3,7 @@
 import { useAgentSession, type AgentSession, type UseAgentSessionOptions } from "chat-session-reducer/react";
 import { branchAt, loadSessionEntry, saveSession, storedSessionId, type AgentMessage, type QueuedMessage, type SessionEntry, type SessionState } from "chat-session-reducer";
 import { indexedDBStore } from "chat-session-reducer/indexeddb";
+import { coordinateTabs } from "chat-session-reducer/tabs";
 
 export function useSupportChat(token: string): AgentSession {
   const chat = useAgentSession({
@@ -105,6 +106,16 @@ export async function storedInIndexedDB(state: SessionState): Promise<SessionEnt
   // @ts-expect-error a promise is not a state
   const wrong: SessionState | null = loadSessionEntry("support-chat", storage);
   return wrong && loadSessionEntry("support-chat", storage);
+}
+
+// Several tabs on one conversation: localStorage shared, a stale save reported as a conflict
+// with the newer revision stored.
+export function sharedByTabs(): number | undefined {
+  const { storageError } = useAgentSession({ api: "/api/chat", storageKey: "support-chat", storage: localStorage, tabs: coordinateTabs() });
+  useAgentSession({ api: "/api/chat", storageKey: "support-chat", storage: localStorage, tabs: coordinateTabs({ locks: navigator.locks, channel: new BroadcastChannel("test") }) });
+  // @ts-expect-error tabs is coordinateTabs() of chat-session-reducer/tabs, not a boolean
+  useAgentSession({ api: "/api/chat", tabs: true });
+  return storageError?.code === "conflict" ? storageError.rev : undefined;
 }
 
 // useAgentSession typed by a tool map and a data map: the session, the callbacks' parts and the

@@ -161,7 +161,7 @@ export const restored: SessionState = restoreSession("k", storage);
 export function describeFailure(error: unknown): string {
   if (!(error instanceof Error)) return String(error);
   const { code, path, message } = error as SessionReducerError;
-  const known: "invalid" | "internal" | "unavailable" | "quota" | "corrupt" | "version" = code;
+  const known: "invalid" | "internal" | "unavailable" | "quota" | "corrupt" | "version" | "conflict" = code;
   return path === undefined ? `${known}: ${message}` : `${known} at ${path}: ${message}`;
 }
 

@@ -2,13 +2,17 @@
 // GET {api}/{id}/stream, an AG-UI connect): a run writes into a recording rather than into the
 // response, and the POST and every reconnect replay the recording from its first byte, then
 // follow it live, as `resumable-stream` does for the AI SDK. A closed connection only stops
-// following; Stop (the hook's `stopApi`) cancels the run. One active run per conversation.
+// following; Stop (the hook's `stopApi`) cancels the run. One active run per conversation; one
+// that ended is replayed whole until the next one starts.
 
-/** The active runs, keyed by protocol and conversation id. */
+/** The active runs (and those that ended, until the next), keyed by protocol and conversation id. */
 export function createRunRegistry() {
   const runs = new Map();
   // The chunk after which the next run's connections are cut (disconnectNextAt), if any.
   let nextCut;
+  // The run started last and how many have started (the test hooks count its chunks).
+  let latest;
+  let started = 0;
 
   /**
    * A new run for `key` (an active one is cancelled first: a new request replaces it). `run.res`
@@ -21,7 +25,9 @@ export function createRunRegistry() {
     const run = { chunks: [], status: 200, headers: {}, signal: abort.signal, followers, cutAt: nextCut };
     nextCut = undefined;
     const finish = (how) => {
-      if (runs.get(key) === run) runs.delete(key);
+      // A run that ended stays replayable until the conversation's next run: a page that stored
+      // it still streaming (a tab closed as it ended) reconnects and gets its end, not a 204.
+      if (runs.get(key) === run && how !== "end") runs.delete(key);
       run.finished = how;
       for (const res of followers) how === "end" ? res.end() : res.destroy();
       followers.clear();
@@ -50,6 +56,8 @@ export function createRunRegistry() {
       finish("drop");
     };
     runs.set(key, run);
+    latest = run;
+    started += 1;
     return run;
   }
 
@@ -73,10 +81,12 @@ export function createRunRegistry() {
   return {
     start,
     follow,
-    /** The conversation's active run, or undefined. */
+    /** The conversation's active run, or the one that ended last, or undefined. */
     active: (key) => runs.get(key),
     /** Cuts every connection that follows a run; returns how many. */
     disconnectAll: () => [...runs.values()].reduce((cut, run) => cut + disconnect(run), 0),
+    /** The number of the run started last (1 for the first, 0 before any) and how many chunks it has written. */
+    latestRun: () => ({ run: started, chunks: latest?.chunks.length ?? 0 }),
     /** Cuts the connections of the next run to start once it has written `chunks` chunks. */
     disconnectNextAt(chunks) {
       nextCut = chunks;

@@ -2,6 +2,7 @@ import { useEffect, useMemo, useRef, useState } from "react";
 import type { SessionErrorCode } from "chat-session-reducer";
 import { useAgentSession } from "chat-session-reducer/react";
 import type { AgentProtocol } from "chat-session-reducer/react";
+import { coordinateTabs } from "chat-session-reducer/tabs";
 import { Composer } from "./components/Composer";
 import { Conversation } from "./components/Conversation";
 import { CallAnswersContext } from "./components/callAnswers";
@@ -10,6 +11,10 @@ import { ThreadList, conversations, threadsOn, useOpenThread } from "./component
 
 /** Where the conversation lives in sessionStorage: it survives a reload of this tab. */
 const STORAGE_KEY = "chat-session-reducer-demo";
+
+/** `?tabs=1` in the address: the conversation in localStorage instead, shared by every tab open on
+ *  the demo with it (one request per run, the others follow; chat-session-reducer/tabs). */
+const SHARED_BY_TABS = new URLSearchParams(location.search).get("tabs") === "1" ? { storage: localStorage, tabs: coordinateTabs() } : {};
 
 /** The protocols the demo's server speaks, each on its own endpoint (server.mjs). */
 const PROTOCOLS: { value: AgentProtocol; label: string }[] = [
@@ -52,6 +57,7 @@ export function App() {
     ...(threadsOn ? { conversations, id: threadId } : { storageKey: STORAGE_KEY }),
     resume: true,
     stopApi: `/api/chat/${protocol}/stop`,
+    ...SHARED_BY_TABS,
   });
   const { state, approve, deny, answer, edit, regenerate, switchBranch } = chat;
 
