@@ -14,6 +14,7 @@ import { join } from "node:path";
 import { test } from "node:test";
 import { pathToFileURL } from "node:url";
 import { createRandom } from "../fuzz/generate.mjs";
+import { sleep, untilUnder } from "./waiting.mjs";
 
 const consumer = process.env.REACT_CONSUMER;
 /** A module by name from the consumer project, or from the repository (`here`: the package's file in pkg/). */
@@ -36,7 +37,6 @@ const { loadSession } = await import(from("chat-session-reducer", "../../pkg/ind
 const RUNS = Number(process.env.THREADS_RUNS ?? 20);
 const SEED = Number(process.env.THREADS_SEED ?? 1);
 const API = "http://localhost/api/chat";
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function memoryStorage() {
   const items = new Map();
@@ -95,13 +95,7 @@ async function mount(options) {
   return page;
 }
 
-async function until(predicate, what) {
-  for (let waited = 0; waited < 5000; waited += 2) {
-    if (predicate()) return;
-    await act(() => sleep(2));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
+const until = untilUnder(act);
 
 const settle = () => act(() => sleep(5));
 

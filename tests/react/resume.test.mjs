@@ -9,6 +9,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { JSDOM } from "jsdom";
 import { createRandom } from "../fuzz/generate.mjs";
+import { sleep, untilUnder } from "./waiting.mjs";
 
 const dom = new JSDOM("<!doctype html><html><body></body></html>", { url: "http://localhost/" });
 Object.assign(globalThis, { window: dom.window, document: dom.window.document, navigator: dom.window.navigator, IS_REACT_ACT_ENVIRONMENT: true });
@@ -21,7 +22,6 @@ const { drop, mockEndpoint, wait } = await import("../../pkg/testing/index.js");
 const RUNS = Number(process.env.RESUME_RUNS ?? 200);
 const SEED = Number(process.env.RESUME_SEED ?? 1);
 const API = "http://localhost/api/chat";
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function memoryStorage() {
   const items = new Map();
@@ -110,13 +110,7 @@ async function mount(options) {
   return result;
 }
 
-async function until(predicate, what) {
-  for (let waited = 0; waited < 5000; waited += 2) {
-    if (predicate()) return;
-    await act(() => sleep(2));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
+const until = untilUnder(act);
 
 // The user message's id is the hook's own (random): everything else must be exactly equal.
 const comparable = (state) => ({ ...state, messages: state.messages.map((message, index) => (index === 0 ? { ...message, id: "user" } : message)) });

@@ -8,6 +8,7 @@
 import assert from "node:assert/strict";
 import { afterEach, test } from "node:test";
 import { JSDOM } from "jsdom";
+import { sleep, untilUnder } from "./waiting.mjs";
 
 const dom = new JSDOM("<!doctype html><html><body></body></html>", { url: "http://localhost/" });
 Object.assign(globalThis, { window: dom.window, document: dom.window.document, navigator: dom.window.navigator, IS_REACT_ACT_ENVIRONMENT: true });
@@ -21,7 +22,6 @@ const { createRandom } = await import("../fuzz/generate.mjs");
 
 const RUNS = Number(process.env.TABS_RUNS ?? 200);
 const SEED = Number(process.env.TABS_SEED ?? 1);
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function sharedStorage() {
   const items = new Map();
@@ -96,13 +96,7 @@ async function mount(options) {
   return tab;
 }
 
-async function until(predicate, what) {
-  for (let waited = 0; waited < 6000; waited += 5) {
-    if (predicate()) return;
-    await act(() => sleep(5));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
+const until = untilUnder(act, { timeout: 6000, step: 5 });
 
 const textOf = (message) => (message?.parts ?? []).filter((part) => part.type === "text").map((part) => part.text).join("");
 const replyOf = (tab) => textOf(tab.session.messages.findLast((message) => message.role === "assistant"));
