@@ -13,8 +13,11 @@ import { consumerProject } from "./project.mjs";
 
 // Issue 13's ceiling for the core entry (docs/performance.md has the current figure).
 const CORE_BUDGET = 40_000;
-// What each subpath export adds to the core entry, everything it exports kept.
+// What each subpath export adds to the core entry, everything it exports kept; the hook's is
+// larger since it holds the conversations' hand-over and the tabs glue (docs/decisions.md,
+// "Conversations in the background").
 const SUBPATH_BUDGET = 8_000;
+const HOOK_BUDGET = 8_700;
 
 const installed = () => join(consumerProject(), "node_modules", "chat-session-reducer");
 const gzipped = (code) => gzipSync(code, { level: 9 }).length;
@@ -68,6 +71,7 @@ test("each subpath export (adapters, React hook) adds a few kB to the core entry
       `${core}import * as entry from ${JSON.stringify(specifier)};\nconsole.log(entry);\n`);
     const added = gzipped(code) - coreSize;
     t.diagnostic(`${specifier}: ${added} bytes gzip -9`);
-    assert.ok(added <= SUBPATH_BUDGET, `${specifier}: ${added} bytes gzip -9, the budget is ${SUBPATH_BUDGET}`);
+    const budget = subpath === "./react" ? HOOK_BUDGET : SUBPATH_BUDGET;
+    assert.ok(added <= budget, `${specifier}: ${added} bytes gzip -9, the budget is ${budget}`);
   }
 });
