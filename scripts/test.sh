@@ -9,7 +9,7 @@ export PATH="${CARGO_HOME:-$HOME/.cargo}/bin:$PATH"
 
 suite() {
   echo
-  echo "=== test: $1"
+  echo "=== test: $1 (at ${SECONDS} s)"
 }
 
 suite "setup"
@@ -147,3 +147,6 @@ suite "the demo end to end in headless Chromium, with its several-tabs scenarios
 bash scripts/setup.sh demo
 npm --prefix www run build
 node tests/e2e/run.mjs
+
+echo
+echo "=== test: all suites passed in ${SECONDS} s"
