@@ -123,7 +123,7 @@ export function createConversation(state, owner) {
     state = hookReducer(before, action);
     if (state === before) return;
     runNow();
-    if (state.session !== before.session || state.opened !== before.opened) saveShown();
+    if (state.session !== before.session || state.id !== before.id || state.opened !== before.opened) saveShown();
     owner.changed();
     if (state.ended === before.ended) return;
     try {

@@ -37,7 +37,7 @@ export function checkOptions(options) {
   if (options.tabs !== undefined && typeof options.tabs?.connect !== "function") throw invalidOption("options.tabs", "coordinateTabs()");
   // Not designed together yet: whose run a background conversation's is when several tabs show the list.
   if (options.tabs !== undefined && options.conversations !== undefined) {
-    throw invalidOption("options.tabs", "no tabs with options.conversations (a store of conversations coordinates no tabs yet)");
+    throw Object.assign(new TypeError("options.tabs: not with options.conversations (a store of conversations coordinates no tabs yet)"), { code: "invalid", path: "options.tabs" });
   }
 }
 
