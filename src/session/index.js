@@ -86,7 +86,6 @@ export function createAgentSession(options) {
   let conversation = createConversation(initialHookState(initialSession(options), newId("chat")), owner);
   const idNow = () => given.id ?? conversation.state().id;
 
-  /** Opens the conversation the options name, unless it is the one shown (see open.js). */
   /** Not opened yet (the options changed again, or it stopped): what is shown stays as before. */
   function cancelAwaiting() {
     if (awaiting === undefined) return;
@@ -95,7 +94,8 @@ export function createAgentSession(options) {
     awaiting = undefined;
   }
 
-  /** `left`: the options of the conversation shown until now. */
+  /** Opens the conversation the options name, unless it is the one shown (see open.js); `left`:
+   *  the options of the conversation shown until now. */
   function open(left = shownOptions) {
     cancelAwaiting();
     const before = shown;
