@@ -1,0 +1,203 @@
+// A binding's consumer (vue/ or svelte/) in Vite's dev server with the framework's plugin, in
+// headless Chromium: the chat app driven as a user drives it, against an agent the test holds
+// (agent.mjs). Run by run.mjs, which installs the packed package into the project and passes its
+// path as BINDING_CONSUMER and the framework as BINDING.
+import { test, before, after, beforeEach, afterEach } from "node:test";
+import assert from "node:assert/strict";
+import { createServer } from "vite";
+import vue from "@vitejs/plugin-vue";
+import { svelte } from "@sveltejs/vite-plugin-svelte";
+import { launchChromium } from "../chromium.mjs";
+import { heldAgent } from "./agent.mjs";
+
+const PLUGINS = { vue, svelte };
+const project = process.env.BINDING_CONSUMER;
+const binding = process.env.BINDING;
+const agent = heldAgent();
+let server;
+let browser;
+let page;
+let problems;
+
+before(async () => {
+  assert.ok(project && Object.hasOwn(PLUGINS, binding), "BINDING_CONSUMER or BINDING is not set: run tests/bindings/run.mjs");
+  server = await createServer({
+    root: project,
+    configFile: false,
+    logLevel: "warn",
+    plugins: [PLUGINS[binding](), agent.plugin],
+    server: { host: "127.0.0.1", port: 0, strictPort: false },
+  });
+  await server.listen();
+  browser = await launchChromium();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+// Each scenario in a tab of its own: a sessionStorage of its own.
+beforeEach(async () => {
+  page = await browser.context.newPage();
+  page.setDefaultTimeout(30_000);
+  problems = [];
+  page.on("pageerror", (error) => problems.push(`pageerror: ${error.message}`));
+  page.on("console", (message) => {
+    if (message.type() === "error" || message.type() === "warning") problems.push(`console.${message.type()}: ${message.text()}`);
+  });
+  await page.goto(server.resolvedUrls.local[0]);
+  await page.getByTestId("send").waitFor();
+});
+
+afterEach(async () => {
+  await page.close();
+  assert.equal(agent.untaken(), 0, "a request the scenario did not expect");
+});
+
+// The rows as [role, text], read in the page.
+const readRows = () =>
+  [...document.querySelectorAll('[data-testid="message"]')].map((row) => [
+    row.dataset.role,
+    [...row.querySelectorAll('[data-testid="text"]')].map((text) => text.textContent).join(""),
+  ]);
+
+/** Waits until the page shows `rows` ([role, text] each) and, if given, `status`. */
+async function showing(rows, status) {
+  const read = `JSON.stringify({ rows: (${readRows})(), status: ${status === undefined ? "undefined" : 'document.querySelector("main").dataset.status'} })`;
+  try {
+    await page.waitForFunction(`${read} === ${JSON.stringify(JSON.stringify({ rows, status }))}`, undefined, { timeout: 10_000 });
+  } catch {
+    const shown = { rows: await page.evaluate(readRows), status: await page.locator("main").getAttribute("data-status") };
+    assert.deepEqual(shown, { rows, status: status ?? shown.status }, "what the page shows");
+  }
+}
+
+const textOf = (message) => message.parts.map((part) => (part.type === "text" ? part.text : "")).join("");
+const sentTexts = (reply) => reply.messages.map((message) => [message.role, textOf(message)]);
+
+/** Types `text`, sends it, and returns the request it made. */
+async function send(text) {
+  await page.getByTestId("composer").fill(text);
+  await page.getByTestId("send").click();
+  return agent.nextReply();
+}
+
+function answer(reply, messageId, text) {
+  reply.parts({ type: "message-start", messageId }, { type: "text-delta", messageId, text }, { type: "finish", reason: "stop" });
+  reply.end();
+}
+
+test("a reply streams into the page as it arrives, and ends idle", async () => {
+  const reply = await send("Hello");
+  assert.deepEqual(sentTexts(reply), [["user", "Hello"]]);
+  reply.parts({ type: "message-start", messageId: "a1" }, { type: "text-delta", messageId: "a1", text: "Hel" });
+  await showing([["user", "Hello"], ["assistant", "Hel"]], "streaming");
+  reply.parts({ type: "text-delta", messageId: "a1", text: "lo!" }, { type: "finish", reason: "stop" });
+  reply.end();
+  await showing([["user", "Hello"], ["assistant", "Hello!"]], "idle");
+  assert.deepEqual(problems, []);
+});
+
+test("Stop aborts the request and keeps what arrived", async () => {
+  const reply = await send("Write a long essay");
+  reply.parts({ type: "message-start", messageId: "a1" }, { type: "text-delta", messageId: "a1", text: "Once" });
+  await showing([["user", "Write a long essay"], ["assistant", "Once"]], "streaming");
+  await page.getByTestId("stop").click();
+  await reply.closed;
+  await showing([["user", "Write a long essay"], ["assistant", "Once"]], "idle");
+  assert.deepEqual(problems, []);
+});
+
+test("a refused request shows its error, and Retry sends the conversation again", async () => {
+  const refused = await send("Hello");
+  refused.fail(503, "overloaded");
+  await page.getByRole("alert").waitFor();
+  await showing([["user", "Hello"]], "error");
+  await page.getByTestId("retry").click();
+  const retried = await agent.nextReply();
+  assert.deepEqual(sentTexts(retried), [["user", "Hello"]]);
+  answer(retried, "a1", "Hello again.");
+  await showing([["user", "Hello"], ["assistant", "Hello again."]], "idle");
+  assert.equal(await page.getByRole("alert").count(), 0);
+  // The 503 itself, as Chromium reports a failed fetch.
+  assert.ok(problems.every((problem) => /503/.test(problem)), problems.join("\n"));
+});
+
+test("a call awaiting approval shows Approve; approving it sends the approval and the agent goes on", async () => {
+  const reply = await send("Delete my drafts");
+  reply.parts(
+    { type: "message-start", messageId: "a1" },
+    { type: "tool-call", messageId: "a1", id: "c1", name: "delete_drafts", input: {} },
+    { type: "tool-approval-request", id: "c1", approvalId: "ap-c1", prompt: "Delete every draft?" },
+    { type: "finish", reason: "tool-calls" },
+  );
+  reply.end();
+  await page.getByTestId("approve").click();
+  const continued = await agent.nextReply();
+  const [call] = continued.messages[1].parts;
+  assert.deepEqual([call.id, call.state, call.approval.approved], ["c1", "running", true]);
+  continued.parts({ type: "tool-result", id: "c1", output: "deleted" });
+  answer(continued, "a2", "Deleted them.");
+  await page.locator('[data-testid="call"][data-state="done"]').waitFor();
+  await showing([["user", "Delete my drafts"], ["assistant", "Deleted them."]], "idle");
+  assert.equal(await page.getByTestId("approve").count(), 0);
+  assert.deepEqual(problems, []);
+});
+
+test("a reload mid-reply restores the conversation from sessionStorage, stopped where it was, and it goes on from there", async () => {
+  const reply = await send("Tell me a story");
+  reply.parts({ type: "message-start", messageId: "a1" }, { type: "text-delta", messageId: "a1", text: "Once upon a time" });
+  await showing([["user", "Tell me a story"], ["assistant", "Once upon a time"]], "streaming");
+  await page.reload();
+  await reply.closed;
+  await showing([["user", "Tell me a story"], ["assistant", "Once upon a time"]], "idle");
+  const next = await send("Go on");
+  assert.deepEqual(sentTexts(next), [["user", "Tell me a story"], ["assistant", "Once upon a time"], ["user", "Go on"]]);
+  answer(next, "a2", "The end.");
+  await showing([["user", "Tell me a story"], ["assistant", "Once upon a time"], ["user", "Go on"], ["assistant", "The end."]], "idle");
+  assert.deepEqual(problems, []);
+});
+
+test("Edit sends the edited question as a new branch, and \"< 1/2 >\" switches between the two", async () => {
+  answer(await send("First question"), "a1", "Answer one.");
+  await showing([["user", "First question"], ["assistant", "Answer one."]], "idle");
+  assert.equal(await page.getByTestId("branch").count(), 0);
+
+  await page.getByTestId("composer").fill("Second question");
+  await page.getByTestId("edit").click();
+  const edited = await agent.nextReply();
+  assert.deepEqual(sentTexts(edited), [["user", "Second question"]]);
+  answer(edited, "a2", "Answer two.");
+  await showing([["user", "Second question"], ["assistant", "Answer two."]], "idle");
+  assert.equal(await page.getByTestId("position").innerText(), "2/2");
+
+  await page.getByTestId("previous").click();
+  await showing([["user", "First question"], ["assistant", "Answer one."]], "idle");
+  assert.equal(await page.getByTestId("position").innerText(), "1/2");
+  await page.getByTestId("next").click();
+  await showing([["user", "Second question"], ["assistant", "Answer two."]], "idle");
+  assert.equal(await page.getByTestId("position").innerText(), "2/2");
+  assert.deepEqual(problems, []);
+});
+
+test("while a reply of 2,000 deltas streams, only its own row renders again, in batches", async (t) => {
+  answer(await send("Hi"), "a1", "Short.");
+  await showing([["user", "Hi"], ["assistant", "Short."]], "idle");
+  const reply = await send("long");
+  await showing([["user", "Hi"], ["assistant", "Short."], ["user", "long"]]);
+  const before = await page.evaluate(() => ({ ...window.rowRenders }));
+
+  const deltas = Array.from({ length: 2000 }, (_, index) => ({ type: "text-delta", messageId: "a2", text: `w${index} ` }));
+  reply.parts({ type: "message-start", messageId: "a2" }, ...deltas, { type: "finish", reason: "stop" });
+  reply.end();
+  const words = deltas.map((delta) => delta.text).join("");
+  await showing([["user", "Hi"], ["assistant", "Short."], ["user", "long"], ["assistant", words]], "idle");
+
+  const renders = await page.evaluate(() => ({ ...window.rowRenders }));
+  const { a2: streamingRow, ...otherRows } = renders;
+  assert.deepEqual(otherRows, before, "an earlier row rendered again");
+  t.diagnostic(`${binding}: the streaming row rendered ${streamingRow} times for 2,000 deltas`);
+  assert.ok(streamingRow >= 1 && streamingRow < deltas.length / 10, `the streaming row rendered ${streamingRow} times`);
+  assert.deepEqual(problems, []);
+});
