@@ -1,31 +1,39 @@
-// chat-session-reducer/svelte: useAgentSession(options), a Svelte store on the session controller
+// chat-session-reducer/svelte: useAgentSession(options) for Svelte 5, on the session controller
 // (chat-session-reducer/session), which does everything but the rendering. A plain module on
-// svelte/store: no compiler needed, and the store's value is the reducer's own objects.
-import { readable } from "svelte/store";
+// svelte/reactivity's createSubscriber (no compiler needed): its fields are reactive getters
+// holding the reducer's own objects, so a keyed {#each} compares them by identity.
+import { createSubscriber } from "svelte/reactivity";
 import { createAgentSession } from "chat-session-reducer/session";
 
 /**
- * A chat connected to an agent endpoint: a readable store whose value is what the React hook
- * returns (read it as `$chat.messages`), with the hook's actions on the store itself
- * (`chat.send(text)`) and `setOptions` for options that change. Started by the store's first
- * subscriber (a component reading `$chat`), stopped when the last one is gone.
+ * A chat connected to an agent endpoint: the React hook's return value with its fields as
+ * reactive getters (`chat.messages`, `chat.status`), its actions as functions (`chat.send`), and
+ * `setOptions` for options that change. Started once a field is read in an effect (a template
+ * expression, `$derived`, `$effect`), stopped when no effect reads one any more.
  * @param {import("chat-session-reducer/svelte").UseAgentSessionOptions} options
  */
 export function useAgentSession(options) {
   const session = createAgentSession(options);
-  const { subscribe } = readable(session.getServerSnapshot(), (set) => {
-    // On the server the store keeps the snapshot before anything stored was opened, as React's.
-    if (typeof window === "undefined") return undefined;
-    let shown;
-    const update = () => {
-      const snapshot = session.getSnapshot();
-      // A store tells its subscribers of every set object; only a new snapshot is news.
-      if (snapshot !== shown) set((shown = snapshot));
-    };
+  const subscribe = createSubscriber((update) => {
     const unsubscribe = session.subscribe(update);
+    // What opening the stored conversation changed before this listener was there.
     update();
     return unsubscribe;
   });
-  const actions = Object.entries(session.getSnapshot()).filter(([, value]) => typeof value === "function");
-  return { ...Object.fromEntries(actions), subscribe, setOptions: (next) => session.setOptions(next) };
+  /** @type {Record<string, unknown>} */
+  const chat = { setOptions: (next) => session.setOptions(next) };
+  for (const [name, value] of Object.entries(session.getSnapshot())) {
+    // The actions are stable for the controller's life; the rest is read from the newest snapshot.
+    if (typeof value === "function") chat[name] = value;
+    else {
+      Object.defineProperty(chat, name, {
+        enumerable: true,
+        get() {
+          subscribe();
+          return session.getSnapshot()[name];
+        },
+      });
+    }
+  }
+  return chat;
 }

@@ -62,7 +62,7 @@ test("the Vue and Svelte bindings import only their framework and the session co
     return [...new Set([...code.matchAll(/\bfrom\s*["']([^"']+)["']|\bimport\s*\(\s*["']([^"']+)["']/g)].map((match) => match[1] ?? match[2]))].sort();
   };
   assert.deepEqual(importsOf("vue"), ["../session/index.js", "vue"]);
-  assert.deepEqual(importsOf("svelte"), ["../session/index.js", "svelte/store"]);
+  assert.deepEqual(importsOf("svelte"), ["../session/index.js", "svelte/reactivity"]);
 });
 
 test("the store of conversations imports only React and the core: the hook's internals reach it from the hook", () => {
