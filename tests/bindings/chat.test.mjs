@@ -160,6 +160,20 @@ test("a reload mid-reply restores the conversation from sessionStorage, stopped 
   assert.deepEqual(problems, []);
 });
 
+test("choosing another conversation (a changed storageKey) opens it, and choosing the first again brings it back", async () => {
+  answer(await send("In A"), "a1", "Reply in A.");
+  await showing([["user", "In A"], ["assistant", "Reply in A."]], "idle");
+  await page.getByTestId("conversation").selectOption("b");
+  await showing([], "idle");
+  const inB = await send("In B");
+  assert.deepEqual(sentTexts(inB), [["user", "In B"]]);
+  answer(inB, "b1", "Reply in B.");
+  await showing([["user", "In B"], ["assistant", "Reply in B."]], "idle");
+  await page.getByTestId("conversation").selectOption("a");
+  await showing([["user", "In A"], ["assistant", "Reply in A."]], "idle");
+  assert.deepEqual(problems, []);
+});
+
 test("Edit sends the edited question as a new branch, and \"< 1/2 >\" switches between the two", async () => {
   answer(await send("First question"), "a1", "Answer one.");
   await showing([["user", "First question"], ["assistant", "Answer one."]], "idle");
