@@ -1,19 +1,22 @@
 // Tests chat-session-reducer/vue and chat-session-reducer/svelte in real consumers of the packed
 // package. Each consumer is a project of its own with locked dependencies (its package-lock.json),
 // copied to a temp directory and installed there (`npm ci`, then the tarball), and served by the
-// repository's Vite with the framework's plugin (chat.test.mjs, the same scenarios for both):
+// repository's Vite with the framework's plugin (chat.test.mjs, the same scenarios for both), and
+// its usage.ts type-checked there with the repository's tsc:
 //   vue/     a Vite + Vue 3 chat app on useAgentSession (a composable on shallowRef)
-//   svelte/  a Vite + Svelte 5 chat app on useAgentSession (a readable store)
+//   svelte/  a Vite + Svelte 5 chat app on useAgentSession (reactive getters on createSubscriber)
 //
 //   node tests/bindings/run.mjs [consumer…]     (after `npm run build`; default: both)
 import { cpSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { createRequire } from "node:module";
 import { packPackage, run } from "../consumers/pack.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const CONSUMERS = ["vue", "svelte"];
+const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
 
 const names = process.argv.length > 2 ? process.argv.slice(2) : CONSUMERS;
 const unknown = names.filter((name) => !CONSUMERS.includes(name));
@@ -33,6 +36,7 @@ for (const name of names) {
     run("npm", ["ci", "--no-audit", "--no-fund", "--loglevel=error"], { cwd: project });
     run("npm", ["install", "--no-save", "--no-audit", "--no-fund", "--loglevel=error", tarball], { cwd: project });
     run(process.execPath, ["--test", join(here, "chat.test.mjs")], { cwd: project, env: { ...process.env, BINDING_CONSUMER: project, BINDING: name } });
+    run(process.execPath, [tsc, "-p", join(project, "tsconfig.json")], { cwd: project });
   } catch (error) {
     console.error(`tests/bindings: ${name}: ${error.message}`);
     failed.push(name);
