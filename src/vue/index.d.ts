@@ -5,13 +5,15 @@ import type { AgentSession, UseAgentSessionOptions } from "chat-session-reducer/
 
 export type { AgentSession, UseAgentSessionOptions };
 
-/** The fields of the session that change; the composable returns each as a read-only ref. */
-export type AgentSessionField = "id" | "state" | "messages" | "status" | "error" | "queue" | "storageError";
+/** The session's fields (`id`, `state`, `messages`, `status`, …): what is not an action. */
+export type AgentSessionField<Session = AgentSession> = {
+  [Name in keyof Session]: Session[Name] extends (...args: never[]) => unknown ? never : Name;
+}[keyof Session];
 
-/** What `useAgentSession` returns: the session's fields as refs, its actions as functions. */
+/** What `useAgentSession` returns: the session's fields as read-only refs, its actions as functions. */
 export type AgentSessionRefs<Tools extends ToolMap = ToolMap, Data extends DataMap = DataMap> = {
-  readonly [Field in AgentSessionField]: ComputedRef<AgentSession<Tools, Data>[Field]>;
-} & Omit<AgentSession<Tools, Data>, AgentSessionField>;
+  readonly [Field in AgentSessionField<AgentSession<Tools, Data>>]: ComputedRef<AgentSession<Tools, Data>[Field]>;
+} & Omit<AgentSession<Tools, Data>, AgentSessionField<AgentSession<Tools, Data>>>;
 
 /**
  * A chat connected to an agent endpoint, for a component's `setup`: the React hook's options

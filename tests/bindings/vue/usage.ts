@@ -17,6 +17,10 @@ export function useSupportChat(conversation: { value: string }): AgentSessionRef
   chat.send("Hello", { metadata: { from: "ui" } });
   chat.approve("call-1", { input: { path: "/tmp" } });
   chat.switchBranch(null, 1);
+  const id: string = chat.id.value;
+  void id;
+  // @ts-expect-error an action is a function, not a ref
+  void chat.stop.value;
   // @ts-expect-error the fields are read-only refs: the session changes through its actions
   chat.status.value = "idle";
   // @ts-expect-error an approval's edited input is the tool's own
