@@ -8,23 +8,27 @@ async function readJson(request) {
   return JSON.parse(Buffer.concat(chunks).toString("utf8"));
 }
 
-// A request the test answers: its `messages`; `parts` writes stream parts (one write, so they may
-// arrive in one chunk), `end` finishes, `fail` answers with an HTTP error instead; `closed`
+// A request the test answers: its `messages`; `parts` writes stream parts as the package's NDJSON
+// (one write, so they may arrive in one chunk), `sse` AI SDK chunks as server-sent events (a
+// string as it is: "[DONE]"), `end` finishes, `fail` answers with an HTTP error instead; `closed`
 // settles once the connection is closed (by the end, or by the page: a stop, a reload).
 function heldReply(messages, response) {
   const closed = new Promise((resolve) => response.on("close", resolve));
-  const start = () => {
-    if (!response.headersSent) response.writeHead(200, { "content-type": "application/x-ndjson" });
+  const start = (headers) => {
+    if (!response.headersSent) response.writeHead(200, headers);
   };
   return {
     messages,
     closed,
     parts(...parts) {
-      start();
+      start({ "content-type": "application/x-ndjson" });
       response.write(parts.map((part) => JSON.stringify({ type: "part", part }) + "\n").join(""));
     },
+    sse(...chunks) {
+      start({ "content-type": "text/event-stream", "x-vercel-ai-ui-message-stream": "v1" });
+      response.write(chunks.map((chunk) => `data: ${typeof chunk === "string" ? chunk : JSON.stringify(chunk)}\n\n`).join(""));
+    },
     end() {
-      start();
       response.end();
     },
     fail(status, error) {

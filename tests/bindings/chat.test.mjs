@@ -219,3 +219,23 @@ test("while a reply of 2,000 deltas streams, only its own row renders again, in 
   assert.ok(renders >= 1 && renders < deltas.length / 10, `the streaming row rendered ${renders} times`);
   assert.deepEqual(problems, []);
 });
+
+test("the packed README's example, as written (Readme.vue, Readme.svelte), streams a reply from an AI SDK route and keeps it across a reload", async () => {
+  await page.goto(new URL("/readme.html", server.resolvedUrls.local[0]).href);
+  await page.locator("input").fill("Hello");
+  await page.getByRole("button", { name: "Send" }).click();
+  const reply = await agent.nextReply();
+  assert.deepEqual(sentTexts(reply), [["user", "Hello"]]);
+  const assistant = page.locator('p[data-role="assistant"]');
+  reply.sse({ type: "start", messageId: "a1" }, { type: "text-start", id: "t1" }, { type: "text-delta", id: "t1", delta: "Hi" });
+  await assistant.filter({ hasText: /^\s*Hi\s*$/ }).waitFor();
+  await page.getByRole("button", { name: "Stop" }).waitFor();
+  reply.sse({ type: "text-delta", id: "t1", delta: " there." }, { type: "text-end", id: "t1" }, { type: "finish" }, "[DONE]");
+  reply.end();
+  await page.getByRole("button", { name: "Send" }).waitFor();
+  assert.equal((await assistant.innerText()).trim(), "Hi there.");
+  await page.reload();
+  await assistant.filter({ hasText: "Hi there." }).waitFor();
+  assert.equal((await page.locator('p[data-role="user"]').innerText()).trim(), "Hello");
+  assert.deepEqual(problems, []);
+});

@@ -2,12 +2,13 @@
 // package. Each consumer is a project of its own with locked dependencies (its package-lock.json),
 // copied to a temp directory and installed there (`npm ci`, then the tarball), and served by the
 // repository's Vite with the framework's plugin (chat.test.mjs, the same scenarios for both), and
-// its usage.ts type-checked there with the repository's tsc:
+// its usage.ts type-checked there with the repository's tsc. The packed README's example for the
+// framework is written into the project as it is (Readme.vue, Readme.svelte) and run too:
 //   vue/     a Vite + Vue 3 chat app on useAgentSession (a composable on shallowRef)
 //   svelte/  a Vite + Svelte 5 chat app on useAgentSession (reactive getters on createSubscriber)
 //
 //   node tests/bindings/run.mjs [consumer…]     (after `npm run build`; default: both)
-import { cpSync, mkdtempSync, rmSync } from "node:fs";
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -17,6 +18,16 @@ import { packPackage, run } from "../consumers/pack.mjs";
 const here = dirname(fileURLToPath(import.meta.url));
 const CONSUMERS = ["vue", "svelte"];
 const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
+const SECTIONS = { vue: "## A chat in Vue", svelte: "## A chat in Svelte" };
+
+// The first fenced block of the framework's section of the packed README, as the Readme component.
+function writeReadmeExample(name, project) {
+  const readme = readFileSync(join(here, "..", "..", "pkg-template", "README.md"), "utf8");
+  const section = readme.slice(readme.indexOf(SECTIONS[name]));
+  const example = section.match(new RegExp("```" + name + "\\n([\\s\\S]*?)```"))?.[1];
+  if (!readme.includes(SECTIONS[name]) || !example) throw new Error(`pkg-template/README.md: no ${name} block under "${SECTIONS[name]}"`);
+  writeFileSync(join(project, `Readme.${name}`), example);
+}
 
 const names = process.argv.length > 2 ? process.argv.slice(2) : CONSUMERS;
 const unknown = names.filter((name) => !CONSUMERS.includes(name));
@@ -33,6 +44,7 @@ for (const name of names) {
   console.log(`\n--- tests/bindings: ${name} (${project})`);
   try {
     cpSync(join(here, name), project, { recursive: true });
+    writeReadmeExample(name, project);
     run("npm", ["ci", "--no-audit", "--no-fund", "--loglevel=error"], { cwd: project });
     run("npm", ["install", "--no-save", "--no-audit", "--no-fund", "--loglevel=error", tarball], { cwd: project });
     run(process.execPath, ["--test", join(here, "chat.test.mjs")], { cwd: project, env: { ...process.env, BINDING_CONSUMER: project, BINDING: name } });
