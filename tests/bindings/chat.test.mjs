@@ -221,7 +221,7 @@ test("while a reply of 2,000 deltas streams, only its own row renders again, in 
 });
 
 test("the packed README's example, as written (Readme.vue, Readme.svelte), streams a reply from an AI SDK route and keeps it across a reload", async () => {
-  await page.goto(new URL("/readme.html", server.resolvedUrls.local[0]).href);
+  await page.goto(new URL("/?readme", server.resolvedUrls.local[0]).href);
   await page.locator("input").fill("Hello");
   await page.getByRole("button", { name: "Send" }).click();
   const reply = await agent.nextReply();

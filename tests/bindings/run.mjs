@@ -3,12 +3,13 @@
 // copied to a temp directory and installed there (`npm ci`, then the tarball), and served by the
 // repository's Vite with the framework's plugin (chat.test.mjs, the same scenarios for both), and
 // its usage.ts type-checked there with the repository's tsc. The packed README's example for the
-// framework is written into the project as it is (Readme.vue, Readme.svelte) and run too:
+// framework is written into the project as it is (Readme.vue, Readme.svelte) and run too; the
+// page (index.html) is the same for both:
 //   vue/     a Vite + Vue 3 chat app on useAgentSession (a composable on shallowRef)
 //   svelte/  a Vite + Svelte 5 chat app on useAgentSession (reactive getters on createSubscriber)
 //
 //   node tests/bindings/run.mjs [consumer…]     (after `npm run build`; default: both)
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -44,6 +45,7 @@ for (const name of names) {
   console.log(`\n--- tests/bindings: ${name} (${project})`);
   try {
     cpSync(join(here, name), project, { recursive: true });
+    copyFileSync(join(here, "index.html"), join(project, "index.html"));
     writeReadmeExample(name, project);
     run("npm", ["ci", "--no-audit", "--no-fund", "--loglevel=error"], { cwd: project });
     run("npm", ["install", "--no-save", "--no-audit", "--no-fund", "--loglevel=error", tarball], { cwd: project });
