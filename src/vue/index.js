@@ -1,6 +1,6 @@
 // chat-session-reducer/vue: useAgentSession(options), a Vue 3 composable on the session
 // controller (chat-session-reducer/session), which does everything but the rendering.
-import { computed, onMounted, onScopeDispose, shallowRef, toValue, watch } from "vue";
+import { computed, onMounted, onScopeDispose, shallowRef, toRaw, toValue, watch } from "vue";
 import { createAgentSession } from "chat-session-reducer/session";
 
 /**
@@ -11,15 +11,22 @@ import { createAgentSession } from "chat-session-reducer/session";
  * @param {import("vue").MaybeRefOrGetter<import("chat-session-reducer/vue").UseAgentSessionOptions>} options
  */
 export function useAgentSession(options) {
-  const session = createAgentSession(toValue(options));
+  // The options now, each field read (so that what a getter or a reactive object reads is watched)
+  // and unwrapped from Vue's proxies, which the reducer must not keep (initialMessages, say); what
+  // is no object goes to the controller as it is, to be refused there.
+  const current = () => {
+    const value = toValue(options);
+    if (value === null || typeof value !== "object") return value;
+    return Object.fromEntries(Object.entries(value).map(([name, field]) => [name, toRaw(field)]));
+  };
+  const session = createAgentSession(current());
   // A shallowRef keeps the reducer's objects as they are, not deep proxies of them: a message
   // that did not change stays the same object, so only the streaming row updates.
   const snapshot = shallowRef(session.getServerSnapshot());
   const refresh = () => {
     snapshot.value = session.getSnapshot();
   };
-  // A copy of the options, so that a change of any field of a reactive object is seen.
-  watch(() => ({ ...toValue(options) }), (next) => session.setOptions(next));
+  watch(current, (next) => session.setOptions(next));
 
   // Started once mounted (never on the server), stopped with the component.
   let unsubscribe;
