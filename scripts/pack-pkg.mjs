@@ -134,6 +134,7 @@ const javascriptSubpaths = {
   "ai-sdk": "src/adapters/ai-sdk",
   "ag-ui": "src/adapters/ag-ui",
   "chat-stream": "src/adapters/chat-stream",
+  session: "src/session",
   react: "src/react",
   vue: "src/vue",
   svelte: "src/svelte",

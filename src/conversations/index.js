@@ -1,18 +1,17 @@
 // Several conversations, one on screen (chat-session-reducer/conversations): a store made once by
-// the app and passed to useAgentSession as `conversations`, with `id` the conversation shown.
-// When the hook opens another conversation while one streams, it hands the run to the store
-// instead of aborting it: the store drives it by the hook's own rules (hookReducer, the next run
-// when its finish sends the queue, the callbacks of a run that ended, the saves: `rules`, given by
-// the hook, so that this bundle shares none of the hook's internals), applies its frames to that
-// conversation's session alone and saves it under its own key. Reopened, the hook takes the
-// session and its run back. The thread list (`list()`, useConversations) says per conversation
-// its title, status, whether something arrived while it was not on screen, and whether it waits
-// on the user; it is kept under the key prefix itself, so it survives a reload.
+// the app and passed to useAgentSession (or createAgentSession) as `conversations`, with `id` the
+// conversation shown. The store holds each conversation the controller showed (conversation.js of
+// chat-session-reducer/session: its state, run, saves and callbacks); when the controller shows
+// another while one streams, that one goes on here, under its own key, and is taken back live
+// when shown again: the rules are the controller's own, nothing is re-implemented here. The
+// thread list (`list()`, useConversations) says per conversation its title, status, whether
+// something arrived while it was not on screen, and whether it waits on the user; it is kept
+// under the key prefix itself, so it survives a reload.
 
 import { useSyncExternalStore } from "react";
 import { clearSession } from "chat-session-reducer";
-import { someCallWaitsOnApp } from "../react/calls.js";
-import { newId } from "../react/ids.js";
+import { someCallWaitsOnApp } from "../session/calls.js";
+import { newId } from "../session/ids.js";
 
 /** The title of a conversation: the text of its first user message. */
 function titleOf(session) {
@@ -66,8 +65,9 @@ export function createConversations({ storage = sessionStorageIfAny(), keyPrefix
   let entries;
   /** @type {readonly any[]} */
   let listed = [];
-  /** The conversations running in the background: `{ hook, run, saver }` by id. */
-  const background = new Map();
+  /** The conversations held by id: on screen, or running in the background (controllers of
+   *  chat-session-reducer/session, conversation.js). */
+  const held = new Map();
   const listeners = new Set();
 
   const keyOf = (id) => `${keyPrefix}${id}`;
@@ -105,46 +105,23 @@ export function createConversations({ storage = sessionStorageIfAny(), keyPrefix
   };
 
   /**
-   * Drives the run handed over by the hook for conversation `id`: `hook` is the hook's state then,
-   * `missed` what the run dispatched that this state has not applied; `rules` the hook's (RULES of
-   * src/react/index.js) with its `options` and `throttle` then.
+   * What a conversation on screen goes on as when the controller shows another (or stops): held
+   * here while it streams, with the options it had, and saved under its own key; what arrives is
+   * unread. Taken back when it is shown again.
    */
-  const drive = (id, hook, run, missed, { reduce, startRun, runEnded, createSaver, answer, options, throttle }) => {
-    const saver = createSaver(keyOf(id), storage, () => {});
-    const handed = new Set();
-    const start = (state) =>
-      startRun({ options, session: state.session, chatId: id, startedBy: state.startedBy }, state.runs, dispatch, throttle, (part) => options.onData?.(part), false);
-    const held = { hook, run, saver };
-    background.set(id, held);
-    function dispatch(action) {
-      if (background.get(id) !== held) return;
-      const before = held.hook;
-      held.hook = reduce(before, action);
-      const { runs, session } = held.hook;
-      // The run's finish sent the queue: the next run starts here, as the hook's effect starts it.
-      if (runs !== before.runs) {
-        held.run?.stop();
-        held.run = session.status === "streaming" ? start(held.hook) : undefined;
-      } else if (session.status !== "streaming") held.run = undefined;
-      if (held.hook.ended !== before.ended) runEnded(held.hook, options, handed, (part) => dispatch(answer(part)), id);
-      if (session === before.session) return;
-      saver.due(session, id);
-      // Not on screen: what arrived is unread.
-      record(id, session, true);
-    }
-    // What the hook had not applied, then what arrives, in order: after the hook's last save of
-    // this conversation (its storage effect's cleanup, later in this commit), never before.
-    /** @type {any[] | undefined} */
-    let arrived = [];
-    run.handTo((action) => arrived?.push(action));
-    held.catchUp = () => {
-      if (arrived === undefined) return;
-      const pending = [...missed, ...arrived];
-      arrived = undefined;
-      run.handTo(dispatch);
-      for (const action of pending) dispatch(action);
+  const background = (id, conversation, options) => {
+    let recorded = conversation.state().session;
+    return {
+      options: () => options,
+      tabs: () => undefined,
+      shows: () => true,
+      changed() {
+        const { session } = conversation.state();
+        if (session === recorded) return;
+        recorded = session;
+        record(id, session, true);
+      },
     };
-    queueMicrotask(held.catchUp);
   };
 
   return {
@@ -163,10 +140,8 @@ export function createConversations({ storage = sessionStorageIfAny(), keyPrefix
     /** Stops its run, if it runs in the background, and removes it from storage and from the list. */
     remove(id) {
       load();
-      const held = background.get(id);
-      background.delete(id);
-      held?.run?.stop();
-      held?.saver.close();
+      held.get(id)?.close();
+      held.delete(id);
       try {
         clearSession(keyOf(id), storage);
       } catch {
@@ -174,19 +149,23 @@ export function createConversations({ storage = sessionStorageIfAny(), keyPrefix
       }
       if (entries.delete(id)) changed();
     },
-    // For useAgentSession.
-    hold: drive,
-    /** The hook's state (and its run, if it still runs) of a conversation the store drove. */
-    take(id) {
-      const held = background.get(id);
-      if (held === undefined) return undefined;
-      held.catchUp();
-      background.delete(id);
-      held.saver.close();
-      return { hook: held.hook, run: held.hook.session.status === "streaming" ? held.run : undefined };
+    // For the session controller (chat-session-reducer/session).
+    /** The conversation `id` held here (in the background, or on screen), to be shown by a controller. */
+    take: (id) => held.get(id),
+    /** The controller shows another: `conversation` goes on here while it streams, else it is closed. */
+    leave(id, conversation, options) {
+      if (held.get(id) !== conversation) return conversation.close();
+      if (conversation.state().session.status !== "streaming") {
+        held.delete(id);
+        return conversation.close();
+      }
+      conversation.handTo(background(id, conversation, options));
     },
-    /** The conversation on screen is `session`: nothing of it is unread. */
-    show: (id, session) => record(id, session, false),
+    /** `conversation` is on screen as `id`: nothing of it is unread. */
+    show(id, conversation) {
+      held.set(id, conversation);
+      record(id, conversation.state().session, false);
+    },
   };
 }
 

@@ -1,8 +1,16 @@
 // useAgentSession for Svelte 5 (chat-session-reducer/svelte).
 import type { DataMap, ToolMap } from "chat-session-reducer";
-import type { AgentSession, UseAgentSessionOptions } from "chat-session-reducer/react";
+import type { AgentSession, UseAgentSessionOptions } from "chat-session-reducer/session";
 
-export type { AgentSession, UseAgentSessionOptions };
+export type {
+  AgentError,
+  AgentProtocol,
+  AgentSession,
+  ApproveOptions,
+  DataStreamPart,
+  SendOptions,
+  UseAgentSessionOptions,
+} from "chat-session-reducer/session";
 
 /** What `useAgentSession` returns: the session's fields as reactive getters, its actions, and `setOptions`. */
 export type ReactiveAgentSession<Tools extends ToolMap = ToolMap, Data extends DataMap = DataMap> = Readonly<AgentSession<Tools, Data>> & {

@@ -5,7 +5,7 @@
 import { readAgUiStream } from "chat-session-reducer/ag-ui";
 import { readAiSdkStream } from "chat-session-reducer/ai-sdk";
 import { readNdjson } from "chat-session-reducer/chat-stream";
-import { CONTENT_TYPES } from "../react/contentTypes.js";
+import { CONTENT_TYPES } from "../session/content-types.js";
 
 const ndjsonLine = (frame) => `${JSON.stringify(frame)}\n`;
 const sseEvent = (frame) => `data: ${JSON.stringify(frame)}\n\n`;

@@ -1,9 +1,17 @@
 // useAgentSession for Vue 3 (chat-session-reducer/vue).
 import type { ComputedRef, MaybeRefOrGetter } from "vue";
 import type { DataMap, ToolMap } from "chat-session-reducer";
-import type { AgentSession, UseAgentSessionOptions } from "chat-session-reducer/react";
+import type { AgentSession, UseAgentSessionOptions } from "chat-session-reducer/session";
 
-export type { AgentSession, UseAgentSessionOptions };
+export type {
+  AgentError,
+  AgentProtocol,
+  AgentSession,
+  ApproveOptions,
+  DataStreamPart,
+  SendOptions,
+  UseAgentSessionOptions,
+} from "chat-session-reducer/session";
 
 /** The session's fields (`id`, `state`, `messages`, `status`, …): what is not an action. */
 export type AgentSessionField<Session = AgentSession> = {

@@ -196,7 +196,7 @@ for (const protocol of Object.keys(SCRIPTS)) {
   });
 }
 
-test("conversations: a frame A's run dispatched that React had not rendered yet when a click opened B (a sync render before it) goes on in the background, not lost", async () => {
+test("conversations: a frame A's run dispatched just before a click opened B (a sync render) goes on in the background, not lost", async () => {
   const expected = await uninterrupted("ai-sdk", "A");
   const agent = writtenAgent("ai-sdk");
   globalThis.fetch = agent.endpoint.fetch;
@@ -216,16 +216,13 @@ test("conversations: a frame A's run dispatched that React had not rendered yet 
   const script = SCRIPTS["ai-sdk"]("A");
   for (const frame of script.slice(0, 3)) a.write(frame);
   await settle();
-  let shownAtClick;
   await act(async () => {
     a.write(script[3]);
-    // The frame is read and dispatched (a default-priority update), then a click's sync render
-    // opens B before React renders that update.
+    // The frame is read and dispatched (into the session controller, outside React's render),
+    // then a click's sync render opens B.
     await sleep(10);
-    shownAtClick = textOf(page.session.state);
     flushSync(() => page.setId("B"));
   });
-  assert.equal(shownAtClick, "Go A | Reply ", "the frame written last was not rendered before the click");
   for (const frame of script.slice(4)) a.write(frame);
   a.end();
   await until(() => conversations.list().find((entry) => entry.id === "A")?.status === "idle", "A's end in the background");

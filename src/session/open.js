@@ -1,20 +1,18 @@
-// Which conversation the hook shows. At mount: `initialState` or `initialMessages` (the server
-// renders it too), then, right after hydration, the one stored under `storageKey`. When
-// `storageKey`, `storage` or `id` changes, the hook opens that conversation instead, as at mount:
-// the stored one, unless it is stored under another id, else the initial one. The running reply
-// of the conversation left is aborted (its session is no longer the one streaming), or, with a
-// store of conversations, handed to it (index.js, switchOver).
+// Which conversation the session controller shows. Before it starts: `initialState` or
+// `initialMessages` (what a server renders too), then, once started (right after hydration), the
+// one stored under `storageKey`. When `storageKey`, `storage` or `id` changes, it opens that
+// conversation instead, as at the start: the stored one, unless it is stored under another id,
+// else the initial one. The running reply of the conversation left is aborted (its session is no
+// longer the one streaming), or, with a store of conversations, goes on there (index.js).
 // An asynchronous store (chat-session-reducer/indexeddb) answers after the first paint: until it
 // has, the conversation shown stays and nothing is saved (isOpened); at mount, an action taken on
-// the initial session meanwhile is kept (session.js, OPEN).
+// the initial session meanwhile is kept (session-state.js, OPEN).
 // With `resume`, a conversation stored while it streamed is opened still streaming (resume.js).
 
-import { useRef } from "react";
 import { restoreSessionEntry, sessionReducer } from "chat-session-reducer";
 import { newId } from "./ids.js";
 import { resumesStored } from "./resume.js";
-import { EMPTY_SESSION, OPEN } from "./session.js";
-import { useClientLayoutEffect } from "./storage.js";
+import { EMPTY_SESSION, OPEN } from "./session-state.js";
 
 /** The conversation before anything is restored: `initialState`, else `initialMessages`, else empty.
  *  Loaded as the `load` action loads a state; a bad one throws, naming the option. */
@@ -39,7 +37,7 @@ const isEmpty = (session) => session.messages.length === 0 && session.queue === 
 
 /** The OPEN action for the conversation `options` name (see the top of this file), given the
  *  entry `stored` under its key (restoreSessionEntry's; undefined without a key). */
-function opening(options, stored) {
+export function opening(options, stored) {
   const { storageKey, storage, id } = options;
   const opened = { storageKey, storage, id };
   if (stored !== undefined) {
@@ -53,45 +51,10 @@ function opening(options, stored) {
   return { type: OPEN, session: initialSession(options), id: newId("chat"), opened };
 }
 
-const sameConversation = (a, b) => a.storageKey === b.storageKey && a.storage === b.storage && a.id === b.id;
+export const sameConversation = (a, b) => a.storageKey === b.storageKey && a.storage === b.storage && a.id === b.id;
 
 /** Whether the conversation shown is the one `options` name (`opened`: what the last OPEN opened):
  *  until then nothing is saved, so the conversation left never overwrites the one opened. */
 export function isOpened(opened, options) {
   return opened !== undefined && sameConversation(opened, options);
-}
-
-/** Opens the conversation of `options` at mount (a stored one) and whenever it changes;
- *  `session` is the one shown. `switchOver(before)`, with a store of conversations (index.js),
- *  hands the run of the conversation left to it and gives the OPEN of one it holds. */
-export function useOpenConversation(options, session, dispatch, switchOver) {
-  const { storageKey, storage, id } = options;
-  /** @type {import("react").RefObject<{ storageKey?: string, storage?: unknown, id?: string } | undefined>} */
-  const shown = useRef(undefined);
-  useClientLayoutEffect(() => {
-    const wanted = { storageKey, storage, id };
-    const before = shown.current;
-    shown.current = wanted;
-    // At mount without a key, the initial conversation is already the one shown (and Strict
-    // Mode's second mount finds the one it opened).
-    if (before === undefined ? storageKey === undefined : sameConversation(before, wanted)) return;
-    const live = switchOver?.(before);
-    if (live !== undefined) return void dispatch({ ...live, opened: wanted });
-    const stored = storageKey === undefined ? undefined : restoreSessionEntry(storageKey, storage);
-    if (!(stored instanceof Promise)) return void dispatch(opening(options, stored));
-    let pending = true;
-    const over = before === undefined ? session : undefined;
-    stored.then((entry) => {
-      if (!pending) return;
-      pending = false;
-      dispatch({ ...opening(options, entry), over });
-    });
-    return () => {
-      // Not opened yet (the options changed again, or Strict Mode's first mount ended): the
-      // next effect compares with what is shown, and asks again.
-      if (!pending) return;
-      pending = false;
-      shown.current = before;
-    };
-  }, [storageKey, storage, id]);
 }

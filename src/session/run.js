@@ -5,7 +5,7 @@
 // is not an error: the run just ends.
 
 import { checkAction } from "chat-session-reducer";
-import { CONTENT_TYPES } from "./contentTypes.js";
+import { CONTENT_TYPES } from "./content-types.js";
 import { newId } from "./ids.js";
 import { loadProtocol } from "./protocols.js";
 

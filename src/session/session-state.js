@@ -1,4 +1,4 @@
-// The hook's reducer: the session (sessionReducer's state) plus what the hook keeps beside it:
+// The session controller's reducer: the session (sessionReducer's state) plus what the hook keeps beside it:
 // a count of the runs started, so that the hook starts a request exactly when an action starts
 // a run; the conversation's id; whether the current run has streamed anything yet ("submitted");
 // the details of its failure; what started the current run (the AI SDK body's `trigger` and
@@ -12,8 +12,8 @@ import { endsRun, startsNextRun } from "./run.js";
 
 /** Opens a conversation: `{ session, id, opened }` (restored from storage, or the initial one);
  *  `over`, when an asynchronous store answered after the first paint: the session shown then;
- *  `resume`: one stored while it streamed goes on streaming (resume.js); `live`: the hook's state
- *  of a conversation that ran in the background (chat-session-reducer/conversations), its run taken back. */
+ *  `resume`: one stored while it streamed goes on streaming (resume.js); `live`: the conversation
+ *  ran in the background (chat-session-reducer/conversations) and is shown again as it is. */
 export const OPEN = Symbol("open");
 /** An app action that starts a new conversation (a reset): `{ action, id }`, the new id. */
 export const NEW_CONVERSATION = Symbol("new conversation");
@@ -33,13 +33,11 @@ export const EMPTY_SESSION = { messages: [], status: "idle" };
  * stored conversation is opened: nothing is saved before, so an initial session never
  * overwrites what is stored). `streamed` is the number of the run that delivered its first
  * action; `ended` is `{ run, session }` for the last run that ended; `resumes` the number of
- * the run resumed (resume.js) rather than requested. `last` is the last STREAMED or FAILED action
- * applied (what a run handed to the background has yet to apply follows it); `adopted` the state
- * taken back from the background (the hook's run effect keeps the run it came with); `follows`:
+ * the run resumed (resume.js) rather than requested; `follows`:
  * the session shown is a run another tab streams (chat-session-reducer/tabs).
  */
 export function initialHookState(session, id) {
-  return { session, runs: 0, id, opened: undefined, streamed: 0, failure: undefined, startedBy: undefined, ended: undefined, resumes: undefined, last: undefined, adopted: undefined, follows: false };
+  return { session, runs: 0, id, opened: undefined, streamed: 0, failure: undefined, startedBy: undefined, ended: undefined, resumes: undefined, follows: false };
 }
 
 /** True for an action that resets the conversation (a `reset`, also inside a batch). */
@@ -129,8 +127,8 @@ function streamed(current, action) {
 export function hookReducer(current, action) {
   switch (action.type) {
     case OPEN: {
-      // The callbacks of the runs it ran in the background were called there.
-      if (action.live !== undefined) return { ...action.live, id: action.id, opened: action.opened, ended: current.ended, adopted: action.live };
+      // A conversation taken back from the background keeps its state and run: only where it is shown changes.
+      if (action.live) return { ...current, id: action.id, opened: action.opened };
       // An action taken on the session shown before the store answered wins: it is kept, with
       // its id, and saved under the key from now on.
       if (action.over !== undefined && action.over !== current.session) return { ...current, opened: action.opened };
@@ -145,14 +143,12 @@ export function hookReducer(current, action) {
       return action.resume ? resumed(shown) : shown;
     }
     case FAILED:
-      return action.run === current.runs ? { ...current, failure: { run: action.run, details: action.details }, last: action } : current;
+      return action.run === current.runs ? { ...current, failure: { run: action.run, details: action.details } } : current;
     case STREAMED: {
       // What an earlier run's stream delivered after the next run began (an edit while it
       // streamed) belongs to a reply set aside: it must not land in the new one.
       if (action.run !== current.runs) return current;
-      const next = streamed(current.streamed === action.run ? current : { ...current, streamed: action.run }, action.action);
-      // A hand-over replays what follows `last`; an action that changed nothing changes nothing again.
-      return next === current ? current : { ...next, last: action };
+      return streamed(current.streamed === action.run ? current : { ...current, streamed: action.run }, action.action);
     }
     case ANSWER:
       return withSession(current, answered(current.session, action.answer), action.answer);

@@ -11,7 +11,7 @@
 // The adapters behind them are imported when a protocol is first used, not with the hook: an app
 // loads only the one it speaks (bundlers split each into a chunk of its own).
 
-import { CONTENT_TYPES } from "./contentTypes.js";
+import { CONTENT_TYPES } from "./content-types.js";
 
 /** The agent may only stream parts and tool phases; send, stop, retry and reset are the user's. */
 const AGENT_ACTION_TYPES = new Set(["part", "toolPhase"]);

@@ -1,9 +1,4 @@
-// Keeping the session in storage from the hook. The stored session is applied right after
-// hydration (a layout effect, before the browser paints, conversation.js): the server and the
-// first client render both show the initial session, so the markup always matches and the
-// server never reads storage. An asynchronous store (chat-session-reducer/indexeddb) answers
-// after the first paint: until the conversation it holds is opened, nothing is saved.
-// A Web Storage entry is one text, written whole (a 4 MB conversation: a few hundred ms in
+// Keeping a conversation in storage (open.js opens it). A Web Storage entry is one text, written whole (a 4 MB conversation: a few hundred ms in
 // Chromium; the IndexedDB store writes the changed messages alone), so while a reply streams a
 // save happens at most every SAVE_EVERY_MS, and never sooner than SAVE_SHARE times what the last
 // save took (saving keeps to a tenth of the main thread), and when the page is hidden (a reload, a
@@ -11,7 +6,6 @@
 // for size (`quota`) loses nothing: the session stays due and is saved again at the next change,
 // or after RETRY_MS (doubling up to RETRY_MAX_MS) when none comes, until a save lands.
 
-import { useEffect, useLayoutEffect, useRef, useState } from "react";
 import { persistSession } from "chat-session-reducer";
 
 const SAVE_EVERY_MS = 500;
@@ -22,15 +16,12 @@ const RETRY_MAX_MS = 30_000;
 /** @typedef {import("chat-session-reducer").SessionState} SessionState */
 /** @typedef {import("chat-session-reducer").SessionReducerError} SessionReducerError */
 
-// useLayoutEffect warns when it runs on the server (React 18); there is nothing to restore there.
-export const useClientLayoutEffect = typeof document === "undefined" ? useEffect : useLayoutEffect;
-
 /**
  * Saves one conversation's session under `storageKey` by the rule at the top of this file: `due(session, id)`
  * after each change (saved at once, or while it streams at most every SAVE_EVERY_MS), `close()` saves
  * what is due and stops (no retry after). `report(failure)` gets each save's failure, or undefined.
  * The hook keeps one per key; a conversation running in the background (chat-session-reducer/conversations) too.
- * `tabs.current`: the tabs coordinator's connection, which saves instead (null: nothing written, the failure shown stays).
+ * `tabs()`: the tabs coordinator's connection, which saves instead (null: nothing written, the failure shown stays).
  */
 export function createSaver(storageKey, storage, report, tabs) {
   // The session not saved yet (with its id), the save that is due for it, a retry after a refused
@@ -59,7 +50,8 @@ export function createSaver(storageKey, storage, report, tabs) {
     Object.assign(due, { session: undefined, timer: undefined, retry: undefined });
     if (latest === undefined) return;
     const started = Date.now();
-    const failure = tabs?.current ? tabs.current.save(latest, id) : persistSession(storageKey, latest, storage, { id });
+    const connection = tabs?.();
+    const failure = connection ? connection.save(latest, id) : persistSession(storageKey, latest, storage, { id });
     due.took = Date.now() - started;
     if (failure === null) return;
     if (failure instanceof Promise) failure.then((found) => settled(latest, found));
@@ -81,28 +73,4 @@ export function createSaver(storageKey, storage, report, tabs) {
       clearTimeout(due.retry);
     },
   };
-}
-
-/** Saves `session`, with the conversation's `id`, under `storageKey` (nothing without a key,
- *  nor before `opened`: the conversation shown is the one opened for this key and storage);
- *  returns the last save's failure, or undefined. `tabs`: see createSaver. */
-export function useStoredSession(storageKey, storage, session, id, opened, tabs) {
-  /** @type {import("react").RefObject<ReturnType<typeof createSaver> | undefined>} */
-  const saver = useRef(undefined);
-  const [storageError, setStorageError] = useState(/** @type {SessionReducerError | undefined} */ (undefined));
-  useEffect(() => {
-    if (storageKey === undefined) return;
-    const current = createSaver(storageKey, storage, (failure) => setStorageError((shown) => (shown?.message === failure?.message ? shown : failure)), tabs);
-    saver.current = current;
-    return () => current.close();
-  }, [storageKey, storage]);
-
-  useEffect(() => {
-    // The session before the stored one was opened (the initial one, or the conversation left
-    // when the key changed) must not overwrite what is stored.
-    if (storageKey === undefined || !opened) return;
-    saver.current?.due(session, id);
-  }, [storageKey, storage, session, id, opened]);
-
-  return storageError;
 }

@@ -1,8 +1,8 @@
 // The app's callbacks about runs: onFinish and onError once a run ended, onToolCall for each
-// client-side tool call a finished run left waiting on the app, onData (index.js) as data parts
-// arrive. They are called after the render that shows what they report, from the newest options.
+// client-side tool call a finished run left waiting on the app, onData (conversation.js) as data
+// parts arrive. They are called after the change they report reached the subscribers, from the
+// newest options; what they throw is reported as an uncaught error and never stops the session.
 
-import { useEffect, useRef } from "react";
 import { waitsOnApp } from "chat-session-reducer";
 import { callsOfLastTurn } from "./calls.js";
 
@@ -69,14 +69,4 @@ export function runEnded(hook, options, handed, answer, id) {
     handed.add(call.id);
     void runToolCall(onToolCall, call, answer);
   }
-}
-
-/** The callbacks of runEnded after each run that ended, from the newest options (`newest()`). */
-export function useRunCallbacks(hook, newest, answer) {
-  // The calls given to onToolCall already: each once.
-  const handed = useRef(new Set());
-  useEffect(() => {
-    if (hook.ended !== undefined) runEnded(hook, newest().options, handed.current, answer, newest().id);
-    // Once per run that ended; the callbacks are read from the newest options.
-  }, [hook.ended]);
 }
