@@ -14,10 +14,11 @@ export function useAgentSession(options) {
   // The options now, each field read (so that what a getter or a reactive object reads is watched)
   // and unwrapped from Vue's proxies, which the reducer must not keep (initialMessages, say); what
   // is no object goes to the controller as it is, to be refused there.
+  /** @returns {import("chat-session-reducer/session").AgentSessionOptions} */
   const current = () => {
     const value = toValue(options);
     if (value === null || typeof value !== "object") return value;
-    return Object.fromEntries(Object.entries(value).map(([name, field]) => [name, toRaw(field)]));
+    return /** @type {any} */ (Object.fromEntries(Object.entries(value).map(([name, field]) => [name, toRaw(field)])));
   };
   const session = createAgentSession(current());
   // A shallowRef keeps the reducer's objects as they are, not deep proxies of them: a message
