@@ -65,6 +65,8 @@ export function createAgentSession(options) {
   /** @type {{ before: any, cancelled: boolean } | undefined} */
   let awaiting;
   let lastShown;
+  /** The stop the last unsubscribe scheduled, until it runs or a subscriber comes back. */
+  let stopping;
 
   const owner = {
     options: () => shownOptions,
@@ -169,7 +171,8 @@ export function createAgentSession(options) {
     void loadProtocol(shownOptions.protocol).catch(() => {});
   }
 
-  function stop() {
+  function shutDown() {
+    stopping = undefined;
     started = false;
     cancelAwaiting();
     leave(shownOptions);
@@ -250,9 +253,14 @@ export function createAgentSession(options) {
     ...actions,
     subscribe(listener) {
       listeners.add(listener);
+      stopping = undefined;
       if (!started) start();
       return () => {
-        if (listeners.delete(listener) && listeners.size === 0 && started) stop();
+        if (!listeners.delete(listener) || listeners.size > 0 || !started) return;
+        // A microtask later, unless subscribed again meanwhile (React Strict Mode's second mount):
+        // a stop there would abort the run and write a save that is not due yet.
+        const scheduled = (stopping = () => stopping === scheduled && shutDown());
+        queueMicrotask(scheduled);
       };
     },
     getSnapshot,

@@ -200,6 +200,51 @@ test("tabs: a tab opened mid-run shows the run so far and follows it; no second 
   await c.close();
 });
 
+test("tabs: a tab opened while another streams says streaming for that run and the next, never submitted (resume on)", async () => {
+  // Resuming, the new tab opens the stored run as its own to resume, gated by the stream lock,
+  // then follows the tab that holds it.
+  const replies = [];
+  const endpoint = mockEndpoint("ai-sdk", () => {
+    const reply = liveReply();
+    replies.push(reply);
+    return reply;
+  });
+  globalThis.fetch = endpoint.fetch;
+  const text = (n, delta) => {
+    if (delta === "") return replies[n].write({ type: "start", messageId: `a${n}` });
+    replies[n].write({ type: "text-start", id: `t${n}` });
+    replies[n].write({ type: "text-delta", id: `t${n}`, delta });
+    replies[n].write({ type: "text-end", id: `t${n}` });
+  };
+  const finish = (n) => {
+    replies[n].write({ type: "finish" });
+    replies[n].end();
+  };
+  const { options, storage } = setup({ protocol: "ai-sdk", resume: true });
+  const a = await mount(options);
+  await act(async () => a.session.send("Hello"));
+  await until(() => replies.length === 1, "the request");
+  text(0, "");
+  text(0, "So far");
+  await until(() => textOf(stored(storage).state?.messages?.at(-1)) === "So far", "the run so far stored");
+  const c = await mount(options);
+  await until(() => c.session.state.status === "streaming" && replyOf(c) === "So far", "the new tab showing the run so far");
+  assert.equal(c.session.status, "streaming", "the run another tab streams has begun");
+  finish(0);
+  await until(() => c.session.status === "idle", "the first run's end");
+  await act(async () => a.session.send("Again"));
+  await until(() => replies.length === 2, "the second request");
+  text(1, "");
+  text(1, "Second");
+  await until(() => replyOf(c) === "Second", "the new tab following the second run");
+  assert.equal(c.session.status, "streaming");
+  finish(1);
+  await until(() => c.session.status === "idle" && a.session.status === "idle", "the second run's end");
+  assert.equal(endpoint.requests.length, 2, "one request per run, none from the tab that follows");
+  await a.close();
+  await c.close();
+});
+
 test("tabs: a tab that slept never overwrites newer stored state: it shows the newer one and reports a conflict", async () => {
   const bot = agent();
   const { options, storage, locks } = setup();
