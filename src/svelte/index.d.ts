@@ -2,15 +2,8 @@
 import type { DataMap, ToolMap } from "chat-session-reducer";
 import type { AgentSession, UseAgentSessionOptions } from "chat-session-reducer/session";
 
-export type {
-  AgentError,
-  AgentProtocol,
-  AgentSession,
-  ApproveOptions,
-  DataStreamPart,
-  SendOptions,
-  UseAgentSessionOptions,
-} from "chat-session-reducer/session";
+// The types the signature names; the others (AgentError, SendOptions, …) are the session's.
+export type { AgentSession, UseAgentSessionOptions };
 
 /** What `useAgentSession` returns: the session's fields as reactive getters, its actions, and `setOptions`. */
 export type ReactiveAgentSession<Tools extends ToolMap = ToolMap, Data extends DataMap = DataMap> = Readonly<AgentSession<Tools, Data>> & {

@@ -3,15 +3,8 @@ import type { ComputedRef, MaybeRefOrGetter } from "vue";
 import type { DataMap, ToolMap } from "chat-session-reducer";
 import type { AgentSession, UseAgentSessionOptions } from "chat-session-reducer/session";
 
-export type {
-  AgentError,
-  AgentProtocol,
-  AgentSession,
-  ApproveOptions,
-  DataStreamPart,
-  SendOptions,
-  UseAgentSessionOptions,
-} from "chat-session-reducer/session";
+// The types the signature names; the others (AgentError, SendOptions, …) are the session's.
+export type { AgentSession, UseAgentSessionOptions };
 
 /** The session's fields (`id`, `state`, `messages`, `status`, …): what is not an action. */
 export type AgentSessionField<Session = AgentSession> = {
