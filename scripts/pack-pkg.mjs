@@ -26,7 +26,7 @@
 //                links (Cargo.toml's `repository`).
 //   README.md    pkg-template/README.md.
 //   LICENSE      the repository's LICENSE.
-//   <subpath>/   each JavaScript subpath export (the protocol adapters, the React hook, tabs): its
+//   <subpath>/   each JavaScript subpath export (the protocol adapters, the React, Vue and Svelte bindings, tabs): its
 //                module bundled and minified into <subpath>/index.js, its declarations in
 //                <subpath>/index.d.ts, which import the core's types from ../index.js (another
 //                subpath's from ../<subpath>/index.js) and the
@@ -136,6 +136,8 @@ const javascriptSubpaths = {
   "chat-stream": "src/adapters/chat-stream",
   session: "src/session",
   react: "src/react",
+  vue: "src/vue",
+  svelte: "src/svelte",
   conversations: "src/conversations",
   indexeddb: "src/indexeddb",
   tabs: "src/tabs",
@@ -145,7 +147,7 @@ const javascriptSubpaths = {
 
 // A subpath's imports of the package itself (the hook imports the core and the adapters) point
 // at the package's own files, so that the app and the subpath share one instance of the core
-// (and its memo of recent states). React, the hook's peer dependency, stays an import.
+// (and its memo of recent states). React, Vue and Svelte, the bindings' peer dependencies, stay imports.
 const selfImports = {
   name: "self-imports",
   setup(build) {
@@ -162,7 +164,7 @@ async function packSubpath(subpath, folder) {
     ...bundleOptions,
     entryPoints: [join(source, "index.js")],
     outfile: join(outDir, subpath, "index.js"),
-    external: ["react", "jest-environment-jsdom"],
+    external: ["react", "vue", "svelte", "jest-environment-jsdom"],
     plugins: [selfImports],
   });
   // In the source the package's types come from it by name (the core, another subpath); beside

@@ -134,6 +134,9 @@ node tests/consumers/run.mjs
 suite "the React hook in real consumers of the packed package: tests/react/run.mjs"
 node tests/react/run.mjs
 
+suite "the Vue and Svelte bindings in real consumers of the packed package (Vite + Vue 3, Vite + Svelte 5) in headless Chromium: tests/bindings/run.mjs"
+node tests/bindings/run.mjs
+
 suite "the hook's resume in jsdom: 200 seeded runs per protocol, connections dropped and pages reloaded: node --test tests/react/resume.test.mjs"
 node --test tests/react/resume.test.mjs
 

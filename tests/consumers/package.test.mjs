@@ -13,11 +13,11 @@ const installed = () => join(consumerProject(), "node_modules", "chat-session-re
 // The adapters and the IndexedDB store: modules that import nothing.
 const subpaths = ["ag-ui", "ai-sdk", "chat-stream", "indexeddb"];
 
-test("the installed package holds the one module, its source map, the types, the manifest, the README, the LICENSE, the adapters, the IndexedDB store, the session controller, the React hook, its store of conversations, the tabs coordinator, the testing module and the Jest environment", () => {
+test("the installed package holds the one module, its source map, the types, the manifest, the README, the LICENSE, the adapters, the IndexedDB store, the session controller, the React hook, the Vue and Svelte bindings, its store of conversations, the tabs coordinator, the testing module and the Jest environment", () => {
   assert.deepEqual(readdirSync(installed()).sort(), [
-    "LICENSE", "README.md", ...subpaths, "bindgen.d.ts", "index.d.ts", "index.js", "index.js.map", "package.json", "session", "react", "conversations", "stream-source.d.ts", "tabs", "testing", "jest-environment",
+    "LICENSE", "README.md", ...subpaths, "bindgen.d.ts", "index.d.ts", "index.js", "index.js.map", "package.json", "session", "react", "vue", "svelte", "conversations", "stream-source.d.ts", "tabs", "testing", "jest-environment",
   ].sort());
-  for (const subpath of [...subpaths, "session", "react", "conversations", "tabs", "testing", "jest-environment"]) assert.deepEqual(readdirSync(join(installed(), subpath)).sort(), ["index.d.ts", "index.js"]);
+  for (const subpath of [...subpaths, "session", "react", "vue", "svelte", "conversations", "tabs", "testing", "jest-environment"]) assert.deepEqual(readdirSync(join(installed(), subpath)).sort(), ["index.d.ts", "index.js"]);
 });
 
 test("chat-session-reducer/testing imports only the package's own stream readers", async () => {
@@ -60,6 +60,15 @@ test("the session controller imports only the package's own modules (the core, t
   const code = readFileSync(join(installed(), "session", "index.js"), "utf8");
   const imported = [...code.matchAll(/\bfrom\s*["']([^"']+)["']|\bimport\s*\(\s*["']([^"']+)["']/g)].map((match) => match[1] ?? match[2]);
   assert.deepEqual([...new Set(imported)].sort(), ["../ag-ui/index.js", "../ai-sdk/index.js", "../chat-stream/index.js", "../index.js"]);
+});
+
+test("the Vue and Svelte bindings import only their framework and the session controller, by relative path", () => {
+  const importsOf = (subpath) => {
+    const code = readFileSync(join(installed(), subpath, "index.js"), "utf8");
+    return [...new Set([...code.matchAll(/\bfrom\s*["']([^"']+)["']|\bimport\s*\(\s*["']([^"']+)["']/g)].map((match) => match[1] ?? match[2]))].sort();
+  };
+  assert.deepEqual(importsOf("vue"), ["../session/index.js", "vue"]);
+  assert.deepEqual(importsOf("svelte"), ["../session/index.js", "svelte/reactivity"]);
 });
 
 test("the store of conversations imports only React and the core: the hook's internals reach it from the hook", () => {
