@@ -27,11 +27,12 @@ const MAX_DELAY_FACTOR = 16;
 
 /** The `reconnect` option with its defaults; throws a coded TypeError naming a field that is not
  *  a number of milliseconds (Infinity: never). */
-export function reconnectOptions(reconnect = {}) {
-  const invalid = (path) => Object.assign(new TypeError(`${path}: expected milliseconds`), { code: "invalid", path });
-  if (typeof reconnect !== "object" || reconnect === null) throw invalid("options.reconnect");
+export function reconnectOptions(reconnect) {
   const chosen = { ...RECONNECT, ...reconnect };
-  for (const name in RECONNECT) if (typeof chosen[name] !== "number" || !(chosen[name] >= 0)) throw invalid(`options.reconnect.${name}`);
+  for (const name in RECONNECT) {
+    const path = `options.reconnect.${name}`;
+    if (!(chosen[name] >= 0)) throw Object.assign(new TypeError(`${path}: expected milliseconds`), { code: "invalid", path });
+  }
   return chosen;
 }
 
@@ -82,8 +83,7 @@ async function reconnectOnce(request, controller, send, report, base, stallMs, s
   return (await readReply(protocol, watchedBody(response, touch), controller, replayed, report, options)) ? "ended" : "dropped";
 }
 
-/** Resolves after `ms` (beyond a timer's range: never), when `signal` aborts, or with `online`,
- *  at the window's `online` event. */
+/** Resolves after `ms`, when `signal` aborts, or with `online`, at the window's `online` event. */
 function pause(ms, signal, online) {
   const target = online ? (globalThis.window ?? globalThis) : undefined;
   return new Promise((resolve) => {
@@ -93,10 +93,9 @@ function pause(ms, signal, online) {
       target?.removeEventListener?.("online", done);
       resolve(undefined);
     };
-    const timer = ms <= MAX_TIMER_MS ? setTimeout(done, ms) : undefined;
+    const timer = setTimeout(done, Math.min(ms, MAX_TIMER_MS));
     signal.addEventListener("abort", done);
     target?.addEventListener?.("online", done);
-    if (signal.aborted) done();
   });
 }
 
@@ -106,16 +105,16 @@ const offline = () => globalThis.navigator?.onLine === false;
 /**
  * Reconnects until the replayed run ends; resolves true when it took the run over (it ended,
  * failed with a malformed frame, or was aborted), false when the server has no run to resume or
- * the budget ran out. `base`: the run's start (see reconnectOnce); `frames`: how many the run's
- * last connection delivered; `dropped`: that connection broke, so the status says
- * "reconnecting" at once. Never throws.
+ * the budget ran out. `base`: the run's start (see reconnectOnce); `dropped`: the run's
+ * connection broke, so the status says "reconnecting" at once. Never throws.
  */
-async function reconnectUntilEnd(request, controller, report, base, frames, dropped) {
+async function reconnectUntilEnd(request, controller, report, base, dropped) {
   const { signal } = controller;
-  const { send, fail, reconnecting } = reporting(controller, report);
+  const { send, fail } = reporting(controller, report);
+  const reconnecting = (on) => signal.aborted || report.reconnecting(on);
   const { budgetMs, stallMs, delayMs } = reconnectOptions(request.options.reconnect);
-  // The most frames a connection of the run delivered, this one's, and when the last frame came.
-  let reached = frames;
+  // The most frames a reconnect of the run delivered, this one's, and when the last frame came.
+  let reached = 0;
   let count = 0;
   let lastFrameAt = Date.now();
   const seen = () => void ((count += 1), (lastFrameAt = Date.now()));
@@ -139,7 +138,7 @@ async function reconnectUntilEnd(request, controller, report, base, frames, drop
     }
     if (signal.aborted) return true;
     if (Date.now() - lastFrameAt >= budgetMs) return false;
-    // Further into the run than any connection before: the network works, so try again at once.
+    // Further into the run than any reconnect before: the network works, so try again at once.
     if (count > reached) {
       reached = count;
       delay = 0;
@@ -148,12 +147,12 @@ async function reconnectUntilEnd(request, controller, report, base, frames, drop
 }
 
 /** After a drop (streamRun's `reconnect`): the run's start is the request's session. */
-const reconnect = (request, controller, report, frames) => reconnectUntilEnd(request, controller, report, request.session, frames, true);
+const reconnect = (request, controller, report) => reconnectUntilEnd(request, controller, report, request.session, true);
 
 /** A run restored while it streamed: reconnected, or, with nothing to resume, stopped. Its start
  *  is the one stored with it (undefined when none was: the replay starts each message over). */
 async function resumeRun(request, controller, report) {
-  if (!(await reconnectUntilEnd(request, controller, report, request.runStart, 0, false))) reporting(controller, report).send([{ type: "stop" }]);
+  if (!(await reconnectUntilEnd(request, controller, report, request.runStart, false))) reporting(controller, report).send([{ type: "stop" }]);
 }
 
 /**

@@ -229,10 +229,7 @@ export function reporting(controller, report) {
     if (details !== undefined) report.failed(details);
     send([runFailed(message, code)]);
   };
-  const reconnecting = (on) => {
-    if (!signal.aborted) report.reconnecting(on);
-  };
-  return { send, fail, reconnecting };
+  return { send, fail };
 }
 
 /** One connection of a run: aborted with the run, or alone (a stall) while the run goes on. */
@@ -242,7 +239,7 @@ export function connectionOf(run) {
   return connection;
 }
 
-// setTimeout takes at most this; a longer stall time never stalls.
+// setTimeout takes at most this (about 25 days: a longer time is never, in practice).
 export const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /**
@@ -255,7 +252,7 @@ export function stallWatch(connection, stallMs) {
   let timer;
   const touch = () => {
     clearTimeout(timer);
-    if (stallMs <= MAX_TIMER_MS) timer = setTimeout(() => connection.abort(new Error("stalled")), stallMs);
+    timer = setTimeout(() => connection.abort(new Error("stalled")), Math.min(stallMs, MAX_TIMER_MS));
   };
   connection.signal.addEventListener("abort", () => clearTimeout(timer));
   touch();
@@ -277,21 +274,19 @@ export const watchedBody = (response, touch) =>
 /**
  * Runs one request. `request` is { options, session, chatId, startedBy }: the hook's options and
  * the session at the start of the run, the conversation's id, and what started the run. When the connection drops
- * mid-reply, `reconnect(request, controller, report, frames)` (resume.js), if given, may take the run
- * over (`frames`: how many this connection delivered): it resolves true when it did. With
+ * mid-reply, `reconnect(request, controller, report)` (resume.js), if given, may take the run
+ * over: it resolves true when it did. With
  * `stallMs` (given with `reconnect`), a body that sends nothing for that long is a drop.
  * @param {{ options: any, session: any, chatId: string, startedBy?: { trigger: string, messageId?: string } }} request
  * @param {AbortController} controller
  * @param {RunReport} report
- * @param {(request: any, controller: AbortController, report: RunReport, frames: number) => Promise<boolean>} [reconnect]
+ * @param {(request: any, controller: AbortController, report: RunReport) => Promise<boolean>} [reconnect]
  * @param {number} [stallMs]
  */
 export async function streamRun(request, controller, report, reconnect, stallMs = Infinity) {
   const { send, fail } = reporting(controller, report);
   const protocolName = request.options.protocol;
   const connection = connectionOf(controller);
-  let frames = 0;
-  const onFrame = () => void (frames += 1);
   let response;
   try {
     const protocol = await loadProtocol(protocolName);
@@ -300,13 +295,13 @@ export async function streamRun(request, controller, report, reconnect, stallMs 
     if (response.body === null) return fail({ message: "The agent answered with an empty response.", code: "network" });
     // The server may take its time to answer; once it has, silence is a stall.
     const body = reconnect === undefined ? response : watchedBody(response, stallWatch(connection, stallMs));
-    if (await readReply(protocol, body, controller, send, report, { reconnects: reconnect !== undefined, onFrame })) return;
-    if (await reconnect?.(request, controller, report, frames)) return;
+    if (await readReply(protocol, body, controller, send, report, { reconnects: reconnect !== undefined })) return;
+    if (await reconnect?.(request, controller, report)) return;
     fail({ message: "The connection closed before the reply was finished.", code: "network" });
   } catch (error) {
     if (controller.signal.aborted) return;
     // The request was answered and the connection dropped (or stalled) while the reply streamed.
-    if (response?.ok && !isMalformed(error) && (await reconnect?.(request, controller, report, frames))) return;
+    if (response?.ok && !isMalformed(error) && (await reconnect?.(request, controller, report))) return;
     fail(failureOf(error, response, protocolName));
   }
 }
