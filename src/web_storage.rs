@@ -2,7 +2,9 @@
 //! envelope of the JavaScript package's helpers (src/storage/session_storage.js), so that a
 //! conversation saved by either loads in the other:
 //! `{ "format": "chat-session-reducer", "version": 3, "rev": 7, "id"?: "…", "state": … }`, where
-//! each save writes the stored entry's `rev` plus 1, whichever of them wrote it.
+//! each save writes the stored entry's `rev` plus 1, whichever of them wrote it. The `run` the
+//! JavaScript helpers add while a reply streams (where its run started, for the hook's resume
+//! after a reload) is not read: this crate stops a run stored streaming, and never resumes it.
 //!
 //! Loading reads versions 1 to 3 (every v1 state is a v2 state and every v2 state a v3 state),
 //! checks what it reads with the package's reader (the same `corrupt` paths as the JavaScript

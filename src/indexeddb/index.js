@@ -10,6 +10,7 @@
 //   [key, "meta"]         { format, version, rev, id?, fields: the state's field names, messages: count }
 //   [key, index]          the message at `index` of state.messages
 //   [key, "state", name]  the state's field `name` (status, forks, queue, …)
+//   [key, "run"]          while a reply streams, the envelope's `run` (where its run started)
 
 const FORMAT = "chat-session-reducer";
 const VERSION = 3;
@@ -36,7 +37,7 @@ export function indexedDBStore(options = {}) {
 function newStore(database, indexedDB, KeyRange) {
   /** @type {Promise<IDBDatabase> | undefined} */
   let opened;
-  // Per key: the state this store last read or wrote, and its revision; and the write in flight.
+  // Per key: the state this store last read or wrote, its revision and run; and the write in flight.
   const known = new Map();
   const writes = new Map();
 
@@ -102,12 +103,12 @@ function newStore(database, indexedDB, KeyRange) {
       const values = records.getAll(all(key));
       values.onsuccess = step(() => done(envelopeOf(keys.result, values.result)));
     }).then((envelope) => {
-      if (envelope?.format === FORMAT) known.set(key, { state: envelope.state, rev: envelope.rev });
+      if (envelope?.format === FORMAT) known.set(key, { state: envelope.state, rev: envelope.rev, run: envelope.run });
       return envelope;
     });
   }
 
-  function write(key, { state, id }) {
+  function write(key, { state, id, run }) {
     return queued(key, () =>
       transact("readwrite", (records, done, step) => {
         const meta = records.get([key, "meta"]);
@@ -120,10 +121,12 @@ function newStore(database, indexedDB, KeyRange) {
           const rev = (Number.isSafeInteger(stored?.rev) ? stored.rev : 0) + 1;
           writeChanged(records, key, before, state);
           records.put(metaOf(state, id, rev), [key, "meta"]);
+          if (run !== undefined) records.put(run, [key, "run"]);
+          else if (before !== undefined && last.run !== undefined) records.delete([key, "run"]);
           done(rev);
         });
       }).then((rev) => {
-        known.set(key, { state, rev });
+        known.set(key, { state, rev, run });
       }),
     );
   }
@@ -169,12 +172,14 @@ function envelopeOf(keys, values) {
   if (!Number.isSafeInteger(meta.messages) || meta.messages < 0) return { format, version, rev, id, state: undefined };
   const messages = Array.from({ length: Math.min(meta.messages, keys.length) }, () => undefined);
   const fields = new Map();
+  let run;
   keys.forEach(([, part, name], index) => {
     if (typeof part === "number" && part < messages.length) messages[part] = values[index];
     else if (part === "state") fields.set(name, values[index]);
+    else if (part === "run") run = values[index];
   });
   const state = Object.fromEntries(meta.fields.map((name) => [name, name === "messages" ? messages : fields.get(name)]));
-  return { format, version, rev, ...(id === undefined ? {} : { id }), state };
+  return { format, version, rev, ...(id === undefined ? {} : { id }), state, ...(run === undefined ? {} : { run }) };
 }
 
 function invalidOption(path, problem) {

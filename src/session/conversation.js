@@ -14,7 +14,7 @@ import { dataPartsOf, runEnded } from "./callbacks.js";
 import { createFrameQueue } from "./frame-queue.js";
 import { runReply } from "./resume.js";
 import { createSaver } from "./saver.js";
-import { ANSWER, FAILED, STREAMED, hookReducer } from "./session-state.js";
+import { ANSWER, FAILED, RECONNECTING, STREAMED, hookReducer } from "./session-state.js";
 
 /** Calls `onData` outside the stream's reading: what it throws is the app's, reported as an
  *  uncaught error, and never ends the run. */
@@ -30,7 +30,7 @@ function reportLater(thrown) {
 }
 
 /**
- * Starts run number `run` of `request` (`{ options, session, chatId, startedBy }`), read into a
+ * Starts run number `run` of `request` (`{ options, session, chatId, startedBy, runStart }`), read into a
  * frame queue that dispatches its actions tagged with the run. The request is sent a microtask
  * later, so a run stopped at once (React Strict Mode's second mount) sends nothing. `resumed`: the
  * run is one the server still produces, reconnected to (resume.js); `tabs`: the tabs
@@ -48,6 +48,7 @@ function startRun(request, run, dispatch, onData, resumed, tabs) {
     ended: () => (replyEnded = true),
     failed: (details) => dispatch({ type: FAILED, run, details }),
     transient: (part) => toApp(onData, part),
+    reconnecting: (on) => dispatch({ type: RECONNECTING, run, on }),
   };
   const send = () => void runReply(request, controller, report, resumed);
   queueMicrotask(() => {
@@ -98,7 +99,7 @@ export function createConversation(state, owner) {
     }
     if (!wanted || run !== undefined) return;
     const options = owner.options();
-    const request = { options, session: state.session, chatId: idOf(), startedBy: state.startedBy };
+    const request = { options, session: state.session, chatId: idOf(), startedBy: state.startedBy, runStart: state.runStart };
     run = startRun(request, state.runs, dispatch, (part) => owner.options().onData?.(part), state.resumes === state.runs, owner.tabs());
   }
 
@@ -115,7 +116,7 @@ export function createConversation(state, owner) {
       };
       saving = { key: storageKey, storage, saver: createSaver(storageKey, storage, report, owner.tabs) };
     }
-    saving.saver.due(state.session, idOf());
+    saving.saver.due(state.session, idOf(), state.runStart);
   }
 
   function apply(action) {

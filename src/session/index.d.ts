@@ -115,6 +115,16 @@ export interface UseAgentSessionOptions<Tools extends ToolMap = ToolMap, Data ex
    */
   resume?: boolean;
   /**
+   * With `resume`: how a broken connection is reconnected. The first reconnect goes at once, then
+   * the pause doubles from `delayMs` (default 250) up to 16 times it (4 s); while the browser is
+   * offline (`navigator.onLine` false) it waits for the `online` event instead. It gives up (a
+   * drop fails with `network`, a reload stops the reply) once `budgetMs` (default 60,000) passed
+   * without a frame from any connection of the run; a response that sends nothing for `stallMs`
+   * (default 30,000) is a drop. `budgetMs` and `stallMs` may be `Infinity` (never). Meanwhile the
+   * hook's `status` is `"reconnecting"`.
+   */
+  reconnect?: { budgetMs?: number; stallMs?: number; delayMs?: number };
+  /**
    * With `resume`, closing the connection is only a disconnect: the server goes on producing. Stop,
    * Reset, and an edit or regenerate while a reply streams POST the run's request body to this URL,
    * so the server stops the run (as the AI SDK's resume guide asks of a stop endpoint).
@@ -165,8 +175,9 @@ export interface AgentSession<Tools extends ToolMap = ToolMap, Data extends Data
   /** The whole session: `messages` (the active path), `status`, `error`, `forks`, `queue`. */
   state: SessionState<Tools, Data>;
   messages: AgentMessage<Tools, Data>[];
-  /** The session's status, and `"submitted"` while it streams a run whose reply has not begun to arrive. */
-  status: SessionState["status"] | "submitted";
+  /** The session's status, `"submitted"` while it streams a run whose reply has not begun to arrive, and
+   *  `"reconnecting"` while the run's connection broke and the hook reconnects (`resume`, `reconnect`). */
+  status: SessionState["status"] | "submitted" | "reconnecting";
   /** Why the last run failed; `retry()` sends it again, `clearError()` dismisses it. */
   error: AgentError | undefined;
   /** The messages sent while a reply streamed, in order (`state.queue`, or an empty array). */

@@ -11,7 +11,7 @@ import { answerAction, createConversation } from "./conversation.js";
 import { newId } from "./ids.js";
 import { initialSession, isOpened, opening, sameConversation } from "./open.js";
 import { checkProtocolName, loadProtocol } from "./protocols.js";
-import { resumes, stopOnServer } from "./resume.js";
+import { reconnectOptions, resumes, stopOnServer } from "./resume.js";
 import { FOLLOW, NEW_CONVERSATION, OPEN, initialHookState, resetsConversation } from "./session-state.js";
 
 /** @typedef {import("chat-session-reducer").SessionState} SessionState */
@@ -32,6 +32,7 @@ export function checkOptions(options) {
   if (options === null || typeof options !== "object") throw invalidOption("options", "an object");
   checkProtocolName(options.protocol ?? "actions");
   if (options.api === undefined) throw invalidOption("options.api", "a URL or a function");
+  reconnectOptions(options.reconnect);
   if (options.conversations !== undefined && typeof options.id !== "string") throw invalidOption("options.id", "a string (with conversations)");
   // `tabs: true` was never enough: the coordinator is chat-session-reducer/tabs's, imported by the app.
   if (options.tabs !== undefined && typeof options.tabs?.connect !== "function") throw invalidOption("options.tabs", "coordinateTabs()");
@@ -149,8 +150,8 @@ export function createAgentSession(options) {
   }
 
   const host = {
-    newest: () => ({ options: shownOptions, session: conversation.state().session, id: idNow(), follows: conversation.state().follows }),
-    follow: (session, id, resume) => conversation.dispatch({ type: FOLLOW, session, id, resume }),
+    newest: () => ({ options: shownOptions, session: conversation.state().session, id: idNow(), follows: conversation.state().follows, runStart: conversation.state().runStart }),
+    follow: (session, id, resume, runStart) => conversation.dispatch({ type: FOLLOW, session, id, resume, runStart }),
     resumes: () => resumes(shownOptions, shownOptions.protocol),
     actions: () => actions,
   };
@@ -298,9 +299,10 @@ function createSnapshots() {
     if (error === undefined || error.of !== session.error || error.failure !== detailed) {
       error = { of: session.error, failure: detailed, value: detailed === undefined ? session.error : { ...session.error, ...detailed.details } };
     }
-    // "submitted": the request is sent and nothing of the reply has arrived yet (a run another tab streams has).
+    // "reconnecting": the run's connection broke and is being reconnected (resume.js); "submitted":
+    // the request is sent and nothing of the reply has arrived yet (a run another tab streams has).
     const streaming = session.status === "streaming";
-    const status = streaming && !state.follows && state.streamed !== runs ? "submitted" : session.status;
+    const status = streaming && state.reconnecting === runs ? "reconnecting" : streaming && !state.follows && state.streamed !== runs ? "submitted" : session.status;
     const snapshot = { id, state: session, messages: session.messages, status, error: error.value, queue: session.queue ?? NOTHING_QUEUED, storageError, ...actions };
     last = { state, storageError, id, actions, snapshot };
     return snapshot;

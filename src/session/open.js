@@ -45,7 +45,7 @@ export function opening(options, stored) {
     // An empty stored session is kept as it is (an entry that could not be read is not overwritten).
     const fresh = options.initialState === undefined && options.initialMessages === undefined;
     if (!another && (!isEmpty(stored.state) || fresh)) {
-      return { type: OPEN, session: stored.state, id: stored.id ?? newId("chat"), opened, resume: resumesStored(options, stored) };
+      return { type: OPEN, session: stored.state, id: stored.id ?? newId("chat"), opened, resume: resumesStored(options, stored), runStart: stored.runStart };
     }
   }
   return { type: OPEN, session: initialSession(options), id: newId("chat"), opened };

@@ -124,14 +124,14 @@ export function startsNextRun(actions) {
  * held until the next frame: delivered with it when it starts the next run, else as the end; at
  * the body's end, or after AFTER_END_MS, as the end. With `reconnects`, a drop while a run's end
  * is held is a drop (the reconnect replays it), not the end.
- * @param {{ translator: (hooks: { onTransientData: (part: unknown) => void, replay: boolean }) => (frame: unknown) => unknown[], read: (response: Response) => AsyncIterable<unknown>, severalRuns?: boolean }} protocol
- * @param {Response} response
+ * @param {{ translator: (hooks: { onTransientData: (part: unknown) => void, replay: boolean }) => (frame: unknown) => unknown[], read: (response: Response | ReadableStream) => AsyncIterable<unknown>, severalRuns?: boolean }} protocol
+ * @param {Response | ReadableStream} response the response, or its body (watched for a stall)
  * @param {AbortController} controller
  * @param {(actions: any[]) => void} send
  * @param {RunReport} report
- * @param {{ replay?: boolean, reconnects?: boolean }} [options]
+ * @param {{ replay?: boolean, reconnects?: boolean, onFrame?: () => void }} [options] `onFrame`: called for each frame read
  */
-export async function readReply(protocol, response, controller, send, report, { replay = false, reconnects = false } = {}) {
+export async function readReply(protocol, response, controller, send, report, { replay = false, reconnects = false, onFrame } = {}) {
   const onTransientData = (part) => {
     if (!controller.signal.aborted) report.transient(part);
   };
@@ -153,6 +153,7 @@ export async function readReply(protocol, response, controller, send, report, { 
   try {
     for await (const frame of protocol.read(response)) {
       if (held === undefined && cutOff !== undefined) continue;
+      onFrame?.();
       let actions = actionsOf(translate, frame, index++);
       const endsARun = actions.some(endsRun);
       if (held !== undefined) {
@@ -195,8 +196,10 @@ export const isMalformed = (error) => error?.code === "invalid" || error?.code =
  * `ended()` is called when the frame that ends the run arrives: from then on the request is left
  * to end by itself (see AFTER_END_MS); `failed(details)` just before the error part of a run the
  * hook ends in error (the HTTP status and body, or the thrown `cause`); `transient(part)` for a
- * transient data part (never stored). None is called once the controller has aborted.
- * @typedef {{ deliver: (actions: any[]) => void, ended: () => void, failed: (details: object) => void, transient: (part: unknown) => void }} RunReport
+ * transient data part (never stored); `reconnecting(true)` when the run's connection broke and a
+ * reconnect is tried (resume.js), `reconnecting(false)` once one answers. None is called once
+ * the controller has aborted.
+ * @typedef {{ deliver: (actions: any[]) => void, ended: () => void, failed: (details: object) => void, transient: (part: unknown) => void, reconnecting: (on: boolean) => void }} RunReport
  */
 
 /** Why the request or its body failed, for people; the thrown error is the `cause`. */
@@ -229,31 +232,75 @@ export function reporting(controller, report) {
   return { send, fail };
 }
 
+/** One connection of a run: aborted with the run, or alone (a stall) while the run goes on. */
+export function connectionOf(run) {
+  const connection = new AbortController();
+  run.signal.addEventListener("abort", () => connection.abort(run.signal.reason), { once: true });
+  return connection;
+}
+
+// setTimeout takes at most this (about 25 days: a longer time is never, in practice).
+export const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/**
+ * Aborts `connection` when nothing arrives for `stallMs` from now or from the last `touch()` it
+ * returns (a proxy can keep a response open long after its upstream dropped); a timer left after
+ * the connection ended only aborts what is over.
+ */
+export function stallWatch(connection, stallMs) {
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
+  let timer;
+  const touch = () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => connection.abort(new Error("stalled")), Math.min(stallMs, MAX_TIMER_MS));
+  };
+  connection.signal.addEventListener("abort", () => clearTimeout(timer));
+  touch();
+  return touch;
+}
+
+/** The response's body, each chunk calling `touch` (bytes count, not frames: a server's
+ *  keep-alive comments show the connection is alive). */
+export const watchedBody = (response, touch) =>
+  response.body.pipeThrough(
+    new TransformStream({
+      transform(chunk, out) {
+        touch();
+        out.enqueue(chunk);
+      },
+    }),
+  );
+
 /**
  * Runs one request. `request` is { options, session, chatId, startedBy }: the hook's options and
  * the session at the start of the run, the conversation's id, and what started the run. When the connection drops
  * mid-reply, `reconnect(request, controller, report)` (resume.js), if given, may take the run
- * over: it resolves true when it did.
+ * over: it resolves true when it did. With
+ * `stallMs` (given with `reconnect`), a body that sends nothing for that long is a drop.
  * @param {{ options: any, session: any, chatId: string, startedBy?: { trigger: string, messageId?: string } }} request
  * @param {AbortController} controller
  * @param {RunReport} report
  * @param {(request: any, controller: AbortController, report: RunReport) => Promise<boolean>} [reconnect]
+ * @param {number} [stallMs]
  */
-export async function streamRun(request, controller, report, reconnect) {
+export async function streamRun(request, controller, report, reconnect, stallMs = Infinity) {
   const { send, fail } = reporting(controller, report);
   const protocolName = request.options.protocol;
+  const connection = connectionOf(controller);
   let response;
   try {
     const protocol = await loadProtocol(protocolName);
-    response = await post(request.options, protocol, bodyOf(request, protocol), controller.signal);
+    response = await post(request.options, protocol, bodyOf(request, protocol), connection.signal);
     if (!response.ok) return fail(await describeRefusal(response));
     if (response.body === null) return fail({ message: "The agent answered with an empty response.", code: "network" });
-    if (await readReply(protocol, response, controller, send, report, { reconnects: reconnect !== undefined })) return;
+    // The server may take its time to answer; once it has, silence is a stall.
+    const body = reconnect === undefined ? response : watchedBody(response, stallWatch(connection, stallMs));
+    if (await readReply(protocol, body, controller, send, report, { reconnects: reconnect !== undefined })) return;
     if (await reconnect?.(request, controller, report)) return;
     fail({ message: "The connection closed before the reply was finished.", code: "network" });
   } catch (error) {
     if (controller.signal.aborted) return;
-    // The request was answered and the connection dropped while the reply streamed.
+    // The request was answered and the connection dropped (or stalled) while the reply streamed.
     if (response?.ok && !isMalformed(error) && (await reconnect?.(request, controller, report))) return;
     fail(failureOf(error, response, protocolName));
   }

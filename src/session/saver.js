@@ -17,7 +17,7 @@ const RETRY_MAX_MS = 30_000;
 /** @typedef {import("chat-session-reducer").SessionReducerError} SessionReducerError */
 
 /**
- * Saves one conversation's session under `storageKey` by the rule at the top of this file: `due(session, id)`
+ * Saves one conversation's session under `storageKey` by the rule at the top of this file: `due(session, id, runStart)`
  * after each change (saved at once, or while it streams at most every SAVE_EVERY_MS), `close()` saves
  * what is due and stops (no retry after). `report(failure)` gets each save's failure, or undefined.
  * The hook keeps one per key; a conversation running in the background (chat-session-reducer/conversations) too.
@@ -26,8 +26,8 @@ const RETRY_MAX_MS = 30_000;
 export function createSaver(storageKey, storage, report, tabs) {
   // The session not saved yet (with its id), the save that is due for it, a retry after a refused
   // save, and how long the last save took (ms).
-  /** @type {{ session?: SessionState, id?: string, timer?: ReturnType<typeof setTimeout>, retry?: ReturnType<typeof setTimeout>, took: number }} */
-  const due = { session: undefined, id: undefined, timer: undefined, retry: undefined, took: 0 };
+  /** @type {{ session?: SessionState, id?: string, runStart?: SessionState, timer?: ReturnType<typeof setTimeout>, retry?: ReturnType<typeof setTimeout>, took: number }} */
+  const due = { session: undefined, id: undefined, runStart: undefined, timer: undefined, retry: undefined, took: 0 };
   let open = true;
   let retryIn = RETRY_MS;
   const settled = (latest, failure) => {
@@ -44,14 +44,14 @@ export function createSaver(storageKey, storage, report, tabs) {
     retryIn = Math.min(retryIn * 2, RETRY_MAX_MS);
   };
   function save() {
-    const { session: latest, id } = due;
+    const { session: latest, id, runStart } = due;
     clearTimeout(due.timer);
     clearTimeout(due.retry);
     Object.assign(due, { session: undefined, timer: undefined, retry: undefined });
     if (latest === undefined) return;
     const started = Date.now();
     const connection = tabs?.();
-    const failure = connection ? connection.save(latest, id) : persistSession(storageKey, latest, storage, { id });
+    const failure = connection ? connection.save(latest, id, runStart) : persistSession(storageKey, latest, storage, { id, runStart });
     due.took = Date.now() - started;
     if (failure === null) return;
     if (failure instanceof Promise) failure.then((found) => settled(latest, found));
@@ -60,9 +60,10 @@ export function createSaver(storageKey, storage, report, tabs) {
   // A page has pagehide; other hosts (React Native, a test's bare global) may not.
   globalThis.addEventListener?.("pagehide", save);
   return {
-    due(session, id) {
+    due(session, id, runStart) {
       due.session = session;
       due.id = id;
+      due.runStart = runStart;
       if (session.status !== "streaming") save();
       else due.timer ??= setTimeout(save, Math.max(SAVE_EVERY_MS, SAVE_SHARE * due.took));
     },

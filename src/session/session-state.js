@@ -12,8 +12,9 @@ import { endsRun, startsNextRun } from "./run.js";
 
 /** Opens a conversation: `{ session, id, opened }` (restored from storage, or the initial one);
  *  `over`, when an asynchronous store answered after the first paint: the session shown then;
- *  `resume`: one stored while it streamed goes on streaming (resume.js); `live`: the conversation
- *  ran in the background (chat-session-reducer/conversations) and is shown again as it is. */
+ *  `resume`: one stored while it streamed goes on streaming (resume.js), from `runStart` (stored
+ *  with it); `live`: the conversation ran in the background (chat-session-reducer/conversations)
+ *  and is shown again as it is. */
 export const OPEN = Symbol("open");
 /** An app action that starts a new conversation (a reset): `{ action, id }`, the new id. */
 export const NEW_CONVERSATION = Symbol("new conversation");
@@ -22,8 +23,10 @@ export const STREAMED = Symbol("streamed");
 /** Why the run `run` failed, beyond its error part: `{ run, details }` (HTTP status, body, cause). */
 export const FAILED = Symbol("failed");
 /** The session another tab stored (chat-session-reducer/tabs): `{ session, id }`, shown as it is,
- *  no run starts or ends here; `resume`: the run a closed tab left, resumed here. */
+ *  no run starts or ends here; `resume`: the run a closed tab left, resumed here from `runStart`. */
 export const FOLLOW = Symbol("follow");
+/** The run `run`'s connection broke and it reconnects (`on`), or a reconnect answered (resume.js). */
+export const RECONNECTING = Symbol("reconnecting");
 
 export const EMPTY_SESSION = { messages: [], status: "idle" };
 
@@ -34,7 +37,10 @@ export const EMPTY_SESSION = { messages: [], status: "idle" };
  * overwrites what is stored). `streamed` is the number of the run that delivered its first
  * action; `ended` is `{ run, session }` for the last run that ended; `resumes` the number of
  * the run resumed (resume.js) rather than requested; `follows`:
- * the session shown is a run another tab streams (chat-session-reducer/tabs).
+ * the session shown is a run another tab streams (chat-session-reducer/tabs). Set later:
+ * `reconnecting`, the number of the run reconnecting; `runStart`, the session the current run
+ * started from (for a resumed run, the one stored with it, or undefined), saved with it while it
+ * streams so that a reload's replay goes onto it (resume.js).
  */
 export function initialHookState(session, id) {
   return { session, runs: 0, id, opened: undefined, streamed: 0, failure: undefined, startedBy: undefined, ended: undefined, resumes: undefined, follows: false };
@@ -102,14 +108,16 @@ function withSession(current, session, action) {
     session,
     runs,
     startedBy: starts ? startedBy(current.session, session, action) : current.startedBy,
+    runStart: starts ? session : current.runStart,
     ended: ended ? { run: current.runs, session } : current.ended,
   };
 }
 
-/** A conversation restored while it streamed goes on streaming: a run that is resumed, not requested. */
-function resumed(current) {
+/** A conversation restored while it streamed goes on streaming: a run that is resumed, not
+ *  requested, from `runStart` (the one stored with it, or undefined). */
+function resumed(current, runStart) {
   const next = withSession(current, sessionReducer(current.session, { type: "continue" }), { type: "continue" });
-  return next.runs === current.runs ? current : { ...next, resumes: next.runs };
+  return next.runs === current.runs ? current : { ...next, resumes: next.runs, runStart };
 }
 
 /**
@@ -121,7 +129,8 @@ function streamed(current, action) {
   const next = hookReducer(current, action);
   if (next.runs === current.runs || !startsNextRun([action])) return next;
   const sentQueue = current.session.queue !== undefined && next.session.queue === undefined;
-  return sentQueue ? next : { ...next, runs: current.runs };
+  // The same request, replayed from the same start.
+  return sentQueue ? next : { ...next, runs: current.runs, runStart: current.runStart };
 }
 
 export function hookReducer(current, action) {
@@ -134,13 +143,17 @@ export function hookReducer(current, action) {
       if (action.over !== undefined && action.over !== current.session) return { ...current, opened: action.opened };
       // The run of the conversation left is aborted, not reported: the callbacks are the new one's.
       const opened = withSession({ ...current, id: action.id, opened: action.opened, follows: false }, action.session, action);
-      return { ...(action.resume ? resumed(opened) : opened), ended: current.ended };
+      return { ...(action.resume ? resumed(opened, action.runStart) : opened), ended: current.ended };
     }
     case NEW_CONVERSATION:
       return { ...hookReducer(current, action.action), id: action.id };
     case FOLLOW: {
       const shown = { ...current, session: action.session, id: action.id ?? current.id, follows: action.session.status === "streaming" };
-      return action.resume ? resumed(shown) : shown;
+      return action.resume ? resumed(shown, action.runStart) : shown;
+    }
+    case RECONNECTING: {
+      const reconnecting = action.on ? action.run : undefined;
+      return action.run !== current.runs || current.reconnecting === reconnecting ? current : { ...current, reconnecting };
     }
     case FAILED:
       return action.run === current.runs ? { ...current, failure: { run: action.run, details: action.details } } : current;

@@ -16,6 +16,8 @@ export interface StoredEnvelope {
   /** The conversation id. */
   id?: string;
   state: unknown;
+  /** While a reply streams: where its run started (`SaveSessionOptions.runStart`, as what it shares with `state`). */
+  run?: unknown;
 }
 /** An asynchronous storage (`indexedDBStore()` of `chat-session-reducer/indexeddb`, or the app's own): with it
  *  every storage helper returns a promise. `write` may store only what changed since its last `read` or `write`
@@ -23,7 +25,8 @@ export interface StoredEnvelope {
  *  `QuotaExceededError`, else `unavailable`. */
 export interface SessionStore {
   read(key: string): Promise<StoredEnvelope | null>;
-  write(key: string, entry: { state: SessionState; id?: string }): Promise<void>;
+  /** `run`, while a reply streams: keep it, and give it back with the entry (a resume after a reload needs it). */
+  write(key: string, entry: { state: SessionState; id?: string; run?: unknown }): Promise<void>;
   remove(key: string): Promise<void>;
 }
 /** A stored session as loaded, with the conversation `id` it was saved with and its revision (`rev`, +1 per
@@ -35,6 +38,9 @@ export interface SessionEntry<Tools extends ToolMap = ToolMap, Data extends Data
   /** Present when the session was stored while a reply streamed (the page was left mid-reply): its `state`
    *  is loaded with `stop` applied, and the hook's `resume` reconnects to the run instead. */
   wasStreaming?: true;
+  /** With `wasStreaming`, when it was saved with it: the session the streaming run started from
+   *  (`SaveSessionOptions.runStart`), which a resume puts back before the server's replay of the run. */
+  runStart?: SessionState<Tools, Data>;
 }
 /** What is stored with a session besides its state. */
 export interface SaveSessionOptions {
@@ -43,6 +49,10 @@ export interface SaveSessionOptions {
   /** The revision this caller last read or wrote (a Web Storage entry): a newer one stored is not
    *  overwritten, the save fails with `code: "conflict"` and the stored `rev` (useAgentSession's `tabs`). */
   rev?: number;
+  /** While `state` streams: the session its run started from (the request's), stored with it (what it shares
+   *  with `state`, once) so that a resume after a reload rebuilds the run exactly (`SessionEntry.runStart`).
+   *  Ignored when `state` does not stream. */
+  runStart?: SessionState<ToolMap, DataMap>;
 }
 // Each helper's overload for a session store comes first: a helper passed as a callback (useReducer's
 // initializer) is typed by its last overload, the Web Storage one. The tool and data maps of what is read are

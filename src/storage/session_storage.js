@@ -1,6 +1,8 @@
 // Sessions in Web Storage, as JSON in a versioned envelope:
-// { "format": "chat-session-reducer", "version": 3, "rev": 7, "id": "chat-…", "state": … }
-// (`rev`, +1 per write, and the conversation's `id` are optional: entries stored before them load),
+// { "format": "chat-session-reducer", "version": 3, "rev": 7, "id": "chat-…", "state": …, "run": … }
+// (`rev`, +1 per write, and the conversation's `id` are optional: entries stored before them load;
+// `run`, only while a reply streams, is the session its run started from, which a resume after a
+// reload puts back before the server's replay: see runOf),
 // or in an asynchronous session store (chat-session-reducer/indexeddb's, or the app's own), where
 // every helper returns a promise.
 //
@@ -137,8 +139,46 @@ function idOf(options) {
   return options.id;
 }
 
+// `run` of the envelope of `state` (streaming): the session the run started from, `runStart`, as
+// what it shares with `state` and what it does not. `kept`: its first messages are the state's
+// first `kept` (the same objects: the reducer keeps what an action did not touch); each of
+// `messages`, its others, is the index of the same message in the state, or the message as it was
+// when the run started (one the run continued, say); `agentState` when it is not the state's.
+function runOf(state, runStart) {
+  const at = new Map(state.messages.map((message, index) => [message, index]));
+  let kept = 0;
+  while (kept < runStart.messages.length && runStart.messages[kept] === state.messages[kept]) kept += 1;
+  const messages = runStart.messages.slice(kept).map((message) => at.get(message) ?? message);
+  const agentState = runStart.agentState === state.agentState ? undefined : runStart.agentState;
+  return agentState === undefined ? { kept, messages } : { kept, messages, agentState };
+}
+
+// The session the stored run started from, from the envelope's `run` (runOf) and its stored
+// `state` (already checked), checked as a state is (by `reducer`): a bad one is `corrupt`, naming what is wrong.
+function runStartOf(key, run, state, reducer) {
+  const notARun = (path, problem = "not the start of a run") => failure("corrupt", `${path}: ${problem} (the value stored under "${key}")`, path);
+  if (typeof run !== "object" || run === null || !Array.isArray(run.messages)) throw notARun("stored.run");
+  const stored = state.messages;
+  if (!Number.isSafeInteger(run.kept) || run.kept < 0 || run.kept > stored.length) throw notARun("stored.run.kept");
+  const messages = stored.slice(0, run.kept);
+  run.messages.forEach((message, index) => {
+    if (typeof message !== "number") return void messages.push(message);
+    if (!Number.isSafeInteger(message) || stored[message] === undefined) throw notARun(`stored.run.messages[${index}]`);
+    messages.push(stored[message]);
+  });
+  const runStart = run.agentState === undefined ? { messages, status: "streaming" } : { messages, status: "streaming", agentState: run.agentState };
+  try {
+    return reducer(runStart, CHECK);
+  } catch (thrown) {
+    if (thrown?.code !== "invalid") throw thrown;
+    // Only what `run` holds itself can be wrong: the state's messages were checked with it.
+    const path = thrown.path.replace(/^state\.messages\[(\d+)\]/, (_, index) => `stored.run.messages[${index - run.kept}]`).replace(/^state\./, "stored.run.");
+    throw notARun(path, thrown.message.slice(thrown.path.length + 2));
+  }
+}
+
 // The state of a stored envelope of this library, any version this one reads, with its `id` and
-// `rev` when it has them.
+// `rev` when it has them, and `run`.
 function storedEntry(key, envelope) {
   const notOurs = (path) => failure("corrupt", `${path}: the stored value under "${key}" is not a session of chat-session-reducer`, path);
   if (typeof envelope !== "object" || envelope === null || Array.isArray(envelope)) throw notOurs("stored");
@@ -146,10 +186,10 @@ function storedEntry(key, envelope) {
   const { version } = envelope;
   if (version === 1 || version === 2 || version === VERSION) {
     if (envelope.state === undefined) throw notOurs("stored.state");
-    const { state, id, rev } = envelope;
+    const { state, id, rev, run } = envelope;
     if (id !== undefined && typeof id !== "string") throw notOurs("stored.id");
     if (rev !== undefined && !Number.isSafeInteger(rev)) throw notOurs("stored.rev");
-    return { state, id, rev: rev ?? 0 };
+    return { state, id, rev: rev ?? 0, run };
   }
   if (typeof version === "number" && version > VERSION) {
     throw failure(
@@ -198,7 +238,7 @@ export function sessionStorageHelpers(sessionReducer) {
 
   // `expected`: the revision the caller last read or wrote (options.rev); a newer one stored is
   // not overwritten (another tab saved since): a `conflict`, with the stored revision as `rev`.
-  function writeWebStorage(key, state, id, target, expected) {
+  function writeWebStorage(key, state, id, target, expected, run) {
     const byKey = entriesOf(revisions, target);
     if (expected !== undefined) {
       const stored = storedRev(key, target);
@@ -210,7 +250,7 @@ export function sessionStorageHelpers(sessionReducer) {
     const rev = (byKey.get(key) ?? storedRev(key, target)) + 1;
     let json;
     try {
-      json = JSON.stringify({ format: FORMAT, version: VERSION, rev, id, state });
+      json = JSON.stringify({ format: FORMAT, version: VERSION, rev, id, state, run });
     } catch (thrown) {
       throw invalid("state", `not JSON: ${describe(thrown)}`);
     }
@@ -231,9 +271,13 @@ export function sessionStorageHelpers(sessionReducer) {
       const id = idOf(options);
       const expected = options?.rev;
       if (expected !== undefined && !Number.isSafeInteger(expected)) throw invalid("options.rev", "expected an integer");
+      const runStart = options?.runStart;
+      if (runStart !== undefined && !Array.isArray(runStart?.messages)) throw invalid("options.runStart", "expected a session (with messages)");
       sessionReducer(state, CHECK);
-      if (!isStore(target)) return writeWebStorage(key, state, id, target, expected);
-      return Promise.resolve(target.write(key, { state, id })).then(() => undefined, storeFailure("saved"));
+      // The run's start matters only while it streams (a resume after a reload goes onto it).
+      const run = runStart !== undefined && state.status === "streaming" ? runOf(state, runStart) : undefined;
+      if (!isStore(target)) return writeWebStorage(key, state, id, target, expected, run);
+      return Promise.resolve(target.write(key, run === undefined ? { state, id } : { state, id, run })).then(() => undefined, storeFailure("saved"));
     });
   }
 
@@ -246,13 +290,14 @@ export function sessionStorageHelpers(sessionReducer) {
   }
 
   // The stored envelope's state through the load rule, with its id and revision; `wasStreaming`
-  // when it was stored while a reply streamed (the load rule stops it; the hook's `resume` goes on).
+  // when it was stored while a reply streamed (the load rule stops it; the hook's `resume` goes
+  // on), with `runStart` when the session its run started from was stored with it.
   function loadEntry(key, envelope) {
-    const { state, id, rev } = storedEntry(key, envelope);
+    const { state, id, rev, run } = storedEntry(key, envelope);
+    let entry;
     try {
       // The load rule is the reducer's (one rule, one place), for what every version stored.
-      const entry = { state: sessionReducer(undefined, { type: "load", state }), id, rev };
-      return state.status === "streaming" ? { ...entry, wasStreaming: true } : entry;
+      entry = { state: sessionReducer(undefined, { type: "load", state }), id, rev };
     } catch (thrown) {
       if (thrown?.code !== "invalid") throw thrown;
       // The reader names `action.state…`; what is wrong is in the stored envelope's state.
@@ -260,6 +305,8 @@ export function sessionStorageHelpers(sessionReducer) {
       const problem = thrown.message.slice(thrown.path.length + 2);
       throw failure("corrupt", `${path}: ${problem} (the value stored under "${key}" is not a session)`, path);
     }
+    if (state.status !== "streaming") return entry;
+    return run === undefined ? { ...entry, wasStreaming: true } : { ...entry, wasStreaming: true, runStart: runStartOf(key, run, state, sessionReducer) };
   }
 
   // The entry under `key` of a Web Storage, from its text; null when nothing is stored.

@@ -10,8 +10,10 @@ export interface TabsOptions {
 
 /** What useAgentSession gives the coordinator of a conversation. */
 export interface TabsHost {
-  newest(): { options: { id?: string }; session: SessionState; id: string; follows: boolean };
-  follow(session: SessionState, id: string | undefined, resume?: boolean): void;
+  /** `runStart`: the session the streaming run started from, saved with it (a reload resumes onto it). */
+  newest(): { options: { id?: string }; session: SessionState; id: string; follows: boolean; runStart?: SessionState };
+  /** `runStart`, with `resume`: the session the run a closed tab left started from, as stored with it. */
+  follow(session: SessionState, id: string | undefined, resume?: boolean, runStart?: SessionState): void;
   resumes(): boolean;
   actions(): Record<string, (...args: any[]) => unknown>;
 }

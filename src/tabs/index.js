@@ -2,7 +2,7 @@
 // `useAgentSession({ storage: localStorage, storageKey, tabs: coordinateTabs() })`
 // (`coordinateTabs({ channel, locks })`: stand-ins for BroadcastChannel and Web Locks, for
 // tests and other hosts). It is framework-agnostic: the hook connects it to its key and storage
-// and gives it callbacks (`newest()`, `follow(session, id, resume)`, `resumes()`, `actions()`); it
+// and gives it callbacks (`newest()`, `follow(session, id, resume, runStart)`, `resumes()`, `actions()`); it
 // gives back `save`, `gate`, `release`, `send` and `close` (src/react/tabs.js is the glue).
 // It applies to a storage the tabs share (localStorage, or the app's own Web Storage); with
 // sessionStorage (the hook's default) or a session store it does nothing: a duplicated tab's
@@ -22,7 +22,7 @@
 //   resumes the run (`resume`, where the protocol can) or stops it. Without Web Locks there is no
 //   takeover: the run a closed tab left shows as stored until a reload.
 
-import { persistSession, sessionReducer } from "chat-session-reducer";
+import { loadSessionEntry, persistSession, sessionReducer } from "chat-session-reducer";
 
 const NAME = "chat-session-reducer";
 /** @type {import("chat-session-reducer").SessionAction} */
@@ -169,7 +169,12 @@ function waitForStream(t) {
  */
 function takeOver(t, stored) {
   const resume = t.host.resumes();
-  t.host.follow(sessionReducer(undefined, { type: "load", state: stored.state }), stored.id, resume);
+  // The storage helpers' reading also gives the session the run started from (its replay goes onto it).
+  let entry;
+  try {
+    entry = loadSessionEntry(t.key, t.storage);
+  } catch {}
+  t.host.follow(entry?.state ?? sessionReducer(undefined, { type: "load", state: stored.state }), stored.id, resume, entry?.runStart);
   if (!resume) t.stream?.release();
 }
 
@@ -187,22 +192,22 @@ function free(t) {
  *  from storage (nothing to write). Inside the save lock `csr:<key>` where there are Web Locks.
  * @param {Connection} t
  */
-function save(t, session, id) {
+function save(t, session, id, runStart) {
   if (t.followed.has(session)) return null;
   // A page going away (pagehide comes before its visibility turns hidden) may not live to be
   // granted the lock: its last save is written at once.
   const leaving = t.leaving || globalThis.document?.visibilityState === "hidden";
-  return t.locks === undefined || leaving ? write(t, session, id) : t.locks.request(`csr:${t.key}`, () => write(t, session, id));
+  return t.locks === undefined || leaving ? write(t, session, id, runStart) : t.locks.request(`csr:${t.key}`, () => write(t, session, id, runStart));
 }
 
 /**
  * The save's check and write, and its announcement; a conflict (or a newer revision found) shows the newer.
  * @param {Connection} t
  */
-function write(t, session, id) {
+function write(t, session, id, runStart) {
   const { key, storage } = t;
   const before = storedRev(key, storage);
-  const failure = persistSession(key, session, storage, { id, rev: t.rev });
+  const failure = persistSession(key, session, storage, { id, rev: t.rev, runStart });
   // persistSession leaves the session it restored unwritten: no revision of this tab's.
   const written = storedRev(key, storage);
   if (failure === undefined && written !== before) {
@@ -291,8 +296,8 @@ function listen(t) {
   // for a lock the page does not live to be granted); back from the back-forward cache, it stays.
   const leaving = (event) => {
     t.leaving = event.type === "pagehide";
-    const { session, id } = t.host.newest();
-    if (t.leaving && !t.followed.has(session)) write(t, session, id);
+    const { session, id, runStart } = t.host.newest();
+    if (t.leaving && !t.followed.has(session)) write(t, session, id, runStart);
   };
   t.channel?.addEventListener("message", heard);
   if (t.channel === undefined) globalThis.addEventListener?.("storage", changed);
@@ -358,7 +363,7 @@ export function coordinateTabs(standIns = {}) {
       t.rev = read(t)?.rev ?? 0;
       const stopListening = listen(t);
       return {
-        save: (session, id) => save(t, session, id),
+        save: (session, id, runStart) => save(t, session, id, runStart),
         gate: (start, signal) => gate(t, start, signal),
         release: () => release(t),
         send: (name, args) => send(t, name, args),

@@ -100,8 +100,13 @@ test("fromAiSdkChunk: with replay, a start first empties the message it names", 
     { type: "snapshot", messages: [{ id: "a1", role: "assistant", parts: [] }] },
     { type: "message-start", messageId: "a1" },
   ]);
-  // Only a start that names its message can reset it.
-  assert.deepEqual(translate({ type: "start" }, { replay: true }), []);
+  // Only a start that names its message can reset it: one that does not fails the run, which
+  // would otherwise show the replayed reply twice.
+  const [unkeyed, ...rest] = translate({ type: "start" }, { replay: true });
+  assert.deepEqual(rest, []);
+  assert.equal(unkeyed.type, "error");
+  assert.match(unkeyed.error, /messageId/);
+  assert.deepEqual(translate({ type: "start" }), [], "without replay a start without messageId is fine");
 });
 
 test("fromAiSdkChunk: a missing tool input or output is null, never undefined", () => {

@@ -199,3 +199,15 @@ test("restoreSession then persistSession does not write back what was restored",
   const after = await written(() => persistSession("chat", next, store));
   assert.deepEqual(after.puts, [["chat", next.messages.length - 1], ["chat", "state", "status"], ["chat", "meta"]]);
 });
+
+test("a streaming session's run start round-trips through the store, and goes once the run ended", async () => {
+  const { store } = newStore();
+  const runStart = conversation(2);
+  const streaming = sessionReducer(runStart, part({ type: "text-delta", text: "ing on" }));
+  await saveSession("chat", streaming, store, { runStart });
+  assert.deepEqual((await loadSessionEntry("chat", store)).runStart, runStart);
+  const finished = sessionReducer(streaming, part({ type: "finish" }));
+  const { deletes } = await written(() => saveSession("chat", finished, store, { runStart }));
+  assert.deepEqual(deletes, [["chat", "run"]]);
+  assert.equal((await loadSessionEntry("chat", store)).runStart, undefined);
+});

@@ -58,3 +58,51 @@ test("an empty or unreadable entry does not say wasStreaming", () => {
     console.warn = warn;
   }
 });
+
+// A run's start (the hook's `runStart`): the session the run started from, stored with the
+// streaming session so that a resume after a reload goes onto it, as after a drop.
+const asked = [
+  { type: "send", id: "u1", text: "Delete the drafts" },
+  { type: "part", part: { type: "text-delta", text: "Delete 3 drafts?" } },
+  { type: "part", part: { type: "tool-call", id: "c1", name: "delete_drafts", input: {} } },
+  { type: "part", part: { type: "tool-approval-request", id: "c1" } },
+  { type: "part", part: { type: "finish" } },
+].reduce(sessionReducer, undefined);
+// The approval lets the agent go on: the run after it continues the same message.
+const runStart = sessionReducer(sessionReducer(asked, { type: "part", part: { type: "tool-approval-response", id: "c1", approved: true } }), { type: "continue" });
+const continuing = sessionReducer(runStart, { type: "part", part: { type: "tool-result", id: "c1", output: { deleted: 3 } } });
+
+test("a streaming session saved with its run's start loads with runStart, the one it started from, storing only what the run changed", async () => {
+  const storage = memoryStorage();
+  saveSession("chat", continuing, storage, { runStart });
+  const { run } = JSON.parse(storage.getItem("chat"));
+  // The user's message is the same object in both: stored once; the message the run continued, twice.
+  assert.deepEqual(run, { kept: 1, messages: [runStart.messages[1]] });
+  for (const entry of [loadSessionEntry("chat", storage), restoreSessionEntry("chat", storage)]) {
+    assert.deepEqual(entry.runStart, runStart);
+    assert.equal(entry.runStart.messages[1].parts[1].state, "running", "the approved call, as the run found it");
+    assert.equal(entry.state.messages[1].parts[1].state, "done");
+  }
+  const store = memoryStore();
+  await saveSession("chat", continuing, store, { runStart });
+  assert.deepEqual((await loadSessionEntry("chat", store)).runStart, runStart);
+  // Once the run ended there is nothing to resume: no run stored.
+  saveSession("chat", sessionReducer(continuing, { type: "part", part: { type: "finish" } }), storage, { runStart });
+  assert.equal(JSON.parse(storage.getItem("chat")).run, undefined);
+  assert.equal(loadSessionEntry("chat", storage).runStart, undefined);
+});
+
+test("a stored run that is not a run's start is corrupt, naming what is wrong; a bad runStart option is invalid", () => {
+  const storage = memoryStorage();
+  saveSession("chat", continuing, storage, { runStart });
+  const envelope = JSON.parse(storage.getItem("chat"));
+  const corrupt = (run, path) => {
+    storage.setItem("chat", JSON.stringify({ ...envelope, run }));
+    assert.throws(() => loadSessionEntry("chat", storage), { code: "corrupt", path });
+  };
+  corrupt("all", "stored.run");
+  corrupt({ kept: 9, messages: [] }, "stored.run.kept");
+  corrupt({ kept: 1, messages: [7] }, "stored.run.messages[0]");
+  corrupt({ kept: 1, messages: [{ id: 3, role: "assistant", parts: [] }] }, "stored.run.messages[0].id");
+  assert.throws(() => saveSession("chat", continuing, storage, { runStart: [] }), { code: "invalid", path: "options.runStart" });
+});

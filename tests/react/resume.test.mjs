@@ -9,6 +9,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { JSDOM } from "jsdom";
 import { createRandom } from "../fuzz/generate.mjs";
+import { ASKED, CONTINUED } from "./approval.mjs";
 import { sleep, untilUnder } from "./waiting.mjs";
 
 const dom = new JSDOM("<!doctype html><html><body></body></html>", { url: "http://localhost/" });
@@ -18,6 +19,7 @@ const { StrictMode, act, createElement } = await import("react");
 const { createRoot } = await import("react-dom/client");
 const { useAgentSession } = await import("../../pkg/react/index.js");
 const { drop, mockEndpoint, wait } = await import("../../pkg/testing/index.js");
+const { loadSession } = await import("../../pkg/index.js");
 
 const RUNS = Number(process.env.RESUME_RUNS ?? 200);
 const SEED = Number(process.env.RESUME_SEED ?? 1);
@@ -120,11 +122,11 @@ const comparable = (state) => ({ ...state, messages: state.messages.map((message
  * by a drop (the hook reconnects) or a reload (the page unmounts and mounts again on the same
  * storage, which resumes). The last connection serves the whole stream.
  */
-async function turn(protocol, plan) {
+async function turn(protocol, plan, script = SCRIPTS[protocol], storage = memoryStorage()) {
   const cuts = [...plan, { at: Infinity }];
-  const endpoint = resumableAgent(protocol, SCRIPTS[protocol], () => cuts.shift());
+  const endpoint = resumableAgent(protocol, script, () => cuts.shift());
   globalThis.fetch = endpoint.fetch;
-  const options = { api: `${API}/${protocol}`, protocol, resume: true, storageKey: "chat", storage: memoryStorage(), throttle: 0 };
+  const options = { api: `${API}/${protocol}`, protocol, resume: true, storageKey: "chat", storage, throttle: 0 };
   let page = await mount(options);
   await act(async () => page.session.send("Go"));
   for (const [index, { at, how }] of plan.entries()) {
@@ -140,7 +142,7 @@ async function turn(protocol, plan) {
   await until(() => page.session.state.status !== "streaming", "the end of the reply");
   const { state } = page.session;
   await page.unmount();
-  return { state, requests: endpoint.requests.length };
+  return { state, requests: endpoint.requests.length, stored: loadSession("chat", options.storage) };
 }
 
 for (const protocol of Object.keys(SCRIPTS)) {
@@ -224,25 +226,11 @@ test("resume: Stop tells the server at stopApi, and the run is not resumed after
   await page.unmount();
 });
 
-test("resume: a drop in an AI SDK continuation (the reply after an approval goes on in the same message) loses nothing the message held", async () => {
-  const asked = [
-    { type: "start", messageId: "a1" },
-    { type: "text-start", id: "t1" },
-    { type: "text-delta", id: "t1", delta: "Delete 3 drafts?" },
-    { type: "text-end", id: "t1" },
-    { type: "tool-input-available", toolCallId: "c1", toolName: "delete_drafts", input: {} },
-    { type: "tool-approval-request", approvalId: "ap1", toolCallId: "c1" },
-    { type: "finish", finishReason: "tool-calls" },
-  ];
-  const continued = [
-    { type: "start", messageId: "a1" },
-    { type: "tool-output-available", toolCallId: "c1", output: { deleted: 3 } },
-    { type: "text-start", id: "t2" },
-    ...[" Done:", " 3 drafts", " deleted."].map((delta) => ({ type: "text-delta", id: "t2", delta })),
-    { type: "text-end", id: "t2" },
-    { type: "finish", finishReason: "stop" },
-  ];
-  const approvedTurn = async (cutAt) => {
+test("resume: a drop or a reload in an AI SDK continuation (the reply after an approval goes on in the same message) loses nothing the message held, in the page and in storage", async () => {
+  const [asked, continued] = [ASKED, CONTINUED];
+  // The continuation is cut after `cutAt` chunks: dropped (the hook reconnects), or left open
+  // while the page reloads (the new page resumes from what the old one stored).
+  const approvedTurn = async (cutAt, how = "drop") => {
     let posts = 0;
     let active = false;
     const endpoint = mockEndpoint("ai-sdk", (request) => {
@@ -254,21 +242,34 @@ test("resume: a drop in an AI SDK continuation (the reply after an approval goes
       posts += 1;
       if (posts === 1) return asked;
       active = cutAt < continued.length;
-      return active ? [...continued.slice(0, cutAt), drop()] : continued;
+      return active ? [...continued.slice(0, cutAt), how === "drop" ? drop() : wait(60_000)] : continued;
     });
     globalThis.fetch = endpoint.fetch;
-    const page = await mount({ api: `${API}/ai-sdk`, protocol: "ai-sdk", resume: true, storageKey: "chat", storage: memoryStorage(), throttle: 0 });
+    const options = { api: `${API}/ai-sdk`, protocol: "ai-sdk", resume: true, storageKey: "chat", storage: memoryStorage(), throttle: 0 };
+    let page = await mount(options);
     await act(async () => page.session.send("Delete the drafts"));
     await until(() => page.session.state.messages[1]?.parts.some((part) => part.state === "awaiting-confirmation"), "the question");
     await act(async () => page.session.approve("c1"));
+    if (how === "reload" && active) {
+      await until(() => endpoint.requests.length === 2, "the continuation's request");
+      await act(() => sleep(cutAt % 3));
+      await page.unmount();
+      page = await mount(options);
+    }
     await until(() => page.session.status === "idle" && endpoint.requests.length >= 2, "the continuation's end");
     const { state } = page.session;
     await page.unmount();
-    return comparable(state);
+    return { state: comparable(state), stored: comparable(loadSession("chat", options.storage)) };
   };
-  const uninterrupted = await approvedTurn(Infinity);
+  const { state: uninterrupted } = await approvedTurn(Infinity);
   assert.deepEqual(uninterrupted.messages[1].parts.map((part) => part.text ?? part.state), ["Delete 3 drafts?", "done", " Done: 3 drafts deleted."]);
-  for (let cut = 0; cut < continued.length; cut += 1) assert.deepEqual(await approvedTurn(cut), uninterrupted, `dropped after ${cut} chunks`);
+  for (let cut = 0; cut < continued.length; cut += 1) {
+    for (const how of ["drop", "reload"]) {
+      const { state, stored } = await approvedTurn(cut, how);
+      assert.deepEqual(state, uninterrupted, `${how} after ${cut} chunks: the page`);
+      assert.deepEqual(stored, uninterrupted, `${how} after ${cut} chunks: the storage`);
+    }
+  }
 });
 
 test("without resume, an AG-UI response of two runs shows both in one request; what follows a run's end and starts none is dropped", async () => {
@@ -293,4 +294,156 @@ test("without resume, an AG-UI response of two runs shows both in one request; w
   assert.equal(endpoint.requests.length, 2);
   assert.equal(page.session.messages.at(-1).parts[0].text, "Again.");
   await page.unmount();
+});
+
+// Issue 30 item 7: a connection down for a while, offline, or stalled; a reload after an approval.
+
+const isReconnect = (url, init = {}) => (init.method ?? "GET") === "GET" || new URL(url).pathname.endsWith("/connect");
+
+/** The turn's uninterrupted end, per protocol, for the tests below. */
+const uninterruptedOf = async (protocol) => comparable((await turn(protocol, [])).state);
+
+/**
+ * A resumable agent whose POST serves `first` (the script cut as the test wants), and whose
+ * reconnects serve the whole script; `network(url, init)`, when given, runs before each request
+ * and may throw (the network is down) or wait (the test holds a reconnect).
+ */
+function agentOnNetwork(protocol, first, network) {
+  const endpoint = mockEndpoint(protocol, (request) => (isReconnect(request.url, request) ? SCRIPTS[protocol] : first));
+  const fetch = async (url, init) => {
+    await network?.(url, init);
+    return endpoint.fetch(url, init);
+  };
+  return { endpoint, fetch };
+}
+
+test("resume: a connection down for longer than 5 reconnects (8 fail in a row) is reconnected with backoff, the status says reconnecting, and the reply ends as an uninterrupted run", async () => {
+  for (const protocol of Object.keys(SCRIPTS)) {
+    const expected = await uninterruptedOf(protocol);
+    let failing = 8;
+    let release;
+    const held = new Promise((resolve) => (release = resolve));
+    const { endpoint, fetch } = agentOnNetwork(protocol, [...SCRIPTS[protocol].slice(0, 10), drop()], async (url, init) => {
+      if (!isReconnect(url, init)) return;
+      if (failing > 0) {
+        failing -= 1;
+        throw new TypeError("Failed to fetch");
+      }
+      // The reconnect that gets through waits until the test has seen the status.
+      await held;
+    });
+    globalThis.fetch = fetch;
+    const page = await mount({ api: `${API}/${protocol}`, protocol, resume: true, storageKey: "chat", storage: memoryStorage(), throttle: 0, reconnect: { delayMs: 1 } });
+    await act(async () => page.session.send("Go"));
+    await until(() => failing === 0 && page.session.status === "reconnecting", "the status reconnecting after 8 failed reconnects");
+    release();
+    await until(() => page.session.state.status !== "streaming", "the end of the reply");
+    assert.deepEqual(comparable(page.session.state), expected, protocol);
+    assert.equal(page.session.status, "idle");
+    assert.equal(endpoint.requests.length, 2, "the POST and the reconnect that got through");
+    await page.unmount();
+  }
+});
+
+test("resume: the reconnect gives up once its budget passed without a frame: the drop fails with network", async () => {
+  let reconnects = 0;
+  const { fetch } = agentOnNetwork("ai-sdk", [...SCRIPTS["ai-sdk"].slice(0, 10), drop()], (url, init) => {
+    if (!isReconnect(url, init)) return;
+    reconnects += 1;
+    throw new TypeError("Failed to fetch");
+  });
+  globalThis.fetch = fetch;
+  const page = await mount({ api: `${API}/ai-sdk`, protocol: "ai-sdk", resume: true, storageKey: "chat", storage: memoryStorage(), throttle: 0, reconnect: { delayMs: 1, budgetMs: 30 } });
+  await act(async () => page.session.send("Go"));
+  await until(() => page.session.status === "error", "the error");
+  assert.equal(page.session.error.code, "network");
+  assert.ok(reconnects >= 1, "reconnects were tried");
+  assert.match(page.session.messages[1].parts.map((part) => part.text ?? "").join(""), /^Plan/, "what arrived stays");
+  await page.unmount();
+});
+
+test("resume: while the browser is offline the hook waits for its online event, then reconnects at once", async () => {
+  const navigator = globalThis.navigator;
+  let online = true;
+  Object.defineProperty(navigator, "onLine", { configurable: true, get: () => online });
+  try {
+    for (const protocol of Object.keys(SCRIPTS)) {
+      const expected = await uninterruptedOf(protocol);
+      online = true;
+      let offlineRequests = 0;
+      const { endpoint, fetch } = agentOnNetwork(protocol, [...SCRIPTS[protocol].slice(0, 10), drop()], (url, init) => {
+        if (!online) {
+          offlineRequests += 1;
+          throw new TypeError("Failed to fetch");
+        }
+        // The network goes as the reply streams.
+        if (!isReconnect(url, init)) online = false;
+      });
+      globalThis.fetch = fetch;
+      // A minute's pause after a failed try: only the online event can bring the reply back in time.
+      const page = await mount({ api: `${API}/${protocol}`, protocol, resume: true, storageKey: "chat", storage: memoryStorage(), throttle: 0, reconnect: { delayMs: 60_000 } });
+      await act(async () => page.session.send("Go"));
+      await until(() => page.session.status === "reconnecting", "the status reconnecting while offline");
+      await act(() => sleep(20));
+      assert.equal(offlineRequests, 0, "nothing is requested while offline");
+      assert.equal(page.session.status, "reconnecting");
+      online = true;
+      await act(async () => window.dispatchEvent(new window.Event("online")));
+      await until(() => page.session.state.status !== "streaming", "the end of the reply");
+      assert.deepEqual(comparable(page.session.state), expected, protocol);
+      assert.equal(endpoint.requests.length, 2);
+      await page.unmount();
+    }
+  } finally {
+    delete navigator.onLine;
+  }
+});
+
+test("resume: a response that stays open and sends nothing is a drop after the stall time, and the reply ends as an uninterrupted run", async () => {
+  for (const protocol of Object.keys(SCRIPTS)) {
+    const expected = await uninterruptedOf(protocol);
+    // The POST stalls after 10 frames (a proxy holding a dropped upstream open).
+    const { endpoint, fetch } = agentOnNetwork(protocol, [...SCRIPTS[protocol].slice(0, 10), wait(60_000)]);
+    globalThis.fetch = fetch;
+    const page = await mount({ api: `${API}/${protocol}`, protocol, resume: true, storageKey: "chat", storage: memoryStorage(), throttle: 0, reconnect: { stallMs: 50 } });
+    await act(async () => page.session.send("Go"));
+    await until(() => page.session.state.status !== "streaming", "the end of the reply");
+    assert.deepEqual(comparable(page.session.state), expected, protocol);
+    assert.ok(endpoint.requests.length >= 2, "the stalled response was reconnected");
+    await page.unmount();
+  }
+});
+
+test("resume: a bad reconnect option is a coded error naming it", async () => {
+  const { renderToString } = await import("react-dom/server");
+  const Probe = () => (useAgentSession({ api: API, protocol: "ai-sdk", resume: true, reconnect: { budgetMs: -1 } }), null);
+  assert.throws(() => renderToString(createElement(Probe)), { code: "invalid", path: "options.reconnect.budgetMs" });
+});
+
+// The AI SDK script, its `start` without `messageId`: the reply keeps the id the reducer gives it.
+const UNKEYED = [{ type: "start" }, ...SCRIPTS["ai-sdk"].slice(1)];
+
+test("resume (ai-sdk): a stream whose start has no messageId is resumed after a reload without doubling (the run's start is stored)", async () => {
+  const { state: uninterrupted } = await turn("ai-sdk", [], UNKEYED);
+  const expected = comparable(uninterrupted);
+  for (const at of [3, 9, 20, UNKEYED.length - 1]) {
+    const { state, stored } = await turn("ai-sdk", [{ at, how: "reload" }], UNKEYED);
+    assert.deepEqual(comparable(state), expected, `reload after ${at} chunks`);
+    assert.deepEqual(comparable(stored), expected, `reload after ${at} chunks: the storage`);
+  }
+});
+
+test("resume (ai-sdk): without the run's start stored (an entry of an earlier version), a replay whose start has no messageId fails the run instead of doubling it", async () => {
+  const storage = memoryStorage();
+  // What an earlier version stored: the envelope without `run`.
+  const setItem = storage.setItem;
+  storage.setItem = (key, value) => {
+    const { run, ...envelope } = JSON.parse(value);
+    setItem(key, JSON.stringify(envelope));
+  };
+  const { state } = await turn("ai-sdk", [{ at: 9, how: "reload" }], UNKEYED, storage);
+  assert.equal(state.status, "error");
+  assert.match(state.error.message, /messageId/);
+  const texts = state.messages[1].parts.filter((part) => part.type === "reasoning").map((part) => part.text);
+  assert.deepEqual(texts, ["Plan: search, then answer."], "nothing doubled");
 });

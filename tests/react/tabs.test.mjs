@@ -8,6 +8,7 @@
 import assert from "node:assert/strict";
 import { afterEach, test } from "node:test";
 import { JSDOM } from "jsdom";
+import { ASKED, CONTINUED } from "./approval.mjs";
 import { sleep, untilUnder } from "./waiting.mjs";
 
 const dom = new JSDOM("<!doctype html><html><body></body></html>", { url: "http://localhost/" });
@@ -16,7 +17,7 @@ Object.assign(globalThis, { window: dom.window, document: dom.window.document, n
 const { StrictMode, act, createElement } = await import("react");
 const { createRoot } = await import("react-dom/client");
 const { useAgentSession } = await import("../../pkg/react/index.js");
-const { liveReply, mockEndpoint } = await import("../../pkg/testing/index.js");
+const { liveReply, mockEndpoint, wait } = await import("../../pkg/testing/index.js");
 const { coordinateTabs } = await import("../../pkg/tabs/index.js");
 const { createRandom } = await import("../fuzz/generate.mjs");
 
@@ -328,6 +329,24 @@ test("tabs: the streaming tab closed mid-run frees the lock; the follower stops 
   await until(() => stored(storage).state?.status === "idle", "the stopped run stored");
   assert.deepEqual(stored(storage).state, b.session.state);
   assert.equal(locks.held("csr:chat:stream"), false);
+  await b.close();
+});
+
+test("tabs (ai-sdk, resume): the tab streaming the reply after an approval closes; the follower resumes it onto the run's start, losing nothing the message held", async () => {
+  // The continuation's POST streams its first two chunks and stays open; the reconnect replays it whole.
+  const endpoint = mockEndpoint("ai-sdk", (request) => (request.method === "GET" ? CONTINUED : request.body.messages.length === 1 ? ASKED : [...CONTINUED.slice(0, 2), wait(60_000)]));
+  globalThis.fetch = endpoint.fetch;
+  const { options } = setup({ api: "http://localhost/api/chat", protocol: "ai-sdk", resume: true });
+  const a = await mount(options);
+  const b = await mount(options);
+  await act(async () => a.session.send("Delete the drafts"));
+  await until(() => a.session.state.messages[1]?.parts.some((part) => part.state === "awaiting-confirmation"), "the question");
+  await act(async () => a.session.approve("c1"));
+  await until(() => b.session.state.messages[1]?.parts.some((part) => part.state === "done"), "the follower showing the call done");
+  await a.close();
+  await until(() => b.session.state.status === "idle", "the follower resuming the run to its end");
+  assert.deepEqual(b.session.messages[1].parts.map((part) => part.text ?? part.state), ["Delete 3 drafts?", "done", " Done: 3 drafts deleted."]);
+  assert.deepEqual(endpoint.requests.map((request) => request.method), ["POST", "POST", "GET"]);
   await b.close();
 });
 

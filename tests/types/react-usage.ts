@@ -199,7 +199,11 @@ export function useParityChat(saved: SessionState | undefined): AgentSession {
     onData: (part: DataStreamPart) => void [part.name, part.data],
   });
   const id: string = chat.id;
-  const status: "idle" | "streaming" | "error" | "submitted" = chat.status;
+  const status: "idle" | "streaming" | "error" | "submitted" | "reconnecting" = chat.status;
+  // With resume: how a broken connection is reconnected.
+  useAgentSession({ api: "/api/chat", protocol: "ai-sdk", resume: true, reconnect: { budgetMs: Infinity, stallMs: 45_000, delayMs: 500 } });
+  // @ts-expect-error the reconnect times are milliseconds
+  useAgentSession({ api: "/api/chat", resume: true, reconnect: { budgetMs: "1m" } });
   chat.setMessages((messages) => messages.slice(0, -1));
   chat.setMessages([]);
   chat.load({ messages: [], status: "idle" });

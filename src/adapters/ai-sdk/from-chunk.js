@@ -48,9 +48,13 @@ function toolCall(chunk) {
   );
 }
 
+// Why a replay whose `start` names no message fails: it cannot be told from a new reply, so it would be doubled.
+const UNKEYED_REPLAY = "The reply cannot be resumed: the agent's stream starts without a messageId, so its replay would double what is shown (give the start chunk a messageId, e.g. generateMessageId)";
+
 function fromStart(chunk, replay) {
   const metadata = chunk.messageMetadata;
   if (!isString(chunk.messageId)) {
+    if (replay) return part({ type: "error", error: UNKEYED_REPLAY });
     return metadata === undefined ? [] : part({ type: "message-metadata", metadata });
   }
   const start = withMetadata({ type: "message-start", messageId: chunk.messageId }, metadata);

@@ -14,7 +14,8 @@ export interface UIMessageChunkLike {
 export interface FromAiSdkChunkOptions {
   /**
    * The stream replays a whole message (a resumed stream, `resumeStreamIsReplay`): its `start`
-   * chunk first empties the message of that id, so text is not doubled.
+   * chunk first empties the message of that id, so text is not doubled. A `start` without
+   * `messageId` cannot be keyed so: it fails the run (an `error` part saying so) instead.
    */
   replay?: boolean;
   /**
