@@ -135,6 +135,7 @@ const javascriptSubpaths = {
   "ag-ui": "src/adapters/ag-ui",
   "chat-stream": "src/adapters/chat-stream",
   session: "src/session",
+  resume: "src/resume",
   react: "src/react",
   vue: "src/vue",
   svelte: "src/svelte",

@@ -13,11 +13,11 @@ const installed = () => join(consumerProject(), "node_modules", "chat-session-re
 // The adapters and the IndexedDB store: modules that import nothing.
 const subpaths = ["ag-ui", "ai-sdk", "chat-stream", "indexeddb"];
 
-test("the installed package holds the one module, its source map, the types, the manifest, the README, the LICENSE, the adapters, the IndexedDB store, the session controller, the React hook, the Vue and Svelte bindings, its store of conversations, the tabs coordinator, the testing module and the Jest environment", () => {
+test("the installed package holds the one module, its source map, the types, the manifest, the README, the LICENSE, the adapters, the IndexedDB store, the session controller and its reconnecting part, the React hook, the Vue and Svelte bindings, its store of conversations, the tabs coordinator, the testing module and the Jest environment", () => {
   assert.deepEqual(readdirSync(installed()).sort(), [
-    "LICENSE", "README.md", ...subpaths, "bindgen.d.ts", "index.d.ts", "index.js", "index.js.map", "package.json", "session", "react", "vue", "svelte", "conversations", "stream-source.d.ts", "tabs", "testing", "jest-environment",
+    "LICENSE", "README.md", ...subpaths, "bindgen.d.ts", "index.d.ts", "index.js", "index.js.map", "package.json", "session", "resume", "react", "vue", "svelte", "conversations", "stream-source.d.ts", "tabs", "testing", "jest-environment",
   ].sort());
-  for (const subpath of [...subpaths, "session", "react", "vue", "svelte", "conversations", "tabs", "testing", "jest-environment"]) assert.deepEqual(readdirSync(join(installed(), subpath)).sort(), ["index.d.ts", "index.js"]);
+  for (const subpath of [...subpaths, "session", "resume", "react", "vue", "svelte", "conversations", "tabs", "testing", "jest-environment"]) assert.deepEqual(readdirSync(join(installed(), subpath)).sort(), ["index.d.ts", "index.js"]);
 });
 
 test("chat-session-reducer/testing imports only the package's own stream readers", async () => {
@@ -56,10 +56,13 @@ test("the React hook imports only React and the session controller, by relative 
   assert.deepEqual([...new Set(imported)].sort(), ["../session/index.js", "react"]);
 });
 
-test("the session controller imports only the package's own modules (the core, the adapters), never React", () => {
-  const code = readFileSync(join(installed(), "session", "index.js"), "utf8");
-  const imported = [...code.matchAll(/\bfrom\s*["']([^"']+)["']|\bimport\s*\(\s*["']([^"']+)["']/g)].map((match) => match[1] ?? match[2]);
-  assert.deepEqual([...new Set(imported)].sort(), ["../ag-ui/index.js", "../ai-sdk/index.js", "../chat-stream/index.js", "../index.js"]);
+test("the session controller imports only the package's own modules (the core, the adapters, its reconnecting part), never React", () => {
+  const importsOf = (subpath) => {
+    const code = readFileSync(join(installed(), subpath, "index.js"), "utf8");
+    return [...new Set([...code.matchAll(/\bfrom\s*["']([^"']+)["']|\bimport\s*\(\s*["']([^"']+)["']/g)].map((match) => match[1] ?? match[2]))].sort();
+  };
+  assert.deepEqual(importsOf("session"), ["../ag-ui/index.js", "../ai-sdk/index.js", "../chat-stream/index.js", "../index.js", "../resume/index.js"]);
+  assert.deepEqual(importsOf("resume"), ["../ag-ui/index.js", "../ai-sdk/index.js", "../chat-stream/index.js", "../index.js"]);
 });
 
 test("the Vue and Svelte bindings import only their framework and the session controller, by relative path", () => {
