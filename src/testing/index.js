@@ -2,43 +2,18 @@
 // answers each request with the next scripted reply, framed as the protocol frames it, and
 // `recordResponse` turns a real response into such a reply. A script is plain JSON, so a
 // recorded one can be saved as a fixture.
-import { readAgUiStream } from "chat-session-reducer/ag-ui";
-import { readAiSdkStream } from "chat-session-reducer/ai-sdk";
-import { readNdjson } from "chat-session-reducer/chat-stream";
-import { CONTENT_TYPES } from "../react/contentTypes.js";
+import { agUiProtocol } from "chat-session-reducer/ag-ui";
+import { aiSdkProtocol } from "chat-session-reducer/ai-sdk";
+import { actionsProtocol, chatStreamProtocol } from "chat-session-reducer/chat-stream";
+import { invalid } from "../shared/coded-error.js";
 
-const ndjsonLine = (frame) => `${JSON.stringify(frame)}\n`;
-const sseEvent = (frame) => `data: ${JSON.stringify(frame)}\n\n`;
-
-const ndjson = (name) => ({ headers: { "content-type": CONTENT_TYPES[name] }, frame: ndjsonLine, end: "", read: readNdjson });
-
-// How each protocol the hook speaks frames a reply, and how it is read back.
-const PROTOCOLS = {
-  actions: ndjson("actions"),
-  "chat-stream": ndjson("chat-stream"),
-  // The headers of the AI SDK's createUIMessageStreamResponse.
-  "ai-sdk": {
-    headers: {
-      "content-type": CONTENT_TYPES["ai-sdk"],
-      "cache-control": "no-cache",
-      connection: "keep-alive",
-      "x-vercel-ai-ui-message-stream": "v1",
-      "x-accel-buffering": "no",
-    },
-    frame: sseEvent,
-    end: "data: [DONE]\n\n",
-    read: readAiSdkStream,
-  },
-  "ag-ui": { headers: { "content-type": CONTENT_TYPES["ag-ui"] }, frame: sseEvent, end: "", read: readAgUiStream },
-};
-
-function invalid(path, problem) {
-  return Object.assign(new TypeError(`${path}: ${problem}`), { code: "invalid", path });
-}
+// The protocols the hook speaks, by name: each descriptor says how a server frames a reply
+// (`headers`, `write`, `end`) and how it is read back (`read`).
+const PROTOCOLS = Object.fromEntries([actionsProtocol, chatStreamProtocol, aiSdkProtocol, agUiProtocol].map((protocol) => [protocol.name, protocol]));
 
 function protocolNamed(name) {
   if (!Object.hasOwn(PROTOCOLS, name)) {
-    throw invalid("protocol", `expected one of ${Object.keys(PROTOCOLS).map((key) => `"${key}"`).join(", ")}`);
+    throw invalid("protocol", `one of ${Object.keys(PROTOCOLS).map((key) => `"${key}"`).join(", ")}`);
   }
   return PROTOCOLS[name];
 }
@@ -60,12 +35,12 @@ export function raw(text) {
 
 // What a step of a reply is: a frame (anything with a `type`) or one of wait, drop, raw.
 function stepKind(step, path) {
-  if (step === null || typeof step !== "object" || Array.isArray(step)) throw invalid(path, "expected a frame or a step object");
+  if (step === null || typeof step !== "object" || Array.isArray(step)) throw invalid(path, "a frame or a step object");
   if (typeof step.type === "string") return "frame";
   if (typeof step.wait === "number" && step.wait >= 0 && Number.isFinite(step.wait)) return "wait";
   if (step.drop === true) return "drop";
   if (typeof step.raw === "string") return "raw";
-  throw invalid(path, "expected a frame (with a string type), { wait: ms }, { drop: true } or { raw: text }");
+  throw invalid(path, "a frame (with a string type), { wait: ms }, { drop: true } or { raw: text }");
 }
 
 // A reply that is an HTTP answer rather than a stream: { status, body?, headers? }.
@@ -75,7 +50,7 @@ function isHttpReply(reply) {
 
 function checkReply(reply, path) {
   if (typeof reply === "function" || reply instanceof LiveReply || isHttpReply(reply)) return;
-  if (!Array.isArray(reply)) throw invalid(path, "expected an array of steps, { status, body? }, a liveReply() or a function");
+  if (!Array.isArray(reply)) throw invalid(path, "an array of steps, { status, body? }, a liveReply() or a function");
   reply.forEach((step, index) => stepKind(step, `${path}[${index}]`));
 }
 
@@ -172,7 +147,7 @@ function streamedResponse(protocol, steps, { delay, signal }) {
           } else if (kind === "raw" && step.raw !== "") return controller.enqueue(encoder.encode(step.raw));
           else if (kind === "frame") {
             if (frames++ > 0 && delay > 0) await sleep(delay, signal);
-            return controller.enqueue(encoder.encode(protocol.frame(step)));
+            return controller.enqueue(encoder.encode(protocol.write(step)));
           }
         }
       },
@@ -235,7 +210,7 @@ async function replyTo(replies, request, index) {
 export function mockEndpoint(protocol, replies, { delay = 0 } = {}) {
   const framing = protocolNamed(protocol);
   if (typeof replies !== "function") {
-    if (!Array.isArray(replies)) throw invalid("replies", "expected an array of replies, or a function");
+    if (!Array.isArray(replies)) throw invalid("replies", "an array of replies, or a function");
     replies.forEach((reply, index) => checkReply(reply, `replies[${index}]`));
   }
   const requests = [];
