@@ -10,6 +10,7 @@
 //   [key, "meta"]         { format, version, rev, id?, fields: the state's field names, messages: count }
 //   [key, index]          the message at `index` of state.messages
 //   [key, "state", name]  the state's field `name` (status, forks, queue, …)
+import { invalid } from "../shared/coded-error.js";
 
 const FORMAT = "chat-session-reducer";
 const VERSION = 3;
@@ -25,7 +26,7 @@ const NO_INDEXEDDB = {};
  */
 export function indexedDBStore(options = {}) {
   const { database = FORMAT, indexedDB = globalThis.indexedDB, IDBKeyRange: KeyRange = globalThis.IDBKeyRange } = options;
-  if (typeof database !== "string") throw invalidOption("options.database", "expected a string");
+  if (typeof database !== "string") throw invalid("options.database", "a string");
   const factory = indexedDB ?? NO_INDEXEDDB;
   if (!stores.has(factory)) stores.set(factory, new Map());
   const byName = stores.get(factory);
@@ -177,8 +178,3 @@ function envelopeOf(keys, values) {
   return { format, version, rev, ...(id === undefined ? {} : { id }), state };
 }
 
-function invalidOption(path, problem) {
-  const error = new TypeError(`${path}: ${problem}`);
-  Object.assign(error, { code: "invalid", path });
-  return error;
-}

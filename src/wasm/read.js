@@ -8,7 +8,7 @@
 // path (`action.part.id: expected a string`), naming the first thing that is wrong in the order
 // the fields are read. Texts and JSON payloads are not encoded: the core only learns whether a
 // text is empty and whether a JSON value is present; they stay in the caller's objects.
-import { invalidError } from "./errors.js";
+import { invalidInput } from "../shared/coded-error.js";
 import { patchProblem } from "./json.js";
 // The tables, then the messages that src/core/check.rs gives for the same problems, all
 // generated from src/core/protocol.rs.
@@ -263,7 +263,7 @@ function encode(read) {
     // else runs.
     return codes.subarray(0, length);
   } catch (error) {
-    if (error instanceof InputError) throw invalidError(error.path, error.problem);
+    if (error instanceof InputError) throw invalidInput(error.path, error.problem);
     throw error;
   } finally {
     if (codes.length <= KEPT_CODES) spareCodes.push(codes);
