@@ -168,18 +168,6 @@ fn position(value: usize) -> i32 {
     i32::try_from(value).unwrap_or(-1)
 }
 
-/// Checks that a value (a frame from the network, say) is a `SessionAction` before it is
-/// dispatched, and returns it. Throws what `sessionReducer` would throw for it: a `TypeError`
-/// with `code: "invalid"` and the `path` of the first thing that is wrong; and, unlike
-/// `sessionReducer`, for an action type this version does not know, in a batch too.
-#[wasm_bindgen(js_name = checkAction)]
-pub fn check_action(
-    #[wasm_bindgen(unchecked_param_type = "unknown")] value: JsValue,
-) -> Result<Ts<SessionAction>, JsValue> {
-    read::checked_action(&value)?;
-    Ok(Ts::new_unchecked(value))
-}
-
 /// What Retry sends: a new array, through the last finished call after the last user
 /// message, else through that user message; `messages` unchanged when there is none.
 #[wasm_bindgen(unchecked_return_type = "AgentMessage[]")]
