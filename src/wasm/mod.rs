@@ -12,7 +12,7 @@ use std::rc::Rc;
 use tsify::Ts;
 use wasm_bindgen::prelude::*;
 
-use crate::core::model::{is_cancelled, Json, SessionAction, Text, ToolError};
+use crate::core::model::{is_cancelled, Json, Text, ToolError};
 use crate::core::patch::Patch;
 use crate::core::path::CallPath;
 use crate::core::{plain_append_target, reduce_with, resumable_cut, Cut, Outcome, Session};
@@ -75,7 +75,10 @@ pub fn session_reducer_read(
 /// with `js-interop`, which the bench needs: even unused, it cost the package's wasm 22 bytes).
 #[cfg(feature = "js-interop")]
 #[doc(hidden)]
-pub fn decode_action(codes: &[i32], strings: &[u8]) -> Result<Option<SessionAction>, JsValue> {
+pub fn decode_action(
+    codes: &[i32],
+    strings: &[u8],
+) -> Result<Option<crate::core::model::SessionAction>, JsValue> {
     Ok(read::entry_action(codes, strings)?.map(|read| read.action))
 }
 
