@@ -1,26 +1,8 @@
-// The wire protocols the hook speaks, by name. Each adapter folder declares its protocol once:
-// its `wire` (name, content type, `accept`, the resume request), which the hook holds from the
-// start, and its descriptor (the wire, the request body, the stream reader, the translator,
-// `severalRuns`), which its subpath exports and the hook imports when the protocol is first
-// used: an app loads only the adapter it speaks (bundlers split each into a chunk of its own).
-//
-//   actions      this package's own NDJSON: one SessionAction a line ("part" or "toolPhase")
-//   ai-sdk       the Vercel AI SDK UI message stream (server-sent events, up to [DONE])
-//   ag-ui        AG-UI events over server-sent events; the body is a RunAgentInput
-//   chat-stream  the NDJSON ChatStreamEvent frames of a chat turn (seed 001)
+// The wire protocols the hook speaks (src/adapters/protocols.js): their names, content types and
+// resume requests from the start, each descriptor once its adapter is loaded.
 
-import { agUiWire } from "../adapters/ag-ui/wire.js";
-import { aiSdkWire } from "../adapters/ai-sdk/wire.js";
-import { actionsWire, chatStreamWire } from "../adapters/chat-stream/wire.js";
+import { PROTOCOLS } from "../adapters/protocols.js";
 import { invalid } from "../shared/coded-error.js";
-
-// Each protocol's wire and the import of its descriptor (a literal specifier, for bundlers).
-const PROTOCOLS = {
-  actions: { wire: actionsWire, load: async () => (await import("chat-session-reducer/chat-stream")).actionsProtocol },
-  "ai-sdk": { wire: aiSdkWire, load: async () => (await import("chat-session-reducer/ai-sdk")).aiSdkProtocol },
-  "ag-ui": { wire: agUiWire, load: async () => (await import("chat-session-reducer/ag-ui")).agUiProtocol },
-  "chat-stream": { wire: chatStreamWire, load: async () => (await import("chat-session-reducer/chat-stream")).chatStreamProtocol },
-};
 
 /** @type {import("chat-session-reducer/ai-sdk").ProtocolWire[]} */
 const wires = Object.values(PROTOCOLS).map(({ wire }) => wire);

@@ -2,20 +2,17 @@
 // answers each request with the next scripted reply, framed as the protocol frames it, and
 // `recordResponse` turns a real response into such a reply. A script is plain JSON, so a
 // recorded one can be saved as a fixture.
-import { agUiProtocol } from "chat-session-reducer/ag-ui";
-import { aiSdkProtocol } from "chat-session-reducer/ai-sdk";
-import { actionsProtocol, chatStreamProtocol } from "chat-session-reducer/chat-stream";
+import { PROTOCOLS } from "../adapters/protocols.js";
 import { invalid } from "../shared/coded-error.js";
 
-// The protocols the hook speaks, by name: each descriptor says how a server frames a reply
-// (`headers`, `write`, `end`) and how it is read back (`read`).
-const PROTOCOLS = Object.fromEntries([actionsProtocol, chatStreamProtocol, aiSdkProtocol, agUiProtocol].map((protocol) => [protocol.name, protocol]));
-
-function protocolNamed(name) {
+// The import of the descriptor of the protocol `name`, one the hook speaks: loaded with its
+// adapter when a request first needs it, it says how a server frames a reply (`headers`,
+// `write`, `end`) and how it is read back (`read`).
+function descriptorLoader(name) {
   if (!Object.hasOwn(PROTOCOLS, name)) {
     throw invalid("protocol", `one of ${Object.keys(PROTOCOLS).map((key) => `"${key}"`).join(", ")}`);
   }
-  return PROTOCOLS[name];
+  return PROTOCOLS[name].load;
 }
 
 /** A pause of `ms` milliseconds before the next step (a timer, so fake timers drive it). */
@@ -208,7 +205,7 @@ async function replyTo(replies, request, index) {
  * `fetch` where the app fetches a URL, `api` as the hook's `api`.
  */
 export function mockEndpoint(protocol, replies, { delay = 0 } = {}) {
-  const framing = protocolNamed(protocol);
+  const loadDescriptor = descriptorLoader(protocol);
   if (typeof replies !== "function") {
     if (!Array.isArray(replies)) throw invalid("replies", "an array of replies, or a function");
     replies.forEach((reply, index) => checkReply(reply, `replies[${index}]`));
@@ -218,7 +215,7 @@ export function mockEndpoint(protocol, replies, { delay = 0 } = {}) {
     const index = requests.push(request) - 1;
     request.signal?.throwIfAborted();
     const reply = await replyTo(replies, request, index);
-    return responseFor(framing, reply, { delay, signal: request.signal });
+    return responseFor(await loadDescriptor(), reply, { delay, signal: request.signal });
   };
   return {
     requests,
@@ -233,12 +230,12 @@ export function mockEndpoint(protocol, replies, { delay = 0 } = {}) {
  * for an HTTP error.
  */
 export async function recordResponse(response, protocol, { timing = false } = {}) {
-  const framing = protocolNamed(protocol);
+  const loadDescriptor = descriptorLoader(protocol);
   if (!response.ok) return { status: response.status, body: parsedBody(await response.text()) };
   const steps = [];
   let last = Date.now();
   try {
-    for await (const frame of framing.read(response)) {
+    for await (const frame of (await loadDescriptor()).read(response)) {
       const now = Date.now();
       if (timing && steps.length > 0 && now > last) steps.push(wait(now - last));
       last = now;
