@@ -30,7 +30,7 @@
 //                module bundled and minified into <subpath>/index.js, its declarations in
 //                <subpath>/index.d.ts, which import the core's types from ../index.js (another
 //                subpath's from ../<subpath>/index.js) and the
-//                readers' source type from ../stream-source.d.ts.
+//                readers' source type and the protocol descriptor's from ../stream-source.d.ts.
 import { readFileSync, readdirSync, writeFileSync, mkdirSync, mkdtempSync, rmSync, copyFileSync, cpSync, existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { build } from "esbuild";
@@ -314,7 +314,9 @@ writeFileSync(join(outDir, "bindgen.d.ts"), declarations.bindgen);
 const exported = Object.keys(await import(pathToFileURL(join(outDir, "index.js")).href)).sort();
 checkDeclarationsMatch(exported, declarations.index, declarations.bindgen);
 for (const [subpath, folder] of Object.entries(javascriptSubpaths)) await packSubpath(subpath, folder);
-copyFileSync(join(root, "src", "adapters", "stream-source.d.ts"), join(outDir, "stream-source.d.ts"));
+// Beside the core's declarations, which it imports by the package's name in the source.
+writeFileSync(join(outDir, "stream-source.d.ts"), readFileSync(join(sourceDir, "adapters", "stream-source.d.ts"), "utf8")
+  .replace(/from "chat-session-reducer"/g, 'from "./index.js"'));
 writeFileSync(join(outDir, "package.json"), packageManifest());
 copyFileSync(join(root, "pkg-template", "README.md"), join(outDir, "README.md"));
 copyFileSync(join(root, "LICENSE"), join(outDir, "LICENSE"));

@@ -1,5 +1,6 @@
 // SPEC v3 "Actions": branchAt, in JavaScript: a UI calls it per row per render, so it reads
-// `state.forks` here and never enters the module.
+// `state.forks` here and never enters the module. The rule is the core's `branch_at`
+// (src/core/model.rs), for Rust values; tests/wasm_branches.rs fails when the two disagree.
 
 /** @type {typeof import("chat-session-reducer").branchAt} */
 export function branchAt(state, index) {

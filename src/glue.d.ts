@@ -4,4 +4,4 @@ import type { ReduceInWasm } from "./session_reducer.js";
 
 export function initSync(module: { module: BufferSource }): unknown;
 export const sessionReducer: ReduceInWasm;
-export { checkAction, isCancelled, resumable } from "chat-session-reducer";
+export { isCancelled, resumable } from "chat-session-reducer";

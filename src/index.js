@@ -66,6 +66,7 @@ export function storedSessionId(...args) {
   return helpers().storedSessionId(...args);
 }
 
-export { checkAction, isCancelled, resumable } from "./glue.js";
+export { isCancelled, resumable } from "./glue.js";
+export { checkAction } from "./wasm/read.js";
 export { branchAt } from "./branch_at.js";
 export { waitsOnApp } from "./waits_on_app.js";

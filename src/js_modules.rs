@@ -1,6 +1,6 @@
 //! The crate's JavaScript modules that its other modules import but Rust need not call:
 //! wasm-bindgen ships a module of the crate only when Rust declares an import from it, and
-//! read.js (the package's reader, and `js_reader`'s) and apply.js import these three.
+//! read.js (the package's reader, and `js_reader`'s) and apply.js import these.
 
 use wasm_bindgen::prelude::*;
 
@@ -9,6 +9,14 @@ extern "C" {
     #[allow(dead_code)]
     #[wasm_bindgen(js_name = internalError, catch)]
     fn internal_error() -> Result<JsValue, JsValue>;
+}
+
+// errors.js's and read.js's coded errors, the same module as the subpaths'.
+#[wasm_bindgen(module = "/src/shared/coded-error.js")]
+extern "C" {
+    #[allow(dead_code)]
+    #[wasm_bindgen(js_name = codedError, catch)]
+    fn coded_error(error: &JsValue, code: &str) -> Result<JsValue, JsValue>;
 }
 
 #[wasm_bindgen(module = "/src/wasm/json.js")]

@@ -99,3 +99,26 @@ fn every_table_gives_each_code_once() {
         }
     }
 }
+
+/// The messages of bad input that both readers give are declared once, in src/core/protocol.rs:
+/// neither reader writes one's text itself (it would drift from the other's), and each uses each.
+#[test]
+fn the_shared_bad_input_messages_are_written_only_in_the_protocol() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    for reader in ["src/wasm/read.js", "src/core/check.rs"] {
+        let source = std::fs::read_to_string(root.join(reader)).expect("reading the reader");
+        for message in protocol::messages() {
+            let text = serde_json::from_str::<String>(&message.value).expect("a string");
+            assert!(
+                !source.contains(&text),
+                "{reader} writes {text:?}: use {} from src/core/protocol.rs",
+                message.name
+            );
+            assert!(
+                source.contains(&message.name),
+                "{reader} does not use {}",
+                message.name
+            );
+        }
+    }
+}

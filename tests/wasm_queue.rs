@@ -5,7 +5,6 @@
 
 mod wasm_support;
 
-use chat_session_reducer::wasm;
 use js_sys::{Array, Object, Reflect};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::wasm_bindgen_test;
@@ -208,11 +207,11 @@ fn bad_v3_input_names_its_path() {
     ] {
         assert_eq!(thrown_path(&state, action), path, "{action}");
     }
-    let thrown = wasm::check_action(js(r#"{ "type": "load", "state": null }"#))
+    let thrown = check_action(&js(r#"{ "type": "load", "state": null }"#))
         .err()
         .unwrap();
     assert_eq!(error_field(&thrown, "path"), "action.state");
-    assert!(wasm::check_action(js(r#"{ "type": "unqueue", "id": "q" }"#)).is_ok());
+    assert!(check_action(&js(r#"{ "type": "unqueue", "id": "q" }"#)).is_ok());
 }
 
 #[wasm_bindgen_test]

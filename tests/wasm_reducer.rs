@@ -310,11 +310,8 @@ fn a_state_changed_in_place_after_the_reducer_made_it_is_an_error_not_a_crash() 
 #[wasm_bindgen_test]
 fn check_action_returns_a_valid_action_and_throws_what_the_reducer_would() {
     let action = part(r#"{ "type": "text-delta", "text": "hi" }"#);
-    assert!(same(
-        &wasm::check_action(action.clone()).unwrap().into(),
-        &action
-    ));
-    let thrown = wasm::check_action(part(
+    assert!(same(&check_action(&action).unwrap(), &action));
+    let thrown = check_action(&part(
         r#"{ "type": "tool-call", "id": "c", "name": 1, "input": {} }"#,
     ))
     .unwrap_err();

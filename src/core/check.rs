@@ -11,7 +11,13 @@ use super::model::{
     AgentMessage, AgentPart, AgentStreamPart, Fork, Json, SessionAction, SessionState,
     SessionStatus,
 };
-use super::protocol::{MAX_BATCH_NESTING, MAX_BRANCH_NESTING, MAX_NESTING};
+use super::protocol::{
+    ACTIVE_IN_RANGE, AFTER_IN_BRANCH, AFTER_ON_PATH, BATCHES_NEST_DEEPER, BRANCHES_NEST_DEEPER,
+    DATA_OR_PATCH, ERROR_ONLY_IN_ERROR, ERROR_REQUIRED, FORKS_IN_ORDER, LIVE_ALTERNATIVE,
+    MAX_BATCH_NESTING, MAX_BRANCH_NESTING, MAX_NESTING, OPEN_CALL_IN_BRANCH, REQUIRED_WITHOUT,
+    REQUIRED_WITH_PATCH, RUNS_NEST_DEEPER, SET_ASIDE_ALTERNATIVE, SNAPSHOT_OR_PATCH,
+    TOP_LEVEL_ONLY, TWO_ALTERNATIVES, USER_PART_TYPES,
+};
 use crate::Error;
 
 /// Checks an action (`action…` paths), its `load` state and `snapshot` messages included.
@@ -41,7 +47,7 @@ fn action_at(action: &SessionAction, path: &str, batch_depth: usize) -> Result<(
             if batch_depth + 1 > MAX_BATCH_NESTING {
                 return Err(Error::invalid(
                     path,
-                    format!("batches nest deeper than {MAX_BATCH_NESTING}"),
+                    format!("{BATCHES_NEST_DEEPER} {MAX_BATCH_NESTING}"),
                 ));
             }
             for (index, action) in actions.iter().enumerate() {
@@ -56,35 +62,31 @@ fn action_at(action: &SessionAction, path: &str, batch_depth: usize) -> Result<(
 fn stream_part(part: &AgentStreamPart, path: &str) -> Result<(), Error> {
     match part {
         AgentStreamPart::ToolApprovalRequest { id, name, .. } if id.is_none() && name.is_none() => {
-            Err(invalid(path, "id", "required when there is no name"))
+            Err(invalid(path, "id", format!("{REQUIRED_WITHOUT} name")))
         }
         AgentStreamPart::ToolApprovalResponse {
             id, approval_id, ..
-        } if id.is_none() && approval_id.is_none() => {
-            Err(invalid(path, "id", "required when there is no approvalId"))
-        }
+        } if id.is_none() && approval_id.is_none() => Err(invalid(
+            path,
+            "id",
+            format!("{REQUIRED_WITHOUT} approvalId"),
+        )),
         AgentStreamPart::Data {
             id, data, patch, ..
         } => {
             json_patch(patch.as_ref(), path)?;
             if data.is_some() == patch.is_some() {
-                return Err(Error::invalid(
-                    path,
-                    "expected exactly one of data and patch",
-                ));
+                return Err(Error::invalid(path, DATA_OR_PATCH));
             }
             if patch.is_some() && id.is_none() {
-                return Err(invalid(path, "id", "required with patch"));
+                return Err(invalid(path, "id", REQUIRED_WITH_PATCH));
             }
             Ok(())
         }
         AgentStreamPart::AgentState { snapshot, patch } => {
             json_patch(patch.as_ref(), path)?;
             if snapshot.is_some() == patch.is_some() {
-                return Err(Error::invalid(
-                    path,
-                    "expected exactly one of snapshot and patch",
-                ));
+                return Err(Error::invalid(path, SNAPSHOT_OR_PATCH));
             }
             Ok(())
         }
@@ -112,7 +114,7 @@ fn user_parts(parts: &[Rc<AgentPart>], path: &str, key: &str) -> Result<(), Erro
         if !matches!(**part, AgentPart::Text(_) | AgentPart::Data(_)) {
             return Err(Error::invalid(
                 format!("{path}.{key}[{index}].type"),
-                r#"expected one of "text", "data""#,
+                USER_PART_TYPES,
             ));
         }
     }
@@ -123,7 +125,7 @@ fn state_at(state: &SessionState, path: &str, depth: usize, in_branch: bool) -> 
     if depth > MAX_NESTING {
         return Err(Error::invalid(
             path,
-            format!("sub-agent runs nest deeper than {MAX_NESTING}"),
+            format!("{RUNS_NEST_DEEPER} {MAX_NESTING}"),
         ));
     }
     message_list(
@@ -133,32 +135,18 @@ fn state_at(state: &SessionState, path: &str, depth: usize, in_branch: bool) -> 
         in_branch,
     )?;
     match (state.status, &state.error) {
-        (SessionStatus::Error, None) => {
-            return Err(invalid(path, "error", r#"required when status is "error""#))
-        }
+        (SessionStatus::Error, None) => return Err(invalid(path, "error", ERROR_REQUIRED)),
         (SessionStatus::Idle | SessionStatus::Streaming, Some(_)) => {
-            return Err(invalid(
-                path,
-                "error",
-                r#"present only when status is "error""#,
-            ))
+            return Err(invalid(path, "error", ERROR_ONLY_IN_ERROR))
         }
         _ => {}
     }
     if depth > 0 && !state.forks.is_empty() {
-        return Err(invalid(
-            path,
-            "forks",
-            "present only in the top-level state",
-        ));
+        return Err(invalid(path, "forks", TOP_LEVEL_ONLY));
     }
     fork_list(&state.forks, path, &state.messages, 1)?;
     if depth > 0 && !state.queue.is_empty() {
-        return Err(invalid(
-            path,
-            "queue",
-            "present only in the top-level state",
-        ));
+        return Err(invalid(path, "queue", TOP_LEVEL_ONLY));
     }
     for (index, queued) in state.queue.iter().enumerate() {
         user_parts(&queued.parts, &format!("{path}.queue[{index}]"), "parts")?;
@@ -179,11 +167,7 @@ fn message_list(
             };
             let part_path = || format!("{path}[{index}].parts[{at}]");
             if in_branch && call.state.is_open() {
-                return Err(invalid(
-                    &part_path(),
-                    "state",
-                    "expected no open call in a branch",
-                ));
+                return Err(invalid(&part_path(), "state", OPEN_CALL_IN_BRANCH));
             }
             if let Some(agent) = &call.agent {
                 state_at(
@@ -212,7 +196,7 @@ fn fork_list(
         return Err(invalid(
             path,
             "forks",
-            format!("branches nest deeper than {MAX_BRANCH_NESTING}"),
+            format!("{BRANCHES_NEST_DEEPER} {MAX_BRANCH_NESTING}"),
         ));
     }
     // Where each message is by id (the first with it, as a fork's `after` names it).
@@ -247,36 +231,24 @@ fn fork_at(
         Some(after) => match positions.get(after.as_str()) {
             Some(&at) => at as isize,
             None => {
-                let whose = if depth == 1 { "the path" } else { "its branch" };
-                return Err(invalid(
-                    path,
-                    "after",
-                    format!("expected the id of a message of {whose}"),
-                ));
+                let problem = if depth == 1 {
+                    AFTER_ON_PATH
+                } else {
+                    AFTER_IN_BRANCH
+                };
+                return Err(invalid(path, "after", problem));
             }
         },
     };
     if at <= last {
-        return Err(invalid(
-            path,
-            "after",
-            "expected after the previous fork's, in path order",
-        ));
+        return Err(invalid(path, "after", FORKS_IN_ORDER));
     }
     for (index, alternative) in fork.alternatives.iter().enumerate() {
         let item = format!("{path}.alternatives[{index}]");
         match alternative {
-            Some(_) if index == fork.active => {
-                return Err(Error::invalid(
-                    item,
-                    "expected null (the live alternative, at active)",
-                ))
-            }
+            Some(_) if index == fork.active => return Err(Error::invalid(item, LIVE_ALTERNATIVE)),
             None if index != fork.active => {
-                return Err(Error::invalid(
-                    item,
-                    "expected a branch (null only at active)",
-                ))
+                return Err(Error::invalid(item, SET_ASIDE_ALTERNATIVE))
             }
             None => {}
             Some(branch) => {
@@ -286,14 +258,10 @@ fn fork_at(
         }
     }
     if fork.alternatives.len() < 2 {
-        return Err(invalid(
-            path,
-            "alternatives",
-            "expected at least two alternatives",
-        ));
+        return Err(invalid(path, "alternatives", TWO_ALTERNATIVES));
     }
     if fork.active >= fork.alternatives.len() {
-        return Err(invalid(path, "active", "expected an index of alternatives"));
+        return Err(invalid(path, "active", ACTIVE_IN_RANGE));
     }
     Ok(at)
 }

@@ -315,7 +315,9 @@ pub struct BranchAt {
 }
 
 /// SPEC v3 "Actions": branchAt: the fork that `messages[index]` begins an alternative of
-/// (`index` may be `messages.len()`: the fork after the last message).
+/// (`index` may be `messages.len()`: the fork after the last message). The package's `branchAt`
+/// is this rule in JavaScript (src/branch_at.js: a UI calls it per row, where a call into the
+/// module would cost more than the walk); tests/wasm_branches.rs checks that they agree.
 ///
 /// ```
 /// use chat_session_reducer::core::branch_at;

@@ -45,13 +45,13 @@ pub struct JsExport {
     pub value: String,
 }
 
-/// Declares constants, and what the generated module exports of them (`constants()`).
+/// Declares constants, and `$list`, what the generated module exports of them.
 macro_rules! constants {
-    ($($(#[doc = $doc:literal])+ pub const $name:ident: $ty:ty = $value:expr;)+) => {
+    ($list:ident: $($(#[doc = $doc:literal])+ pub const $name:ident: $ty:ty = $value:expr;)+) => {
         $($(#[doc = $doc])+ pub const $name: $ty = $value;)+
 
         /// The constants, as the generated module exports them.
-        fn constants() -> Vec<JsExport> {
+        pub fn $list() -> Vec<JsExport> {
             vec![$(JsExport {
                 doc: concat!($($doc, "\n"),+),
                 name: stringify!($name).to_owned(),
@@ -62,6 +62,7 @@ macro_rules! constants {
 }
 
 constants! {
+    constants:
     /// How deep sub-agent runs nest, everywhere: in a state that is read (deeper is bad input)
     /// and in one built by `within` (a part that would start a deeper run is ignored). The run
     /// behind a top-level call is at depth 1. It bounds every walk of the tree.
@@ -85,6 +86,53 @@ constants! {
     /// The id the core makes up for an assistant message the stream names none for is this
     /// followed by the message's index in its run.
     pub const MADE_UP_ID_PREFIX: &str = "assistant-";
+}
+
+// SPEC "Bad input": the problems that both readers of bad input name, src/wasm/read.js for
+// JavaScript values and src/core/check.rs for Rust values, with one message each (after the
+// path, `action.part.id: required with patch`). A message that ends in a limit is followed by
+// it (`sub-agent runs nest deeper than 64`).
+constants! {
+    messages:
+    /// An approval request without `id` names its call by `name`, a response by `approvalId`:
+    /// followed by the field's name.
+    pub const REQUIRED_WITHOUT: &str = "required when there is no";
+    /// A `data` part: one of `data` and `patch`.
+    pub const DATA_OR_PATCH: &str = "expected exactly one of data and patch";
+    /// An `agent-state` part: one of `snapshot` and `patch`.
+    pub const SNAPSHOT_OR_PATCH: &str = "expected exactly one of snapshot and patch";
+    /// A `data` part's `patch` updates the part of its `id`.
+    pub const REQUIRED_WITH_PATCH: &str = "required with patch";
+    /// The parts of `send` and of a queued message.
+    pub const USER_PART_TYPES: &str = r#"expected one of "text", "data""#;
+    /// Followed by `MAX_NESTING`.
+    pub const RUNS_NEST_DEEPER: &str = "sub-agent runs nest deeper than";
+    /// Followed by `MAX_BRANCH_NESTING`.
+    pub const BRANCHES_NEST_DEEPER: &str = "branches nest deeper than";
+    /// Followed by `MAX_BATCH_NESTING`.
+    pub const BATCHES_NEST_DEEPER: &str = "batches nest deeper than";
+    /// A state's `error`, when its `status` is `"error"`.
+    pub const ERROR_REQUIRED: &str = r#"required when status is "error""#;
+    /// A state's `error`, when its `status` is not `"error"`.
+    pub const ERROR_ONLY_IN_ERROR: &str = r#"present only when status is "error""#;
+    /// `forks` or `queue` in a sub-agent run.
+    pub const TOP_LEVEL_ONLY: &str = "present only in the top-level state";
+    /// A call of a branch that is running, waiting for confirmation or streaming its input.
+    pub const OPEN_CALL_IN_BRANCH: &str = "expected no open call in a branch";
+    /// A top-level fork's `after` that names no message of the path.
+    pub const AFTER_ON_PATH: &str = "expected the id of a message of the path";
+    /// A nested fork's `after` that names no message of its branch.
+    pub const AFTER_IN_BRANCH: &str = "expected the id of a message of its branch";
+    /// Forks in the order of their `after`, each `after` once.
+    pub const FORKS_IN_ORDER: &str = "expected after the previous fork's, in path order";
+    /// The alternative at `active` is the path's (null).
+    pub const LIVE_ALTERNATIVE: &str = "expected null (the live alternative, at active)";
+    /// Every other alternative is a branch.
+    pub const SET_ASIDE_ALTERNATIVE: &str = "expected a branch (null only at active)";
+    /// A fork's `alternatives`.
+    pub const TWO_ALTERNATIVES: &str = "expected at least two alternatives";
+    /// A fork's `active`.
+    pub const ACTIVE_IN_RANGE: &str = "expected an index of alternatives";
 }
 
 /// A table of codes, as the generated module exports it.
@@ -406,7 +454,7 @@ pub fn javascript() -> String {
             out.push('\n');
         }
     };
-    for constant in constants() {
+    for constant in constants().into_iter().chain(messages()) {
         comment(&mut out, constant.doc);
         out.push_str(&format!(
             "export const {} = {};\n",

@@ -12,6 +12,8 @@
 //   [key, "state", name]  the state's field `name` (status, forks, queue, …)
 //   [key, "run"]          while a reply streams, the envelope's `run` (where its run started)
 
+import { invalid } from "../shared/coded-error.js";
+
 const FORMAT = "chat-session-reducer";
 const VERSION = 3;
 const RECORDS = "records";
@@ -26,7 +28,7 @@ const NO_INDEXEDDB = {};
  */
 export function indexedDBStore(options = {}) {
   const { database = FORMAT, indexedDB = globalThis.indexedDB, IDBKeyRange: KeyRange = globalThis.IDBKeyRange } = options;
-  if (typeof database !== "string") throw invalidOption("options.database", "expected a string");
+  if (typeof database !== "string") throw invalid("options.database", "a string");
   const factory = indexedDB ?? NO_INDEXEDDB;
   if (!stores.has(factory)) stores.set(factory, new Map());
   const byName = stores.get(factory);
@@ -182,8 +184,3 @@ function envelopeOf(keys, values) {
   return { format, version, rev, ...(id === undefined ? {} : { id }), state, ...(run === undefined ? {} : { run }) };
 }
 
-function invalidOption(path, problem) {
-  const error = new TypeError(`${path}: ${problem}`);
-  Object.assign(error, { code: "invalid", path });
-  return error;
-}

@@ -5,9 +5,8 @@
 // is not an error: the run just ends.
 
 import { checkAction } from "chat-session-reducer";
-import { CONTENT_TYPES } from "./content-types.js";
 import { newId } from "./ids.js";
-import { loadProtocol } from "./protocols.js";
+import { CONTENT_TYPES, loadProtocol } from "./protocols.js";
 
 /** An error part: the session ends the run in error, cancels its open calls and offers Retry. */
 export function runFailed(message, code) {

@@ -24,6 +24,8 @@
 // it: in Chromium that, not JSON.stringify, is most of a save's time); a session store may write
 // only what changed (the IndexedDB store writes the changed messages' records).
 
+import { codedError, invalid, invalidInput } from "../shared/coded-error.js";
+
 const FORMAT = "chat-session-reducer";
 // Version 2 added the v2 values (data parts, metadata, agentState), version 3 the v3 ones (forks,
 // queue, step parts); an entry of an earlier version is read as it is, since every v1 state is a
@@ -38,23 +40,10 @@ const CHECK = Object.freeze({ type: "batch", actions: Object.freeze([]) });
  * @param {SessionReducerError["code"]} code
  * @param {string} message
  * @param {string} [path]
+ * @returns {SessionReducerError}
  */
 function failure(code, message, path) {
-  const error = /** @type {SessionReducerError} */ (new Error(message));
-  error.code = code;
-  if (path !== undefined) error.path = path;
-  return error;
-}
-
-/**
- * @param {string} path
- * @param {string} problem
- */
-function invalid(path, problem) {
-  const error = /** @type {SessionReducerError} */ (new TypeError(`${path}: ${problem}`));
-  error.code = "invalid";
-  error.path = path;
-  return error;
+  return codedError(new Error(message), code, path);
 }
 
 // The name and message of a thrown value, for the message of an error of ours; never throws.
@@ -105,7 +94,7 @@ function isWebStorage(storage) {
 function storageOf(storage) {
   if (storage !== undefined) {
     if (!isStore(storage) && !isWebStorage(storage)) {
-      throw invalid("storage", "expected an object with getItem, setItem and removeItem, or a session store (read, write, remove)");
+      throw invalid("storage", "an object with getItem, setItem and removeItem, or a session store (read, write, remove)");
     }
     return storage;
   }
@@ -128,14 +117,14 @@ function requireStorage(storage) {
 }
 
 function checkKey(key) {
-  if (typeof key !== "string") throw invalid("key", "expected a string");
+  if (typeof key !== "string") throw invalid("key", "a string");
 }
 
 // The conversation id of a save's options (SHARED.md: the envelope's `id`), or undefined.
 function idOf(options) {
   if (options === undefined) return undefined;
-  if (typeof options !== "object" || options === null) throw invalid("options", "expected an object");
-  if (options.id !== undefined && typeof options.id !== "string") throw invalid("options.id", "expected a string");
+  if (typeof options !== "object" || options === null) throw invalid("options", "an object");
+  if (options.id !== undefined && typeof options.id !== "string") throw invalid("options.id", "a string");
   return options.id;
 }
 
@@ -252,7 +241,7 @@ export function sessionStorageHelpers(sessionReducer) {
     try {
       json = JSON.stringify({ format: FORMAT, version: VERSION, rev, id, state, run });
     } catch (thrown) {
-      throw invalid("state", `not JSON: ${describe(thrown)}`);
+      throw invalidInput("state", `not JSON: ${describe(thrown)}`);
     }
     try {
       target.setItem(key, json);
@@ -267,12 +256,12 @@ export function sessionStorageHelpers(sessionReducer) {
       checkKey(key);
       const target = requireStorage(storage);
       // The reducer takes `undefined` for the empty session (Redux); a save must be given one.
-      if (state === undefined) throw invalid("state", "expected an object");
+      if (state === undefined) throw invalid("state", "an object");
       const id = idOf(options);
       const expected = options?.rev;
-      if (expected !== undefined && !Number.isSafeInteger(expected)) throw invalid("options.rev", "expected an integer");
+      if (expected !== undefined && !Number.isSafeInteger(expected)) throw invalid("options.rev", "an integer");
       const runStart = options?.runStart;
-      if (runStart !== undefined && !Array.isArray(runStart?.messages)) throw invalid("options.runStart", "expected a session (with messages)");
+      if (runStart !== undefined && !Array.isArray(runStart?.messages)) throw invalid("options.runStart", "a session (with messages)");
       sessionReducer(state, CHECK);
       // The run's start matters only while it streams (a resume after a reload goes onto it).
       const run = runStart !== undefined && state.status === "streaming" ? runOf(state, runStart) : undefined;

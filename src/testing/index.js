@@ -2,45 +2,17 @@
 // answers each request with the next scripted reply, framed as the protocol frames it, and
 // `recordResponse` turns a real response into such a reply. A script is plain JSON, so a
 // recorded one can be saved as a fixture.
-import { readAgUiStream } from "chat-session-reducer/ag-ui";
-import { readAiSdkStream } from "chat-session-reducer/ai-sdk";
-import { readNdjson } from "chat-session-reducer/chat-stream";
-import { CONTENT_TYPES } from "../session/content-types.js";
+import { PROTOCOLS } from "../adapters/protocols.js";
+import { invalid } from "../shared/coded-error.js";
 
-const ndjsonLine = (frame) => `${JSON.stringify(frame)}\n`;
-const sseEvent = (frame) => `data: ${JSON.stringify(frame)}\n\n`;
-
-const ndjson = (name) => ({ headers: { "content-type": CONTENT_TYPES[name] }, frame: ndjsonLine, end: "", read: readNdjson });
-
-// How each protocol the hook speaks frames a reply, and how it is read back.
-const PROTOCOLS = {
-  actions: ndjson("actions"),
-  "chat-stream": ndjson("chat-stream"),
-  // The headers of the AI SDK's createUIMessageStreamResponse.
-  "ai-sdk": {
-    headers: {
-      "content-type": CONTENT_TYPES["ai-sdk"],
-      "cache-control": "no-cache",
-      connection: "keep-alive",
-      "x-vercel-ai-ui-message-stream": "v1",
-      "x-accel-buffering": "no",
-    },
-    frame: sseEvent,
-    end: "data: [DONE]\n\n",
-    read: readAiSdkStream,
-  },
-  "ag-ui": { headers: { "content-type": CONTENT_TYPES["ag-ui"] }, frame: sseEvent, end: "", read: readAgUiStream },
-};
-
-function invalid(path, problem) {
-  return Object.assign(new TypeError(`${path}: ${problem}`), { code: "invalid", path });
-}
-
-function protocolNamed(name) {
+// The import of the descriptor of the protocol `name`, one the hook speaks: loaded with its
+// adapter when a request first needs it, it says how a server frames a reply (`headers`,
+// `write`, `end`) and how it is read back (`read`).
+function descriptorLoader(name) {
   if (!Object.hasOwn(PROTOCOLS, name)) {
-    throw invalid("protocol", `expected one of ${Object.keys(PROTOCOLS).map((key) => `"${key}"`).join(", ")}`);
+    throw invalid("protocol", `one of ${Object.keys(PROTOCOLS).map((key) => `"${key}"`).join(", ")}`);
   }
-  return PROTOCOLS[name];
+  return PROTOCOLS[name].load;
 }
 
 /** A pause of `ms` milliseconds before the next step (a timer, so fake timers drive it). */
@@ -60,12 +32,12 @@ export function raw(text) {
 
 // What a step of a reply is: a frame (anything with a `type`) or one of wait, drop, raw.
 function stepKind(step, path) {
-  if (step === null || typeof step !== "object" || Array.isArray(step)) throw invalid(path, "expected a frame or a step object");
+  if (step === null || typeof step !== "object" || Array.isArray(step)) throw invalid(path, "a frame or a step object");
   if (typeof step.type === "string") return "frame";
   if (typeof step.wait === "number" && step.wait >= 0 && Number.isFinite(step.wait)) return "wait";
   if (step.drop === true) return "drop";
   if (typeof step.raw === "string") return "raw";
-  throw invalid(path, "expected a frame (with a string type), { wait: ms }, { drop: true } or { raw: text }");
+  throw invalid(path, "a frame (with a string type), { wait: ms }, { drop: true } or { raw: text }");
 }
 
 // A reply that is an HTTP answer rather than a stream: { status, body?, headers? }.
@@ -75,7 +47,7 @@ function isHttpReply(reply) {
 
 function checkReply(reply, path) {
   if (typeof reply === "function" || reply instanceof LiveReply || isHttpReply(reply)) return;
-  if (!Array.isArray(reply)) throw invalid(path, "expected an array of steps, { status, body? }, a liveReply() or a function");
+  if (!Array.isArray(reply)) throw invalid(path, "an array of steps, { status, body? }, a liveReply() or a function");
   reply.forEach((step, index) => stepKind(step, `${path}[${index}]`));
 }
 
@@ -172,7 +144,7 @@ function streamedResponse(protocol, steps, { delay, signal }) {
           } else if (kind === "raw" && step.raw !== "") return controller.enqueue(encoder.encode(step.raw));
           else if (kind === "frame") {
             if (frames++ > 0 && delay > 0) await sleep(delay, signal);
-            return controller.enqueue(encoder.encode(protocol.frame(step)));
+            return controller.enqueue(encoder.encode(protocol.write(step)));
           }
         }
       },
@@ -233,9 +205,9 @@ async function replyTo(replies, request, index) {
  * `fetch` where the app fetches a URL, `api` as the hook's `api`.
  */
 export function mockEndpoint(protocol, replies, { delay = 0 } = {}) {
-  const framing = protocolNamed(protocol);
+  const loadDescriptor = descriptorLoader(protocol);
   if (typeof replies !== "function") {
-    if (!Array.isArray(replies)) throw invalid("replies", "expected an array of replies, or a function");
+    if (!Array.isArray(replies)) throw invalid("replies", "an array of replies, or a function");
     replies.forEach((reply, index) => checkReply(reply, `replies[${index}]`));
   }
   const requests = [];
@@ -243,7 +215,7 @@ export function mockEndpoint(protocol, replies, { delay = 0 } = {}) {
     const index = requests.push(request) - 1;
     request.signal?.throwIfAborted();
     const reply = await replyTo(replies, request, index);
-    return responseFor(framing, reply, { delay, signal: request.signal });
+    return responseFor(await loadDescriptor(), reply, { delay, signal: request.signal });
   };
   return {
     requests,
@@ -258,12 +230,12 @@ export function mockEndpoint(protocol, replies, { delay = 0 } = {}) {
  * for an HTTP error.
  */
 export async function recordResponse(response, protocol, { timing = false } = {}) {
-  const framing = protocolNamed(protocol);
+  const loadDescriptor = descriptorLoader(protocol);
   if (!response.ok) return { status: response.status, body: parsedBody(await response.text()) };
   const steps = [];
   let last = Date.now();
   try {
-    for await (const frame of framing.read(response)) {
+    for await (const frame of (await loadDescriptor()).read(response)) {
       const now = Date.now();
       if (timing && steps.length > 0 && now > last) steps.push(wait(now - last));
       last = now;

@@ -1,21 +1,11 @@
-// The errors the package throws: real Error objects with a machine-readable `code`, and the
-// `path` of what is wrong for bad input, the message starting with it. Made in JavaScript, so
-// the wasm carries no message formatting.
+// The errors the module throws (src/wasm/error.rs), coded as all of the package's are
+// (src/shared/coded-error.js). Made in JavaScript, so the wasm carries no message formatting.
 
-export function codedError(error, code, path) {
-  error.code = code;
-  if (path !== undefined) error.path = path;
-  return error;
-}
-
-/** Bad input: `path` (e.g. `action.part.id`) is not of its type. */
-export function invalidError(path, problem) {
-  return codedError(new TypeError(`${path}: ${problem}`), "invalid", path);
-}
+import { codedError, invalidInput } from "../shared/coded-error.js";
 
 /** Bad input found by a step after reading it (`problem`), with what was thrown. */
 export function unreadableError(path, problem, thrown) {
-  return invalidError(path, `${problem} (${describe(thrown)})`);
+  return invalidInput(path, `${problem} (${describe(thrown)})`);
 }
 
 /** The core could not apply an action it had accepted: a bug of the package. */

@@ -12,7 +12,7 @@ use std::rc::Rc;
 use tsify::Ts;
 use wasm_bindgen::prelude::*;
 
-use crate::core::model::{is_cancelled, Json, SessionAction, Text, ToolError};
+use crate::core::model::{is_cancelled, Json, Text, ToolError};
 use crate::core::patch::Patch;
 use crate::core::path::CallPath;
 use crate::core::{plain_append_target, reduce_with, resumable_cut, Cut, Outcome, Session};
@@ -75,7 +75,10 @@ pub fn session_reducer_read(
 /// with `js-interop`, which the bench needs: even unused, it cost the package's wasm 22 bytes).
 #[cfg(feature = "js-interop")]
 #[doc(hidden)]
-pub fn decode_action(codes: &[i32], strings: &[u8]) -> Result<Option<SessionAction>, JsValue> {
+pub fn decode_action(
+    codes: &[i32],
+    strings: &[u8],
+) -> Result<Option<crate::core::model::SessionAction>, JsValue> {
     Ok(read::entry_action(codes, strings)?.map(|read| read.action))
 }
 
@@ -166,18 +169,6 @@ fn advance(
 
 fn position(value: usize) -> i32 {
     i32::try_from(value).unwrap_or(-1)
-}
-
-/// Checks that a value (a frame from the network, say) is a `SessionAction` before it is
-/// dispatched, and returns it. Throws what `sessionReducer` would throw for it: a `TypeError`
-/// with `code: "invalid"` and the `path` of the first thing that is wrong; and, unlike
-/// `sessionReducer`, for an action type this version does not know, in a batch too.
-#[wasm_bindgen(js_name = checkAction)]
-pub fn check_action(
-    #[wasm_bindgen(unchecked_param_type = "unknown")] value: JsValue,
-) -> Result<Ts<SessionAction>, JsValue> {
-    read::checked_action(&value)?;
-    Ok(Ts::new_unchecked(value))
 }
 
 /// What Retry sends: a new array, through the last finished call after the last user

@@ -33,6 +33,64 @@ export const CANCELLED_CODE = "cancelled";
 // followed by the message's index in its run.
 export const MADE_UP_ID_PREFIX = "assistant-";
 
+// An approval request without `id` names its call by `name`, a response by `approvalId`:
+// followed by the field's name.
+export const REQUIRED_WITHOUT = "required when there is no";
+
+// A `data` part: one of `data` and `patch`.
+export const DATA_OR_PATCH = "expected exactly one of data and patch";
+
+// An `agent-state` part: one of `snapshot` and `patch`.
+export const SNAPSHOT_OR_PATCH = "expected exactly one of snapshot and patch";
+
+// A `data` part's `patch` updates the part of its `id`.
+export const REQUIRED_WITH_PATCH = "required with patch";
+
+// The parts of `send` and of a queued message.
+export const USER_PART_TYPES = "expected one of \"text\", \"data\"";
+
+// Followed by `MAX_NESTING`.
+export const RUNS_NEST_DEEPER = "sub-agent runs nest deeper than";
+
+// Followed by `MAX_BRANCH_NESTING`.
+export const BRANCHES_NEST_DEEPER = "branches nest deeper than";
+
+// Followed by `MAX_BATCH_NESTING`.
+export const BATCHES_NEST_DEEPER = "batches nest deeper than";
+
+// A state's `error`, when its `status` is `"error"`.
+export const ERROR_REQUIRED = "required when status is \"error\"";
+
+// A state's `error`, when its `status` is not `"error"`.
+export const ERROR_ONLY_IN_ERROR = "present only when status is \"error\"";
+
+// `forks` or `queue` in a sub-agent run.
+export const TOP_LEVEL_ONLY = "present only in the top-level state";
+
+// A call of a branch that is running, waiting for confirmation or streaming its input.
+export const OPEN_CALL_IN_BRANCH = "expected no open call in a branch";
+
+// A top-level fork's `after` that names no message of the path.
+export const AFTER_ON_PATH = "expected the id of a message of the path";
+
+// A nested fork's `after` that names no message of its branch.
+export const AFTER_IN_BRANCH = "expected the id of a message of its branch";
+
+// Forks in the order of their `after`, each `after` once.
+export const FORKS_IN_ORDER = "expected after the previous fork's, in path order";
+
+// The alternative at `active` is the path's (null).
+export const LIVE_ALTERNATIVE = "expected null (the live alternative, at active)";
+
+// Every other alternative is a branch.
+export const SET_ASIDE_ALTERNATIVE = "expected a branch (null only at active)";
+
+// A fork's `alternatives`.
+export const TWO_ALTERNATIVES = "expected at least two alternatives";
+
+// A fork's `active`.
+export const ACTIVE_IN_RANGE = "expected an index of alternatives";
+
 // The types of a `SessionAction`.
 export const ACTION_TYPES = ["send", "part", "toolPhase", "stop", "retry", "reset", "continue", "batch", "edit", "regenerate", "switchBranch", "unqueue", "load"];
 

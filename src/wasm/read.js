@@ -8,12 +8,17 @@
 // path (`action.part.id: expected a string`), naming the first thing that is wrong in the order
 // the fields are read. Texts and JSON payloads are not encoded: the core only learns whether a
 // text is empty and whether a JSON value is present; they stay in the caller's objects.
-import { invalidError } from "./errors.js";
+import { invalidInput } from "../shared/coded-error.js";
 import { patchProblem } from "./json.js";
+// The tables, then the messages that src/core/check.rs gives for the same problems, all
+// generated from src/core/protocol.rs.
 import {
   ACTION_TYPES, ERROR_CODES, FINISH_REASONS, MAX_BATCH_NESTING, MAX_BRANCH_NESTING, MAX_NESTING, MESSAGE_PART_TYPES,
-  OPEN_TOOL_STATES,
-  PART_TYPES, ROLES, STATUSES, TOOL_STATES,
+  OPEN_TOOL_STATES, PART_TYPES, ROLES, STATUSES, TOOL_STATES,
+  ACTIVE_IN_RANGE, AFTER_IN_BRANCH, AFTER_ON_PATH, BATCHES_NEST_DEEPER, BRANCHES_NEST_DEEPER, DATA_OR_PATCH,
+  ERROR_ONLY_IN_ERROR, ERROR_REQUIRED, FORKS_IN_ORDER, LIVE_ALTERNATIVE, OPEN_CALL_IN_BRANCH, REQUIRED_WITHOUT,
+  REQUIRED_WITH_PATCH, RUNS_NEST_DEEPER, SET_ASIDE_ALTERNATIVE, SNAPSHOT_OR_PATCH, TOP_LEVEL_ONLY, TWO_ALTERNATIVES,
+  USER_PART_TYPES,
 } from "./protocol.js";
 
 // A value at `path`, or at its field `key`, that is not of its type. Paths are only built for
@@ -258,7 +263,7 @@ function encode(read) {
     // else runs.
     return codes.subarray(0, length);
   } catch (error) {
-    if (error instanceof InputError) throw invalidError(error.path, error.problem);
+    if (error instanceof InputError) throw invalidInput(error.path, error.problem);
     throw error;
   } finally {
     if (codes.length <= KEPT_CODES) spareCodes.push(codes);
@@ -278,6 +283,17 @@ export function readAction(action, refuse) {
     known = actionFields(action, "action", refuse);
   });
   return known ? encoded : NOTHING;
+}
+
+/**
+ * `checkAction`: the action, once this reader (the reducer's) accepts it, a type this version
+ * does not know refused; its encoding is dropped, so checking costs no call into the module.
+ */
+export function checkAction(action) {
+  readAction(action, true);
+  readText = "";
+  readBatch = null;
+  return action;
 }
 
 /** A state's encoding. */
@@ -379,7 +395,7 @@ function actionFields(value, path, refuse) {
 
 // The actions of a batch, nested batches flattened: each one encoded and kept in `leaves`.
 function batch(value, path, refuse, depth) {
-  if (depth > MAX_BATCH_NESTING) throw new InputError(path, `batches nest deeper than ${MAX_BATCH_NESTING}`);
+  if (depth > MAX_BATCH_NESTING) throw new InputError(path, `${BATCHES_NEST_DEEPER} ${MAX_BATCH_NESTING}`);
   items(value, path, undefined, (item, itemPath) => {
     if (get(object(item, itemPath), itemPath, "type") === "batch") {
       batch(get(item, itemPath, "actions"), `${itemPath}.actions`, refuse, depth + 1);
@@ -479,7 +495,7 @@ function streamPart(value, path) {
       const patch = get(part, path, "patch");
       optionalJsonPatch(patch, path, "patch");
       if ((snapshot !== undefined) === (patch !== undefined)) {
-        throw new InputError(path, "expected exactly one of snapshot and patch");
+        throw new InputError(path, SNAPSHOT_OR_PATCH);
       }
       break;
     }
@@ -511,7 +527,7 @@ function idOr(part, path, other) {
   const alternative = get(part, path, other);
   optionalString(alternative, path, other);
   if (partId === undefined && alternative === undefined) {
-    throw new InputError(path, `required when there is no ${other}`, "id");
+    throw new InputError(path, `${REQUIRED_WITHOUT} ${other}`, "id");
   }
 }
 
@@ -526,14 +542,14 @@ function dataPart(part, path) {
   const patch = get(part, path, "patch");
   optionalJsonPatch(patch, path, "patch");
   if ((data !== undefined) === (patch !== undefined)) {
-    throw new InputError(path, "expected exactly one of data and patch");
+    throw new InputError(path, DATA_OR_PATCH);
   }
-  if (patch !== undefined && id === undefined) throw new InputError(path, "required with patch", "id");
+  if (patch !== undefined && id === undefined) throw new InputError(path, REQUIRED_WITH_PATCH, "id");
   string(get(part, path, "name"), path, "name");
 }
 
 function sessionState(value, path, depth) {
-  if (depth > MAX_NESTING) throw new InputError(path, `sub-agent runs nest deeper than ${MAX_NESTING}`);
+  if (depth > MAX_NESTING) throw new InputError(path, `${RUNS_NEST_DEEPER} ${MAX_NESTING}`);
   const state = object(value, path);
   const messages = get(state, path, "messages");
   messageList(messages, path, "messages", depth);
@@ -541,20 +557,20 @@ function sessionState(value, path, depth) {
   literal(status, STATUSES, path, "status");
   const error = get(state, path, "error");
   if (status === "error") {
-    if (error === undefined) throw new InputError(path, 'required when status is "error"', "error");
+    if (error === undefined) throw new InputError(path, ERROR_REQUIRED, "error");
     sessionError(error, `${path}.error`);
   } else {
-    if (error !== undefined) throw new InputError(path, 'present only when status is "error"', "error");
+    if (error !== undefined) throw new InputError(path, ERROR_ONLY_IN_ERROR, "error");
     put(-1);
   }
   optionalJson(get(state, path, "agentState"));
   const forks = get(state, path, "forks");
-  if (depth > 0 && forks !== undefined) throw new InputError(path, "present only in the top-level state", "forks");
+  if (depth > 0 && forks !== undefined) throw new InputError(path, TOP_LEVEL_ONLY, "forks");
   forkList(forks, path, "forks", messages, 1);
   // Only the top-level state has a queue (a sub-agent run queues nothing).
   const queue = get(state, path, "queue");
   if (queue === undefined) put(0);
-  else if (depth > 0) throw new InputError(path, "present only in the top-level state", "queue");
+  else if (depth > 0) throw new InputError(path, TOP_LEVEL_ONLY, "queue");
   else nonEmptyList(queue, path, "queue", queuedMessage);
 }
 
@@ -588,7 +604,7 @@ function userParts(value, path, key) {
 
 function userPart(value, path) {
   const kind = get(object(value, path), path, "type");
-  if (kind !== "text" && kind !== "data") throw new InputError(path, 'expected one of "text", "data"', "type");
+  if (kind !== "text" && kind !== "data") throw new InputError(path, USER_PART_TYPES, "type");
   agentPart(value, path, 0);
 }
 
@@ -597,7 +613,7 @@ function userPart(value, path) {
 // is checked before descending, so a state nested deeper throws here, not on the stack's limit.
 function forkList(value, path, key, messages, depth) {
   if (value === undefined) return put(0);
-  if (depth > MAX_BRANCH_NESTING) throw new InputError(path, `branches nest deeper than ${MAX_BRANCH_NESTING}`, key);
+  if (depth > MAX_BRANCH_NESTING) throw new InputError(path, `${BRANCHES_NEST_DEEPER} ${MAX_BRANCH_NESTING}`, key);
   const ids = positions(messages, path);
   let last = -2;
   const count = list(value, path, key, (item, itemPath) => {
@@ -627,26 +643,26 @@ function fork(value, path, ids, last, depth) {
   else {
     if (typeof after !== "string") throw new InputError(path, depth === 1 ? "expected a string or null" : "expected a string", "after");
     at = ids.get(after) ?? -2;
-    if (at < 0) throw new InputError(path, `expected the id of a message of ${depth === 1 ? "the path" : "its branch"}`, "after");
+    if (at < 0) throw new InputError(path, depth === 1 ? AFTER_ON_PATH : AFTER_IN_BRANCH, "after");
     putString(after);
   }
-  if (at <= last) throw new InputError(path, "expected after the previous fork's, in path order", "after");
+  if (at <= last) throw new InputError(path, FORKS_IN_ORDER, "after");
   const active = get(fork, path, "active");
   if (!Number.isInteger(active) || active < 0) throw new InputError(path, "expected an integer index", "active");
   put(active);
   let index = 0;
   const count = list(get(fork, path, "alternatives"), path, "alternatives", (item, itemPath) => {
     if (index++ === active) {
-      if (item !== null) throw new InputError(itemPath, "expected null (the live alternative, at active)");
+      if (item !== null) throw new InputError(itemPath, LIVE_ALTERNATIVE);
       put(-1);
     } else {
-      if (item === null) throw new InputError(itemPath, "expected a branch (null only at active)");
+      if (item === null) throw new InputError(itemPath, SET_ASIDE_ALTERNATIVE);
       put(0);
       branch(item, itemPath, depth);
     }
   });
-  if (count < 2) throw new InputError(path, "expected at least two alternatives", "alternatives");
-  if (active >= count) throw new InputError(path, "expected an index of alternatives", "active");
+  if (count < 2) throw new InputError(path, TWO_ALTERNATIVES, "alternatives");
+  if (active >= count) throw new InputError(path, ACTIVE_IN_RANGE, "active");
   return at;
 }
 
@@ -745,7 +761,7 @@ function toolPart(part, path, depth) {
     const state = part.state;
     literal(state, TOOL_STATES, path, key);
     if (inBranch && (state === "input-streaming" || OPEN_TOOL_STATES.includes(state))) {
-      throw new InputError(path, "expected no open call in a branch", key);
+      throw new InputError(path, OPEN_CALL_IN_BRANCH, key);
     }
     key = "output";
     optionalJson(part.output);

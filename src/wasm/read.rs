@@ -11,9 +11,6 @@ use crate::core::model::{AgentMessage, SessionAction, SessionState, ToolError};
 
 #[wasm_bindgen(module = "/src/wasm/read.js")]
 extern "C" {
-    #[wasm_bindgen(js_name = readAction, catch)]
-    fn read_action(action: &JsValue, refuse: bool) -> Result<Vec<i32>, JsValue>;
-
     #[wasm_bindgen(js_name = readState, catch)]
     fn read_state(state: &JsValue) -> Result<Vec<i32>, JsValue>;
 
@@ -49,13 +46,6 @@ fn decode<T>(codes: Vec<i32>, decode: impl FnOnce(&mut Decoder) -> T) -> Result<
 pub struct ReadAction {
     pub action: SessionAction,
     pub leaves: Option<js_sys::Array>,
-}
-
-/// Reads an action, refusing one of a type this version does not know: `checkAction` checks a
-/// frame from the network (`sessionReducer` skips such an action, as Redux requires).
-pub fn checked_action(value: &JsValue) -> Result<Option<ReadAction>, JsValue> {
-    let codes = read_action(value, true)?;
-    with_leaves(decode(codes, |decoder| decoder.action())?)
 }
 
 /// An action the package's entry read (`readAction`, then `readStrings` for its strings), so

@@ -22,6 +22,14 @@ extern "C" {
     fn session_reducer(state: &JsValue, action: &JsValue) -> Result<JsValue, JsValue>;
 }
 
+// The package's `checkAction`, which reads in JavaScript only.
+#[wasm_bindgen(module = "/src/wasm/read.js")]
+extern "C" {
+    /// `checkAction(value)`, as the package exports it.
+    #[wasm_bindgen(js_name = checkAction, catch)]
+    pub fn check_action(value: &JsValue) -> Result<JsValue, JsValue>;
+}
+
 thread_local! {
     static BOUND: () = {
         let reduce_in_wasm = Closure::<ReduceInWasm>::new(|state, action, session, codes, strings| {

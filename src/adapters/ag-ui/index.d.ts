@@ -1,9 +1,9 @@
 // chat-session-reducer/ag-ui: AG-UI 1.0 events in, RunAgentInput messages and resume entries out.
 // The protocol's shapes are declared structurally here: this package does not depend on @ag-ui/*.
 import type { AgentMessage, DataMap, JsonValue, SessionAction, SessionState, ToolMap } from "chat-session-reducer";
-import type { StreamSource } from "../stream-source.js";
+import type { ProtocolDescriptor, ProtocolRequest, ProtocolWire, ResumeRequest, StreamSource } from "../stream-source.js";
 
-export type { StreamSource };
+export type { ProtocolDescriptor, ProtocolRequest, ProtocolWire, ResumeRequest, StreamSource };
 
 /** One AG-UI event (`BaseEvent` of `@ag-ui/core` 1.0 fits it). */
 export interface AgUiEventLike {
@@ -67,6 +67,14 @@ export function createAgUiTranslator<Tools extends ToolMap = ToolMap, Data exten
  * `code: "http"` with its `status`. Breaking out of the loop cancels the body.
  */
 export function readAgUiStream(source: StreamSource): AsyncIterable<unknown>;
+
+/**
+ * AG-UI over server-sent events as `useAgentSession` (`protocol: "ag-ui"`), its resume (POST
+ * `{api}/connect` with the thread's RunAgentInput, CopilotKit's shape) and
+ * chat-session-reducer/testing speak it: the body is a RunAgentInput, and a response may carry
+ * several runs.
+ */
+export const agUiProtocol: ProtocolDescriptor<AgUiTranslatorOptions> & { readonly resume: NonNullable<ProtocolWire["resume"]> };
 
 export type AgUiContentPart =
   | { type: "text"; text: string; [field: string]: unknown }

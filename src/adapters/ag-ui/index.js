@@ -1,9 +1,12 @@
 // chat-session-reducer/ag-ui: AG-UI 1.0 events in, RunAgentInput messages and resume entries out.
 import { readJsonEvents } from "../shared/read-stream.js";
+import { jsonEvent } from "../shared/write-frame.js";
 import { resumeEntry } from "./interrupts.js";
 import { interruptCallsById, toAgUiMessages, trailingInterruptCalls } from "./messages.js";
+import { createAgUiTranslator } from "./translator.js";
+import { agUiWire } from "./wire.js";
 
-export { createAgUiTranslator } from "./translator.js";
+export { createAgUiTranslator };
 export { fromAgUiMessages } from "./messages.js";
 
 /** The events of an AG-UI SSE stream (`data: <json>` events). */
@@ -25,3 +28,24 @@ export function toAgUiInput(state, options) {
   }
   return { messages, resume };
 }
+
+/** The protocol as useAgentSession, its resume and chat-session-reducer/testing speak it (index.d.ts). */
+export const agUiProtocol = Object.freeze({
+  ...agUiWire,
+  headers: Object.freeze({ "content-type": agUiWire.contentType }),
+  body: ({ session, chatId, runId }) => ({
+    threadId: chatId,
+    runId,
+    ...toAgUiInput(session),
+    state: session.agentState ?? {},
+    tools: [],
+    context: [],
+    forwardedProps: {},
+  }),
+  read: readAgUiStream,
+  translator: createAgUiTranslator,
+  // A response may carry several runs (a connect replays the thread's, then the active one).
+  severalRuns: true,
+  write: jsonEvent,
+  end: "",
+});

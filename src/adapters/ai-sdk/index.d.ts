@@ -1,9 +1,9 @@
 // chat-session-reducer/ai-sdk: the Vercel AI SDK 7 UI message stream in, UIMessages out.
 // The protocol's shapes are declared structurally here: this package does not depend on `ai`.
 import type { AgentMessage, DataMap, JsonValue, SessionAction, ToolMap } from "chat-session-reducer";
-import type { StreamSource } from "../stream-source.js";
+import type { ProtocolDescriptor, ProtocolRequest, ProtocolWire, ResumeRequest, StreamSource } from "../stream-source.js";
 
-export type { StreamSource };
+export type { ProtocolDescriptor, ProtocolRequest, ProtocolWire, ResumeRequest, StreamSource };
 
 /** One chunk of the UI message stream (`UIMessageChunk` of `ai` 7 fits it). */
 export interface UIMessageChunkLike {
@@ -40,6 +40,14 @@ export function fromAiSdkChunk(chunk: UIMessageChunkLike | unknown, options?: Fr
  * after `[DONE]` the rest of the body is read to its end, so the request ends as the server ends it.
  */
 export function readAiSdkStream(source: StreamSource): AsyncIterable<unknown>;
+
+/**
+ * The UI message stream as `useAgentSession` (`protocol: "ai-sdk"`), its resume (GET
+ * `{api}/{id}/stream`, as AI SDK 7's `useChat({ resume: true })`) and
+ * chat-session-reducer/testing speak it: the body is useChat's (`id`, `messages`, `trigger`,
+ * `messageId`), the frames `data:` events up to `data: [DONE]`.
+ */
+export const aiSdkProtocol: ProtocolDescriptor<FromAiSdkChunkOptions> & { readonly resume: NonNullable<ProtocolWire["resume"]> };
 
 export type ProviderMetadataLike = { [provider: string]: { [key: string]: JsonValue } };
 

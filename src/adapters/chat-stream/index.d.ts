@@ -1,9 +1,9 @@
 // chat-session-reducer/chat-stream: the NDJSON ChatStreamEvent frames of a chat turn
 // (`POST /api/chat`: start, delta, tool, thinking, plan, state, queue, compaction, retry, done, error).
 import type { SessionAction } from "chat-session-reducer";
-import type { StreamSource } from "../stream-source.js";
+import type { ProtocolDescriptor, ProtocolRequest, ProtocolWire, ResumeRequest, StreamSource } from "../stream-source.js";
 
-export type { StreamSource };
+export type { ProtocolDescriptor, ProtocolRequest, ProtocolWire, ResumeRequest, StreamSource };
 
 /** One frame (`ChatStreamEvent`). */
 export interface ChatStreamFrameLike {
@@ -29,3 +29,18 @@ export function createChatStreamTranslator(): ChatStreamTranslator;
  * cancels the body.
  */
 export function readNdjson(source: StreamSource): AsyncIterable<unknown>;
+
+/**
+ * The ChatStreamEvent frames as `useAgentSession` (`protocol: "chat-stream"`) and
+ * chat-session-reducer/testing speak them: the body is `{ messages }`, one frame a line. It
+ * cannot reconnect to a run.
+ */
+export const chatStreamProtocol: ProtocolDescriptor;
+
+/**
+ * This package's own NDJSON, one `SessionAction` a line, as `useAgentSession` (`protocol:
+ * "actions"`, its default) and chat-session-reducer/testing speak it: the body is `{ messages }`,
+ * and a line that is not a "part" or "toolPhase" action is bad input (`frame.type`). It cannot
+ * reconnect to a run.
+ */
+export const actionsProtocol: ProtocolDescriptor;

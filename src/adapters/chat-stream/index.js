@@ -1,9 +1,26 @@
-// chat-session-reducer/chat-stream: the NDJSON ChatStreamEvent frames of a chat turn.
+// chat-session-reducer/chat-stream: the NDJSON ChatStreamEvent frames of a chat turn, and this
+// package's own NDJSON of actions (actions.js).
 import { readJsonLines } from "../shared/read-stream.js";
+import { jsonLine } from "../shared/write-frame.js";
+import { createChatStreamTranslator } from "./translator.js";
+import { chatStreamWire } from "./wire.js";
 
-export { createChatStreamTranslator } from "./translator.js";
+export { createChatStreamTranslator };
+export { actionsProtocol } from "./actions.js";
 
 /** One JSON value per line; blank lines are skipped (see index.d.ts). */
 export function readNdjson(source) {
   return readJsonLines(source);
 }
+
+/** The protocol as useAgentSession and chat-session-reducer/testing speak it (index.d.ts). */
+export const chatStreamProtocol = Object.freeze({
+  ...chatStreamWire,
+  headers: Object.freeze({ "content-type": chatStreamWire.contentType }),
+  body: ({ session }) => ({ messages: session.messages }),
+  read: readNdjson,
+  translator: createChatStreamTranslator,
+  severalRuns: false,
+  write: jsonLine,
+  end: "",
+});

@@ -1,5 +1,6 @@
 // Reading untrusted protocol objects field by field: an adapter copies a field into an action
 // only when it has the type the reducer accepts, so what it returns is never rejected.
+import { ERROR_CODES } from "../../wasm/protocol.js";
 
 export function isRecord(value) {
   return value !== null && typeof value === "object" && !Array.isArray(value);
@@ -63,6 +64,6 @@ export function knownPatch(value) {
   return patch.length > 0 && isJsonPatch(patch) ? patch : undefined;
 }
 
-// The session error codes; a protocol's own code is kept only when it is one of them.
-const sessionErrorCodes = new Set(["chat_disabled", "rate_limited", "bad_request", "network"]);
+// The session error codes (the core's table); a protocol's own code is kept only when it is one of them.
+const sessionErrorCodes = new Set(ERROR_CODES);
 export const isSessionErrorCode = (value) => sessionErrorCodes.has(value);

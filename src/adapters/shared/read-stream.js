@@ -1,9 +1,11 @@
 // Reading a streamed HTTP body as text lines, and the two framings the adapters read from it:
 // server-sent events (the AI SDK's UI message stream, AG-UI) and NDJSON (seed 001's frames).
 
+import { codedError } from "../../shared/coded-error.js";
+
 // A coded error, as the reducer's own: a message that starts with the path, and `code`/`path`.
 export function streamError(code, path, detail, extra) {
-  return Object.assign(new Error(`${path}: ${detail}`), { code, path }, extra);
+  return Object.assign(codedError(new Error(`${path}: ${detail}`), code, path), extra);
 }
 
 // The body of a Response, a ReadableStream, or any async iterable of byte or string chunks.

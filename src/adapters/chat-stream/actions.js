@@ -1,0 +1,26 @@
+// The "actions" protocol: this package's own NDJSON, one SessionAction a line. The agent may
+// only stream parts and tool phases; send, stop, retry and reset are the user's.
+import { invalid } from "../../shared/coded-error.js";
+import { readJsonLines } from "../shared/read-stream.js";
+import { jsonLine } from "../shared/write-frame.js";
+import { actionsWire } from "./wire.js";
+
+const AGENT_ACTION_TYPES = new Set(["part", "toolPhase"]);
+
+function agentAction(frame) {
+  const type = frame !== null && typeof frame === "object" ? frame.type : undefined;
+  if (!AGENT_ACTION_TYPES.has(type)) throw invalid("frame.type", 'a "part" or "toolPhase" action');
+  return [frame];
+}
+
+/** The protocol as useAgentSession and chat-session-reducer/testing speak it (index.d.ts). */
+export const actionsProtocol = Object.freeze({
+  ...actionsWire,
+  headers: Object.freeze({ "content-type": actionsWire.contentType }),
+  body: ({ session }) => ({ messages: session.messages }),
+  read: readJsonLines,
+  translator: () => agentAction,
+  severalRuns: false,
+  write: jsonLine,
+  end: "",
+});
