@@ -13,6 +13,7 @@ import { initialSession, isOpened, opening, sameConversation } from "./open.js";
 import { checkProtocolName, loadProtocol } from "./protocols.js";
 import { reconnectOptions, resumes, stopOnServer } from "./resume.js";
 import { FOLLOW, NEW_CONVERSATION, OPEN, initialHookState, resetsConversation } from "./session-state.js";
+import { invalid, invalidInput } from "../shared/coded-error.js";
 
 /** @typedef {import("chat-session-reducer").SessionState} SessionState */
 /** @typedef {import("chat-session-reducer/session").AgentSessionOptions} AgentSessionOptions */
@@ -25,20 +26,18 @@ import { FOLLOW, NEW_CONVERSATION, OPEN, initialHookState, resetsConversation } 
 /** @type {readonly import("chat-session-reducer").QueuedMessage[]} */
 const NOTHING_QUEUED = Object.freeze([]);
 
-const invalidOption = (name, expected) => Object.assign(new TypeError(`${name}: expected ${expected}`), { code: "invalid", path: name });
-
 /** Throws a coded TypeError naming the first option that is wrong. @param {AgentSessionOptions} options */
 export function checkOptions(options) {
-  if (options === null || typeof options !== "object") throw invalidOption("options", "an object");
+  if (options === null || typeof options !== "object") throw invalid("options", "an object");
   checkProtocolName(options.protocol ?? "actions");
-  if (options.api === undefined) throw invalidOption("options.api", "a URL or a function");
+  if (options.api === undefined) throw invalid("options.api", "a URL or a function");
   reconnectOptions(options.reconnect);
-  if (options.conversations !== undefined && typeof options.id !== "string") throw invalidOption("options.id", "a string (with conversations)");
+  if (options.conversations !== undefined && typeof options.id !== "string") throw invalid("options.id", "a string (with conversations)");
   // `tabs: true` was never enough: the coordinator is chat-session-reducer/tabs's, imported by the app.
-  if (options.tabs !== undefined && typeof options.tabs?.connect !== "function") throw invalidOption("options.tabs", "coordinateTabs()");
+  if (options.tabs !== undefined && typeof options.tabs?.connect !== "function") throw invalid("options.tabs", "coordinateTabs()");
   // Not designed together yet: whose run a background conversation's is when several tabs show the list.
   if (options.tabs !== undefined && options.conversations !== undefined) {
-    throw Object.assign(new TypeError("options.tabs: not with options.conversations (a store of conversations coordinates no tabs yet)"), { code: "invalid", path: "options.tabs" });
+    throw invalidInput("options.tabs", "not with options.conversations (a store of conversations coordinates no tabs yet)");
   }
 }
 

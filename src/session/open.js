@@ -13,6 +13,7 @@ import { restoreSessionEntry, sessionReducer } from "chat-session-reducer";
 import { newId } from "./ids.js";
 import { resumesStored } from "./resume.js";
 import { EMPTY_SESSION, OPEN } from "./session-state.js";
+import { codedError } from "../shared/coded-error.js";
 
 /** The conversation before anything is restored: `initialState`, else `initialMessages`, else empty.
  *  Loaded as the `load` action loads a state; a bad one throws, naming the option. */
@@ -29,7 +30,7 @@ export function initialSession({ initialState, initialMessages }) {
   } catch (error) {
     if (error?.code !== "invalid" || typeof error.path !== "string") throw error;
     const path = error.path.replace(from, to);
-    throw Object.assign(new TypeError(`${path}${error.message.slice(error.path.length)}`), { code: "invalid", path });
+    throw codedError(new TypeError(`${path}${error.message.slice(error.path.length)}`), "invalid", path);
   }
 }
 

@@ -14,6 +14,7 @@
 
 import { RESUME_REQUESTS, loadProtocol } from "./protocols.js";
 import { bodyOf, failureOf, reporting, request as fetchOf, streamRun } from "./run.js";
+import { invalid } from "../shared/coded-error.js";
 
 /**
  * How the hook reconnects (its `reconnect` option, docs/decisions.md says why these): it gives up
@@ -29,7 +30,7 @@ export function reconnectOptions(reconnect) {
   const chosen = { ...RECONNECT, ...reconnect };
   for (const name in RECONNECT) {
     const path = `options.reconnect.${name}`;
-    if (!(chosen[name] >= 0)) throw Object.assign(new TypeError(`${path}: expected milliseconds`), { code: "invalid", path });
+    if (!(chosen[name] >= 0)) throw invalid(path, "milliseconds");
   }
   return chosen;
 }

@@ -7,6 +7,7 @@
 import { checkAction } from "chat-session-reducer";
 import { newId } from "./ids.js";
 import { CONTENT_TYPES, loadProtocol } from "./protocols.js";
+import { invalidInput } from "../shared/coded-error.js";
 
 /** An error part: the session ends the run in error, cancels its open calls and offers Retry. */
 export function runFailed(message, code) {
@@ -72,7 +73,7 @@ function actionsOf(translate, frame, index) {
   try {
     return translate(frame).map((action) => checkAction(action));
   } catch (error) {
-    throw Object.assign(new TypeError(`stream[${index}]: ${error.message}`), { code: "invalid", path: `stream[${index}]` });
+    throw invalidInput(`stream[${index}]`, error.message);
   }
 }
 

@@ -23,6 +23,7 @@
 //   takeover: the run a closed tab left shows as stored until a reload.
 
 import { loadSessionEntry, persistSession, sessionReducer } from "chat-session-reducer";
+import { invalid } from "../shared/coded-error.js";
 
 const NAME = "chat-session-reducer";
 /** @type {import("chat-session-reducer").SessionAction} */
@@ -32,7 +33,6 @@ const END_SAVED_MS = 1000;
 // How long a follower granted the stream lock waits for what the tab that held it wrote last.
 const SETTLE_MS = 200;
 
-const invalid = (path, expected) => Object.assign(new TypeError(`${path}: expected ${expected}`), { code: "invalid", path });
 
 /** The entry under `key` as stored (no load rule: a run still streaming stays streaming), checked
  *  by the reducer; undefined when there is none; throws when it is not a session. */
