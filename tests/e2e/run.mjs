@@ -69,7 +69,9 @@ for (const [index, test] of selected.entries()) {
       await page.evaluate(() => localStorage.clear());
       await page.goto(`${url}&tabs=1`);
     }
-    await test.run({ page, chat: chatPage(page), screenshot, serverLine, protocol: test.protocol, serverUrl: server.url });
+    // hold(point) before the run that reaches it starts; held(point) once it is there; release(point).
+    const holds = { hold: server.hold, release: server.release, held: (point) => server.held(point, logStart) };
+    await test.run({ page, chat: chatPage(page), screenshot, serverLine, protocol: test.protocol, serverUrl: server.url, ...holds });
     if (pageErrors.length > 0) throw new Error(`the page threw: ${pageErrors.map((error) => error.message).join("; ")}`);
     passed += 1;
     console.log(`ok ${index + 1} - ${test.name}`);
@@ -79,6 +81,8 @@ for (const [index, test] of selected.entries()) {
     await screenshot("failure").catch(() => {});
   } finally {
     await page.close();
+    // A hold the test armed but no run reached would hold the next test's run.
+    await server.release();
   }
 }
 
