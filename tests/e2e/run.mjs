@@ -60,6 +60,8 @@ for (const [index, test] of selected.entries()) {
   const prefix = `${String(index + 1).padStart(2, "0")}-${slug(test.name)}`;
   const screenshot = (name) => page.screenshot({ path: `${screenshots}${prefix}--${name}.png`, fullPage: true });
   const logStart = server.lineCount;
+  const began = Date.now();
+  const took = () => `${((Date.now() - began) / 1000).toFixed(1)} s`;
   const serverLine = (pattern) => server.waitForLine(pattern, logStart);
   try {
     const url = `${server.url}?protocol=${test.protocol}`;
@@ -74,10 +76,10 @@ for (const [index, test] of selected.entries()) {
     await test.run({ page, chat: chatPage(page), screenshot, serverLine, protocol: test.protocol, serverUrl: server.url, ...holds });
     if (pageErrors.length > 0) throw new Error(`the page threw: ${pageErrors.map((error) => error.message).join("; ")}`);
     passed += 1;
-    console.log(`ok ${index + 1} - ${test.name}`);
+    console.log(`ok ${index + 1} - ${test.name} (${took()})`);
   } catch (error) {
     failed += 1;
-    console.log(`not ok ${index + 1} - ${test.name}\n  ${String(error.stack ?? error).replaceAll("\n", "\n  ")}`);
+    console.log(`not ok ${index + 1} - ${test.name} (${took()})\n  ${String(error.stack ?? error).replaceAll("\n", "\n  ")}`);
     await screenshot("failure").catch(() => {});
   } finally {
     await page.close();
