@@ -11,7 +11,11 @@
 // With DEMO_TEST_HOOKS=1 (the end-to-end tests), POST /api/test/disconnect cuts every connection
 // that follows a run, as a network failure would, and the runs go on; with { afterChunks: N },
 // those of the next run, once it has written N chunks; GET /api/test/chunks says which run started
-// last and how many chunks it has written ({ run, chunks }).
+// last, how many chunks it has written and whether it is held ({ run, chunks, held }).
+// POST /api/test/hold { point } holds the next run that reaches that point of its script until
+// POST /api/test/release { point } (./agent/holds.mjs); /api/test/hold { chunks: [N, …] } stops
+// the next resumable run's output at each of those chunk counts, and /api/test/release
+// { chunks: true } moves it on to the next; /api/test/release {} releases every hold.
 // Plain node:http on purpose: the page needs nothing a framework would add.
 // PORT picks the port (0: any free one); the URL is printed once listening.
 
@@ -21,6 +25,7 @@ import http from "node:http";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { pickRun } from "./agent/scenarios.mjs";
+import { createHolds } from "./agent/holds.mjs";
 import { createRunRegistry } from "./agent/resumable.mjs";
 import { createAgentStream } from "./agent/stream.mjs";
 import * as actions from "./agent/wire/actions.mjs";
@@ -32,6 +37,9 @@ const WIRES = { actions, "ai-sdk": aiSdk, "ag-ui": agUi };
 const CONVERSATION_IDS = { "ai-sdk": (body) => body?.id, "ag-ui": (body) => body?.threadId };
 const TEST_HOOKS = process.env.DEMO_TEST_HOOKS === "1";
 const runs = createRunRegistry();
+const holds = TEST_HOOKS ? createHolds((line) => console.log(line)) : undefined;
+// Where `run` may be held (agent.hold), under the test hooks only.
+const holdsOf = (run, signal) => holds && ((point) => holds.at(point, run.name, signal));
 
 const DIST = fileURLToPath(new URL("./dist/", import.meta.url));
 const MAX_BODY_BYTES = 4 * 1024 * 1024;
@@ -95,7 +103,7 @@ async function chat(req, res, protocol) {
     if (!res.writableFinished) abort.abort(new Error("client went away"));
   });
   const writer = wire.createWire(res);
-  const agent = createAgentStream(writer, abort.signal);
+  const agent = createAgentStream(writer, abort.signal, holdsOf(run, abort.signal));
   try {
     await run.play(agent);
     await writer.end();
@@ -113,7 +121,7 @@ async function resumableChat(res, protocol, key, run) {
   recorded.name = run.name;
   const writer = WIRES[protocol].createWire(recorded.res);
   runs.follow(recorded, res);
-  const agent = createAgentStream(writer, recorded.signal);
+  const agent = createAgentStream(writer, recorded.signal, holdsOf(run, recorded.signal));
   try {
     await run.play(agent);
     await writer.end();
@@ -143,6 +151,24 @@ async function testDisconnect(req, res) {
     return sendJson(res, 200, { armed: afterChunks });
   }
   sendJson(res, 200, { cut: runs.disconnectAll() });
+}
+
+async function testHold(req, res) {
+  const { point, chunks } = await readJson(req);
+  if (Array.isArray(chunks)) runs.holdNextAt(chunks);
+  else holds.hold(point);
+  sendJson(res, 200, { held: point ?? chunks });
+}
+
+async function testRelease(req, res) {
+  const { point, chunks } = await readJson(req);
+  if (chunks === true) runs.releaseLatest();
+  else if (point !== undefined) holds.release(point);
+  else {
+    holds.release();
+    runs.releaseAll();
+  }
+  sendJson(res, 200, { released: point ?? chunks ?? "all" });
 }
 
 async function stop(req, res, protocol) {
@@ -179,6 +205,8 @@ async function route(req, res) {
   }
   if (TEST_HOOKS && pathname === "/api/test/disconnect" && req.method === "POST") return testDisconnect(req, res);
   if (TEST_HOOKS && pathname === "/api/test/chunks" && req.method === "GET") return sendJson(res, 200, runs.latestRun());
+  if (TEST_HOOKS && pathname === "/api/test/hold" && req.method === "POST") return testHold(req, res);
+  if (TEST_HOOKS && pathname === "/api/test/release" && req.method === "POST") return testRelease(req, res);
   if (pathname.startsWith("/api/")) throw new HttpError(404, "not found");
   if (req.method === "GET" || req.method === "HEAD") return serveStatic(req, res, pathname);
   throw new HttpError(405, "method not allowed");

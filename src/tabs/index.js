@@ -13,7 +13,8 @@
 //   or while the page is being hidden, the check and the write are one synchronous step). A newer
 //   one found is shown instead, and the save's `conflict` is the hook's storageError.
 // - A save is announced on the BroadcastChannel `chat-session-reducer` as `{ key, rev }`, never
-//   the state (without BroadcastChannel, localStorage's `storage` event); the other tabs read the
+//   the state (and localStorage's `storage` event, which also brings a write the announcement
+//   outran, or the only word without BroadcastChannel); the other tabs read the
 //   entry as stored (a run still streaming stays streaming) and show it: they follow.
 // - One request per run: a run's request is sent once this tab holds the Web Lock
 //   `csr:<key>:stream`, and only if no newer session was stored meanwhile (then it follows). A
@@ -285,7 +286,7 @@ function hear(t, data) {
   else if (streamsHere(t) && Object.hasOwn(actions, data.call)) actions[data.call](...data.args);
 }
 
-/** Starts listening: to the channel (else to localStorage's `storage` event), and for a run
+/** Starts listening: to the channel and to localStorage's `storage` event, and for a run
  *  another tab streams now, which is followed at once. Returns what stops listening.
  * @param {Connection} t
  */
@@ -300,7 +301,9 @@ function listen(t) {
     if (t.leaving && !t.followed.has(session)) write(t, session, id, runStart);
   };
   t.channel?.addEventListener("message", heard);
-  if (t.channel === undefined) globalThis.addEventListener?.("storage", changed);
+  // Also with a channel: its announcement can reach this tab before the browser has copied the
+  // entry into this tab's localStorage (Chromium), and the storage event then brings the write.
+  globalThis.addEventListener?.("storage", changed);
   globalThis.addEventListener?.("pagehide", leaving);
   globalThis.addEventListener?.("pageshow", leaving);
   const streamLock = `csr:${t.key}:stream`;

@@ -60,6 +60,8 @@ for (const [index, test] of selected.entries()) {
   const prefix = `${String(index + 1).padStart(2, "0")}-${slug(test.name)}`;
   const screenshot = (name) => page.screenshot({ path: `${screenshots}${prefix}--${name}.png`, fullPage: true });
   const logStart = server.lineCount;
+  const began = Date.now();
+  const took = () => `${((Date.now() - began) / 1000).toFixed(1)} s`;
   const serverLine = (pattern) => server.waitForLine(pattern, logStart);
   try {
     const url = `${server.url}?protocol=${test.protocol}`;
@@ -69,16 +71,20 @@ for (const [index, test] of selected.entries()) {
       await page.evaluate(() => localStorage.clear());
       await page.goto(`${url}&tabs=1`);
     }
-    await test.run({ page, chat: chatPage(page), screenshot, serverLine, protocol: test.protocol, serverUrl: server.url });
+    // hold(point) before the run that reaches it starts; held(point) once it is there; release(point).
+    const holds = { hold: server.hold, release: server.release, held: (point) => server.held(point, logStart) };
+    await test.run({ page, chat: chatPage(page), screenshot, serverLine, protocol: test.protocol, serverUrl: server.url, ...holds });
     if (pageErrors.length > 0) throw new Error(`the page threw: ${pageErrors.map((error) => error.message).join("; ")}`);
     passed += 1;
-    console.log(`ok ${index + 1} - ${test.name}`);
+    console.log(`ok ${index + 1} - ${test.name} (${took()})`);
   } catch (error) {
     failed += 1;
-    console.log(`not ok ${index + 1} - ${test.name}\n  ${String(error.stack ?? error).replaceAll("\n", "\n  ")}`);
+    console.log(`not ok ${index + 1} - ${test.name} (${took()})\n  ${String(error.stack ?? error).replaceAll("\n", "\n  ")}`);
     await screenshot("failure").catch(() => {});
   } finally {
     await page.close();
+    // A hold the test armed but no run reached would hold the next test's run.
+    await server.release();
   }
 }
 

@@ -1,7 +1,11 @@
 // Every scenario of the demo, driven through the page as a user would, once per protocol.
 // Each test gets a fresh tab (so an empty sessionStorage) on the running demo in that protocol,
 // the chat page helpers, `serverLine(pattern)` (waits for a line the server prints from this
-// test on), `screenshot(name)` and `protocol`. A test with `protocols` runs only in those.
+// test on), `screenshot(name)`, `protocol`, and the agent's holds: `hold(point)` holds the next run
+// that reaches that point of its script (www/agent/scenarios.mjs), `held(point)` waits until one
+// is held there, `release(point)` lets it go on. A test that must act before a reply ends holds
+// the reply, so the agent's pace never decides its outcome. A test with `protocols` runs only in
+// those.
 
 import assert from "node:assert/strict";
 import { createRandom } from "../fuzz/generate.mjs";
@@ -56,9 +60,11 @@ export async function storedConversation(page, storage = "sessionStorage") {
 export const tests = [
   {
     name: "plain answer streams in and keeps its reasoning without showing it",
-    async run({ page, chat, screenshot }) {
+    async run({ page, chat, screenshot, hold, release }) {
+      await hold("plain: before the end");
       await chat.send("Hello!");
       await chat.visible(chat.stopButton);
+      await release("plain: before the end");
       const reply = await chat.replyContaining("Stop me halfway.");
       await chat.waitUntilIdle();
       assert.equal(await chat.topMessages.count(), 2);
@@ -113,12 +119,14 @@ export const tests = [
   },
   {
     name: "a call's input streams in before it runs",
-    async run({ chat, screenshot }) {
+    async run({ chat, screenshot, hold, release }) {
+      await hold("streamed input: input streaming");
       await chat.send("Write a haiku to a file");
       const call = chat.toolCall("write_file");
       await chat.waitForToolState(call, "input-streaming");
       await chat.visible(call.getByTestId("tool-input").filter({ hasText: '{"path":"notes/haiku.txt"' }));
       await screenshot("input-streaming");
+      await release("streamed input: input streaming");
       await chat.waitForToolState(call, "done");
       assert.match(await call.getByTestId("tool-input").innerText(), /"content":"Bytes cross the boundary/);
       await chat.visible(call.getByText("Wrote 3 lines"));
@@ -149,7 +157,8 @@ export const tests = [
   {
     name: "a delegate_to_* call shows its sub-agent's run nested and indented",
     protocols: ["actions", "ag-ui"],
-    async run({ chat, screenshot }) {
+    async run({ chat, screenshot, hold, release }) {
+      await hold("delegation: searching");
       await chat.send("Research WebAssembly");
       const delegate = chat.toolCall("delegate_to_researcher");
       const search = chat.toolCall("web_search", delegate);
@@ -157,6 +166,7 @@ export const tests = [
       await chat.waitForToolState(delegate, "running");
       assert.equal(await search.getAttribute("data-waits"), null, "a server tool in progress waits on the agent");
       await screenshot("sub-agent-running");
+      await release("delegation: searching");
       await chat.waitForToolState(search, "done");
       await chat.waitForToolState(delegate, "done");
       await chat.replyContaining("The researcher reports:");
@@ -176,12 +186,14 @@ export const tests = [
   {
     name: "a delegate_to_* call streams its sub-agent's progress as preliminary output (the AI SDK's nesting)",
     protocols: ["ai-sdk"],
-    async run({ chat, screenshot }) {
+    async run({ chat, screenshot, hold, release }) {
+      await hold("delegation: searching");
       await chat.send("Research WebAssembly");
       const delegate = chat.toolCall("delegate_to_researcher");
       await chat.visible(delegate.getByText("→ web_search"));
       assert.equal(await delegate.getAttribute("data-state"), "running", "preliminary output leaves the call running");
       await screenshot("sub-agent-running");
+      await release("delegation: searching");
       await chat.waitForToolState(delegate, "done");
       await chat.replyContaining("The researcher reports:");
       await chat.waitUntilIdle();
@@ -193,7 +205,9 @@ export const tests = [
     // Only where the protocol cannot resume: the AI SDK's and AG-UI's replies go on (below).
     name: "a reload mid-stream restores the conversation with its running calls cancelled",
     protocols: ["actions"],
-    async run({ page, chat, screenshot, serverLine, protocol }) {
+    async run({ page, chat, screenshot, serverLine, protocol, hold }) {
+      // Held in the search: the reload always lands mid-reply (the reload aborts the run).
+      await hold("delegation: searching");
       await chat.send("Research Rust");
       const delegate = chat.toolCall("delegate_to_researcher");
       await chat.waitForToolState(delegate, "running");
@@ -218,7 +232,7 @@ export const tests = [
   {
     name: "a dropped connection, then a reload, mid-reply: the reply goes on and ends as one never interrupted",
     protocols: ["ai-sdk", "ag-ui"],
-    async run({ page, chat, screenshot, serverLine, protocol }) {
+    async run({ page, chat, screenshot, serverLine, protocol, hold, release }) {
       // The same request in a tab of its own, never interrupted: what this one must end as.
       const other = await page.context().newPage();
       await other.goto(page.url());
@@ -231,10 +245,12 @@ export const tests = [
 
       const runs = agentRuns(page, protocol);
       const reconnects = agentReconnects(page);
+      // Held in the sub-agent's search until the reloaded page streams again.
+      await hold("delegation: searching");
       await chat.send("Research Rust");
       const delegate = chat.toolCall("delegate_to_researcher");
       await chat.waitForToolState(delegate, "running");
-      // During the sub-agent's 3-second search: the connection goes, as a network failure.
+      // During the sub-agent's search: the connection goes, as a network failure.
       if (protocol === "ai-sdk") await chat.visible(delegate.getByText("→ web_search"));
       else await chat.waitForToolState(chat.toolCall("web_search", delegate), "running");
       const cut = await (await fetch(new URL("/api/test/disconnect", page.url()), { method: "POST" })).json();
@@ -244,6 +260,7 @@ export const tests = [
       // Still mid-search: the page reloads, restores the reply still streaming and reconnects.
       await page.reload();
       await chat.visible(chat.stopButton);
+      await release("delegation: searching");
       await chat.replyContaining("The researcher reports:");
       await chat.waitUntilIdle();
       await serverLine(/^chat: \S+: delegation: finished/);
@@ -326,7 +343,9 @@ export const tests = [
   },
   {
     name: "Stop ends a long answer, aborts the agent's run and ignores what was still on its way",
-    async run({ chat, screenshot, serverLine }) {
+    async run({ chat, screenshot, serverLine, hold }) {
+      // Held before its end: the Stop always lands mid-reply.
+      await hold("long: before the end");
       await chat.send("Tell me a long story");
       const reply = await chat.replyContaining("nobody had asked for");
       await chat.stopButton.click();
@@ -340,7 +359,8 @@ export const tests = [
   },
   {
     name: "Reset mid-stream empties the conversation, stops the run, and stays empty after a reload",
-    async run({ page, chat, screenshot, serverLine }) {
+    async run({ page, chat, screenshot, serverLine, hold }) {
+      await hold("long: before the end");
       await chat.send("Tell me a long story");
       await chat.replyContaining("lighthouse keeper");
       await chat.resetButton.click();
@@ -444,8 +464,9 @@ export const tests = [
   },
   {
     name: "Send while a reply streams queues the message, and sends it in a request of its own once the reply ends",
-    async run({ page, chat, screenshot }) {
+    async run({ page, chat, screenshot, hold, release }) {
       const requests = agentRequests(page);
+      await hold("long: before the end");
       await chat.send("Tell me a long story");
       await chat.replyContaining("lighthouse keeper");
       await chat.send("Hello!");
@@ -453,6 +474,7 @@ export const tests = [
       assert.equal(await chat.userMessages().count(), 1, "the queued message is not in the conversation yet");
       assert.equal(requests.length, 1, "no request for it while the reply streams");
       await screenshot("queued");
+      await release("long: before the end");
 
       await chat.visible(chat.assistantReplies().first().filter({ hasText: "The end." }));
       await chat.replyContaining("Stop me halfway.");
@@ -471,8 +493,9 @@ export const tests = [
   },
   {
     name: "Remove takes a message out of the queue: it is never sent, the rest is",
-    async run({ page, chat }) {
+    async run({ page, chat, hold, release }) {
       const requests = agentRequests(page);
+      await hold("long: before the end");
       await chat.send("Tell me a long story");
       await chat.replyContaining("lighthouse keeper");
       await chat.send("Hello!");
@@ -482,6 +505,7 @@ export const tests = [
       await chat.queued.filter({ hasText: "queued: Hello!" }).getByTestId("unqueue").click();
       await chat.hidden(chat.queued.filter({ hasText: "queued: Hello!" }));
       assert.equal(await chat.queued.count(), 1);
+      await release("long: before the end");
 
       await chat.visible(chat.assistantReplies().first().filter({ hasText: "The end." }));
       await chat.replyContaining("Which time suits you?");

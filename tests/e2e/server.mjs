@@ -1,5 +1,6 @@
 // Starts the demo server (www/server.mjs) on a free port for the end-to-end tests and keeps
-// what it prints, so tests can check what the agent did (e.g. that a Stop aborted its run).
+// what it prints, so tests can check what the agent did (e.g. that a Stop aborted its run), and
+// calls its test hooks (POST /api/test/hold and /api/test/release: www/server.mjs says what they take).
 
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
@@ -9,7 +10,7 @@ const URL_LINE = /^Chat demo: (http:\/\/\S+)$/;
 
 export async function startServer() {
   const child = spawn(process.execPath, [SERVER], {
-    // The test hooks: POST /api/test/disconnect cuts the connections that follow a run.
+    // The test hooks: POST /api/test/disconnect cuts the connections that follow a run, …/hold holds one.
     env: { ...process.env, PORT: "0", DEMO_TEST_HOOKS: "1" },
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -58,8 +59,15 @@ export async function startServer() {
     });
 
   const url = URL_LINE.exec(await waitForLine(URL_LINE))[1];
+  const testHook = async (name, body) => (await fetch(new URL(`/api/test/${name}`, url), { method: "POST", body: JSON.stringify(body) })).json();
   return {
     url,
+    /** Holds the next run that reaches `point` of its script (agent.hold in www/agent/scenarios.mjs). */
+    hold: (point) => testHook("hold", { point }),
+    /** Lets the run held at `point` go on; every hold (by point or by chunks) when `point` is undefined. */
+    release: (point) => testHook("release", point === undefined ? {} : { point }),
+    /** Resolves once a run is held at `point`, from the line the server prints from index `from` on. */
+    held: (point, from = 0) => waitForLine(new RegExp(`^test: .+: held at ${point.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`), from, 30_000),
     /** How many lines the server has printed so far: pass it to waitForLine to see only later ones. */
     get lineCount() {
       return lines.length;

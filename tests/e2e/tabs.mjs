@@ -79,16 +79,19 @@ export const tabsTests = [
   {
     name: "tabs: one request per run: the other tab follows the reply live and both end showing the same",
     tabs: true,
-    async run({ page, chat, screenshot, protocol }) {
+    async run({ page, chat, screenshot, protocol, hold, release }) {
       const runs = runsOf(page.context(), protocol);
       const other = await openTab(page.context(), page.url());
       try {
+        // Held before its end: the reply still streams while the other tab is checked.
+        await hold("plain: before the end");
         await chat.send("Hello!");
         // Live: the other tab shows the reply while it streams.
         await other.chat.visible(other.chat.stopButton);
         await other.chat.replyContaining("Hello! I'm a scripted agent");
         assert.ok(await chat.stopButton.isVisible(), "the reply still streams");
         await screenshot("following");
+        await release("plain: before the end");
         await other.chat.replyContaining("Stop me halfway.");
         await sameEverywhere([chat, other.chat]);
         assert.deepEqual(runs, [page], "one request, from the tab that sent");
@@ -102,10 +105,13 @@ export const tabsTests = [
   {
     name: "tabs: a send and a stop from the tab that does not stream run in the tab that streams",
     tabs: true,
-    async run({ page, chat, screenshot, serverLine, protocol }) {
+    async run({ page, chat, screenshot, serverLine, protocol, hold, release }) {
       const runs = runsOf(page.context(), protocol);
       const other = await openTab(page.context(), page.url());
       try {
+        // Each reply held before its end: the send and the stop always land while it streams.
+        await hold("plain: before the end");
+        await hold("long: before the end");
         await chat.send("Hello!");
         await other.chat.replyContaining("Hello! I'm a scripted agent");
         // Sent from the follower: queued in the tab that streams, shown in both.
@@ -113,6 +119,7 @@ export const tabsTests = [
         await chat.visible(chat.queued.filter({ hasText: "queued: Book a table" }));
         await other.chat.visible(other.chat.queued.filter({ hasText: "queued: Book a table" }));
         await screenshot("queued-from-the-other-tab");
+        await release("plain: before the end");
         await other.chat.replyContaining("Which time suits you?");
         await sameEverywhere([chat, other.chat]);
         assert.deepEqual(runs, [page, page], "both turns requested by the tab that streams");
@@ -136,9 +143,11 @@ export const tabsTests = [
   {
     name: "tabs: a tab opened mid-run shows the run so far and follows it to the end, with no request of its own",
     tabs: true,
-    async run({ page, chat, screenshot, protocol }) {
+    async run({ page, chat, screenshot, protocol, hold, release }) {
       const runs = runsOf(page.context(), protocol);
       const reconnects = reconnectsOf(page.context());
+      // Held halfway until the late tab shows it: the tab always opens mid-run.
+      await hold("plain: midway");
       await chat.send("Hello!");
       // Past the first save (every 500 ms while streaming): there is a run so far to show.
       await chat.replyContaining("Ask me to research something");
@@ -148,6 +157,7 @@ export const tabsTests = [
         await late.chat.replyContaining("Hello! I'm a scripted agent");
         assert.ok(!(await shown(late.chat)).at(-1).includes("Stop me halfway."), "opened mid-run");
         await screenshot("opened-mid-run");
+        await release("plain: midway");
         await late.chat.replyContaining("Stop me halfway.");
         await sameEverywhere([chat, late.chat]);
         assert.deepEqual(runs, [page]);
@@ -160,16 +170,19 @@ export const tabsTests = [
   {
     name: "tabs: the tab that streams closed mid-run: the other takes the run over and ends as a run never interrupted (resumed), or stopped where the protocol cannot resume",
     tabs: true,
-    async run({ page, chat, serverLine, protocol }) {
+    async run({ page, chat, serverLine, protocol, hold, release }) {
       const context = page.context();
       const expected = await uninterrupted(context, page.url().replace("&tabs=1", ""), "Hello!", "Stop me halfway.");
       const runs = runsOf(context, protocol);
       const reconnects = reconnectsOf(context);
       const other = await openTab(context, page.url());
       try {
+        // Held halfway until the tab that streams is closed: it always closes mid-run.
+        await hold("plain: midway");
         await chat.send("Hello!");
         await other.chat.replyContaining("Ask me to delete the old drafts");
         await page.close();
+        await release("plain: midway");
         if (RESUMING.includes(protocol)) {
           await other.chat.replyContaining("Stop me halfway.");
           await sameEverywhere([other.chat]);
@@ -200,9 +213,14 @@ export const tabsTests = [
       await chat.send("Hello!");
       await chat.replyContaining("Stop me halfway.");
       await chat.waitUntilIdle();
-      // Deaf: it never hears another tab's saves, as a frozen tab does not.
+      // Deaf: it never hears another tab's saves (their announcements, nor localStorage's `storage`
+      // event), as a frozen tab does not.
       const asleep = await openTab(page.context(), page.url(), () => {
         BroadcastChannel.prototype.addEventListener = () => {};
+        const listen = window.addEventListener;
+        window.addEventListener = function (type, ...rest) {
+          if (type !== "storage") listen.call(this, type, ...rest);
+        };
       });
       try {
         await asleep.chat.replyContaining("Stop me halfway.");
@@ -246,8 +264,17 @@ export const tabsTests = [
       // `page` only measures: the run's own tabs are opened for each run.
       await page.goto(url.replace("&tabs=1", ""));
       const expected = await uninterrupted(context, page.url(), "Hello!", "Stop me halfway.");
-      // The server's count of the chunks of the run started last (`run`: its number).
+      // The server's count of the chunks of the run started last (`run`: its number), and whether it is held.
       const latestRun = async () => (await fetch(new URL("/api/test/chunks", serverUrl))).json();
+      const testHook = (name, body) => fetch(new URL(`/api/test/${name}`, serverUrl), { method: "POST", body: JSON.stringify(body) });
+      /** Resolves once run number `run` is held at `chunks` chunks (the page has those and no more). */
+      async function heldAt(run, chunks) {
+        for (const deadline = Date.now() + 30_000; Date.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 5))) {
+          const latest = await latestRun();
+          if (latest.run === run && latest.chunks === chunks && latest.held) return;
+        }
+        throw new Error(`run ${run} was not held at chunk ${chunks}`);
+      }
       const { chunks: length } = await latestRun();
       const random = createRandom(Number(process.env.E2E_SEED ?? 1));
       const count = Number(process.env.E2E_TABS_RUNS ?? 2);
@@ -263,26 +290,26 @@ export const tabsTests = [
         const tabs = [await openTab(context, url), await openTab(context, url)];
         const [streamer] = tabs;
         try {
+          // The run's output stops at each planned boundary until the test has acted there.
+          const stops = [...new Set([plan.openAt, plan.closeAt].filter((at) => at !== undefined))].sort((a, b) => a - b);
+          await testHook("hold", { chunks: stops });
           const { run: before } = await latestRun();
           await streamer.chat.send("Hello!");
-          let opened = false;
-          // Until the tab is opened and (when planned) the streaming one closed, or the run is over.
-          while (!opened || (plan.closeAt !== undefined && tabs[0] !== undefined)) {
-            const { run, chunks } = await latestRun();
-            // Before the server started this run, it is at chunk 0.
-            const at = run === before ? 0 : chunks;
-            if (!opened && at >= plan.openAt) {
-              tabs.push(await openTab(context, url));
-              opened = true;
-              figures.opened += 1;
-            }
-            if (plan.closeAt !== undefined && at >= plan.closeAt && tabs[0] !== undefined) {
+          for (const at of stops) {
+            await heldAt(before + 1, at);
+            // The tab opens as the run goes on (it loads while frames arrive); the streaming one is
+            // closed before any later frame reaches it, so it never ends the run itself.
+            const opening = at === plan.openAt ? openTab(context, url) : undefined;
+            if (at === plan.closeAt) {
               await streamer.page.close();
               tabs[0] = undefined;
               figures.closed += 1;
             }
-            if (at >= length) break;
-            await new Promise((resolve) => setTimeout(resolve, 5));
+            await testHook("release", { chunks: true });
+            if (opening !== undefined) {
+              tabs.push(await opening);
+              figures.opened += 1;
+            }
           }
           const open = tabs.filter((tab) => tab !== undefined);
           for (const tab of open) await tab.chat.replyContaining("Stop me halfway.");
@@ -300,6 +327,7 @@ export const tabsTests = [
           figures.failures.push(`run ${index} ${JSON.stringify(plan)}: ${error.message.split("\n")[0]}`);
         } finally {
           figures.runs += 1;
+          await testHook("release", {});
           await closeTabs(tabs.filter((tab) => tab !== undefined)).catch((error) => figures.failures.push(`run ${index}: ${error.message}`));
         }
       }

@@ -79,10 +79,12 @@ async function storyThenNew(page, chat) {
 export const threadScenarios = [
   {
     name: "threads: a long reply in A goes on in the background while B chats; A's mark shows streaming then unread; A ends as an uninterrupted run",
-    async run({ page, screenshot, protocol }) {
+    async run({ page, screenshot, protocol, hold, release }) {
       const uninterrupted = await uninterruptedStory(page);
       const chat = await threadsPage(page);
       const runs = runsOf(page, protocol);
+      // Held before its end until B's turn is over: A streams through all of it.
+      await hold("long: before the end");
       const { a, b } = await storyThenNew(page, chat);
       assert.equal((await mark(page, a)).status, "streaming");
       assert.equal(await chat.topMessages.count(), 0, "B starts empty");
@@ -91,6 +93,8 @@ export const threadScenarios = [
       await chat.waitUntilIdle();
       assert.ok(!(await page.getByTestId("conversation").innerText()).includes(MIDWAY), "B never shows A's content");
       await screenshot("b-while-a-streams");
+      assert.equal((await mark(page, a)).status, "streaming", "A still streams once B's turn is over");
+      await release("long: before the end");
       await waitForMark(page, a, "status", "idle");
       assert.deepEqual(await mark(page, a), { status: "idle", unread: "true", waiting: "false" });
       assert.ok(!(await page.getByTestId("conversation").innerText()).includes(MIDWAY), "nor after A ended");
@@ -106,14 +110,17 @@ export const threadScenarios = [
   },
   {
     name: "threads: reopening A while its reply streams in the background follows the live run (one request)",
-    async run({ page, screenshot, protocol }) {
+    async run({ page, screenshot, protocol, hold, held, release }) {
       const uninterrupted = await uninterruptedStory(page);
       const chat = await threadsPage(page);
       const runs = runsOf(page, protocol);
+      // A streams in the background through its first paragraph, held there until reopened.
+      await hold("long: after the first paragraph");
       const { a } = await storyThenNew(page, chat);
-      await page.waitForTimeout(500);
+      await held("long: after the first paragraph");
       await thread(page, a).click();
       await chat.visible(chat.stopButton);
+      await release("long: after the first paragraph");
       await chat.replyContaining("The end.");
       await chat.waitUntilIdle();
       assert.deepEqual(await storedThread(page, a), uninterrupted);
@@ -124,16 +131,19 @@ export const threadScenarios = [
   },
   {
     name: "threads: a reload while A streams in the background lists A; reopened, it resumes where the protocol can, else it is stopped",
-    async run({ page, screenshot, protocol }) {
+    async run({ page, screenshot, protocol, hold, release }) {
       const uninterrupted = await uninterruptedStory(page);
       const chat = await threadsPage(page);
       const runs = runsOf(page, protocol);
+      // Held before its end until reopened: the reload always lands mid-reply.
+      await hold("long: before the end");
       const { a, b } = await storyThenNew(page, chat);
       await page.reload();
       assert.equal(await threadId(page), b, "the reload reopens the conversation on screen");
       await thread(page, a).waitFor();
       assert.equal((await mark(page, a)).status, "idle", "nothing of A runs in the reloaded page until it is opened");
       await thread(page, a).click();
+      await release("long: before the end");
       if (protocol === "actions") {
         // This protocol cannot resume: A is restored as the load rule gives it, the reply cut.
         await chat.waitUntilIdle();

@@ -215,7 +215,7 @@ test("conversations: a frame A's run dispatched just before a click opened B (a 
   const a = await replyOf(agent, 0, "A's request");
   const script = SCRIPTS["ai-sdk"]("A");
   for (const frame of script.slice(0, 3)) a.write(frame);
-  await settle();
+  await until(() => textOf(page.session.state) === "Go A | Reply ", "A's first text on screen");
   await act(async () => {
     a.write(script[3]);
     // The frame is read and dispatched (into the session controller, outside React's render),

@@ -3,8 +3,9 @@
 // copied to a temp directory and installed there (`npm ci`, then the tarball):
 //   vitest/  Vitest 3 + jsdom on React 19: the hook's behaviour (scenarios.mjs) on a scripted endpoint
 //   jest/    Jest 30 + jsdom on React 18: the same scenarios, with the jest.config.js and the test
-//            script of the packed README's "Testing with Jest", copied from it as written; and
-//            conversations.test.mjs on its React 18
+//            script of the packed README's "Testing with Jest", copied from it as written (a .mjs
+//            and a .js test file, each of which Jest must find); and conversations.test.mjs on its
+//            React 18
 
 //   vite/    a chat app in Vite's dev server, in headless Chromium (vite.test.mjs): a reply
 //            streamed from the server, and the render count of a 2,000-delta reply
@@ -13,9 +14,10 @@
 //            and the chat on useAgentSession beside the same chat on useChat (AI SDK streamText)
 //
 //   node tests/react/run.mjs [consumer…]     (after `npm run build`; default: all of them)
-import { copyFileSync, cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { copyFileSync, cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { packPackage, run } from "../consumers/pack.mjs";
 
@@ -38,6 +40,17 @@ function jestSetupFromReadme(project) {
   writeFileSync(join(project, "jest.config.js"), config);
 }
 
+// The README says test files may be .mjs, or .js in a "type": "module" package: Jest, set up as it
+// says, must list each of the project's (a file it does not find would never fail).
+function jestFindsEveryTestFile(project) {
+  const listed = spawnSync("npm", ["test", "--silent", "--", "--listTests"], { cwd: project, encoding: "utf8" });
+  const found = new Set(listed.stdout.split("\n").filter(Boolean).map((file) => basename(file)));
+  const missed = readdirSync(project).filter((name) => /\.test\.m?js$/.test(name) && !found.has(name));
+  if (listed.status !== 0 || missed.length > 0) {
+    throw new Error(`Jest set up as pkg-template/README.md's "Testing with Jest" says does not find ${missed.join(", ") || "its tests"}`);
+  }
+}
+
 const CONSUMERS = {
   vitest: { shared: ["harness.mjs", "scenarios.mjs"], test: npmTest },
   jest: {
@@ -45,6 +58,7 @@ const CONSUMERS = {
     prepare: jestSetupFromReadme,
     // And the conversations in the background on React 18 (a few seeded runs: the full loop runs on React 19).
     test: (project) => {
+      jestFindsEveryTestFile(project);
       npmTest(project);
       run(process.execPath, ["--test", join(here, "conversations.test.mjs")], { cwd: project, env: { ...process.env, REACT_CONSUMER: project, THREADS_RUNS: "5" } });
     },

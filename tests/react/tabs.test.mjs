@@ -184,12 +184,13 @@ test("tabs: a send and a stop from the tab that follows run in the tab that stre
 
 test("tabs: a tab opened mid-run shows the run so far and follows it; no second request", async () => {
   const bot = agent();
-  const { options } = setup();
+  const { options, storage } = setup();
   const a = await mount(options);
   await act(async () => a.session.send("Hello"));
   await until(() => bot.replies.length === 1, "the request");
   bot.text(0, "So far");
-  await act(() => sleep(600));
+  // Opened once the run so far is stored (saved at most every 500 ms while it streams).
+  await until(() => textOf(stored(storage).state?.messages.at(-1)) === "So far", "the run so far stored");
   const c = await mount(options);
   await until(() => c.session.state.status === "streaming" && replyOf(c) === "So far", "the new tab showing the run so far");
   bot.text(0, ", and more");

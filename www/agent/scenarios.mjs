@@ -10,9 +10,11 @@ import { randomUUID } from "node:crypto";
 const newId = (prefix) => `${prefix}_${randomUUID().slice(0, 8)}`;
 const textOutput = (text) => ({ content: [{ type: "text", text }] });
 
-const HELP =
+// In two halves: the end-to-end tests hold the reply between them ("plain: midway").
+const HELP_START =
   "Hello! I'm a scripted agent served by this demo. Ask me to delete the old drafts and I'll ask " +
-  "for your approval first. Ask me to research something and I'll delegate it to a sub-agent. " +
+  "for your approval first. Ask me to research something and I'll delegate it to a sub-agent. ";
+const HELP_END =
   "Ask me to write a haiku and you'll see the file's content stream in. Ask me to book a table " +
   "and I'll ask you for a time. Ask me about the weather and the connection will drop after my " +
   "tool call, so you can Retry. Ask me for a long story and you can Stop me halfway.";
@@ -27,7 +29,10 @@ const plain = {
       messageId,
       text: "A greeting: answer briefly and list what this demo can show.",
     });
-    await agent.say(messageId, HELP);
+    await agent.say(messageId, HELP_START);
+    await agent.hold("plain: midway");
+    await agent.say(messageId, HELP_END);
+    await agent.hold("plain: before the end");
     agent.part({ type: "finish", reason: "stop" });
   },
 };
@@ -91,6 +96,7 @@ const streamedInput = {
       const text = input.slice(start, start + 6);
       agent.part(start === 0 ? { type: "tool-input-delta", messageId, id: callId, name: "write_file", text } : { type: "tool-input-delta", id: callId, text });
       await agent.pause(40);
+      if (start === 24) await agent.hold("streamed input: input streaming");
     }
     agent.part({ type: "tool-input-end", id: callId });
     await agent.pause(300);
@@ -116,6 +122,7 @@ const delegation = {
     agent.part({ type: "message-start", messageId: subMessageId }, delegateId);
     await agent.say(subMessageId, "Searching for sources.", delegateId);
     agent.part({ type: "tool-call", messageId: subMessageId, id: searchId, name: "web_search", input: { query: userText, limit: 3 } }, delegateId);
+    await agent.hold("delegation: searching");
     await agent.pause(3000);
     agent.part({ type: "tool-result", id: searchId, output: textOutput("3 results: an overview, a tutorial, a benchmark report.") }, delegateId);
     const summary = "Three sources agree: it is fast, portable and sandboxed, and it runs beside JavaScript.";
@@ -162,7 +169,9 @@ const longAnswer = {
       "nobody had asked for and nobody would read. ";
     for (let i = 0; i < 12; i += 1) {
       await agent.say(messageId, paragraph);
+      if (i === 0) await agent.hold("long: after the first paragraph");
     }
+    await agent.hold("long: before the end");
     await agent.say(messageId, "The end.");
     agent.part({ type: "finish", reason: "stop" });
   },

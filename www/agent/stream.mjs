@@ -1,14 +1,15 @@
 // What a scripted run writes: stream parts (this package's AgentStreamPart), paced like a model,
 // through a wire writer (./wire/) that encodes them in the endpoint's protocol. Every write and
 // pause checks the request's abort signal, so a run stops as soon as the page stops listening
-// (Stop, Reset, reload, closed tab).
+// (Stop, Reset, reload, closed tab). `hold(point)` is where the end-to-end tests can hold the run
+// (./holds.mjs): it resolves at once elsewhere.
 
 import { setTimeout as sleep } from "node:timers/promises";
 
 /** Milliseconds between two words of streamed text: a realistic model pace. */
 const WORD_PACE_MS = 35;
 
-export function createAgentStream(wire, signal) {
+export function createAgentStream(wire, signal, hold = async () => {}) {
   let frames = 0;
   const written = (write) => {
     signal.throwIfAborted();
@@ -37,6 +38,11 @@ export function createAgentStream(wire, signal) {
     },
     pause(ms) {
       return sleep(ms, undefined, { signal });
+    },
+    /** A named point of the script, where a test may hold the run until it releases it. */
+    async hold(point) {
+      signal.throwIfAborted();
+      await hold(point);
     },
     /** Streams `text` word by word as text-delta parts. */
     async say(messageId, text, within) {
