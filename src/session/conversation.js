@@ -124,6 +124,8 @@ export function createConversation(state, owner) {
     state = hookReducer(before, action);
     if (state === before) return;
     runNow();
+    // The tabs that follow this one's run are given its frames as they are applied (chat-session-reducer/tabs).
+    if (state.session !== before.session && !state.follows) owner.tabs()?.applied(state.session, action.type === STREAMED ? action.action : undefined);
     if (state.session !== before.session || state.id !== before.id || state.opened !== before.opened) saveShown();
     owner.changed();
     if (state.ended === before.ended) return;

@@ -25,6 +25,7 @@
 
 import { loadSessionEntry, persistSession, sessionReducer } from "chat-session-reducer";
 import { invalid } from "../shared/coded-error.js";
+import { applied, heardFrame, heardSave, liveState, stamp } from "./live.js";
 
 const NAME = "chat-session-reducer";
 /** @type {import("chat-session-reducer").SessionAction} */
@@ -94,6 +95,7 @@ const isShared = (storage) => typeof storage?.getItem === "function" && storage 
  * @property {boolean} ending this tab's run ended: the stream lock goes once its end is stored
  * @property {ReturnType<typeof setTimeout> | undefined} endTimer
  * @property {AbortController | undefined} waiting a follower's wait for the stream lock
+ * @property {ReturnType<typeof liveState>} live the run's frames sent to followers, or followed (live.js)
  */
 
 /** The entry stored under the connection's key, undefined when there is none or it is not a
@@ -119,6 +121,8 @@ function adopt(t, stored, always) {
   if (id !== undefined && stored.id !== undefined && stored.id !== id) return;
   t.rev = stored.rev;
   t.followed.add(stored.state);
+  // What is shown now is what is stored: the frames after it apply once a save says where it is.
+  t.live.from = undefined;
   t.host.follow(stored.state, stored.id);
   if (stored.state.status === "streaming") waitForStream(t);
   else stopWaiting(t);
@@ -215,7 +219,7 @@ function write(t, session, id, runStart) {
     t.rev = written;
     // A tab that is closing may have closed its channel: the others see it with the stream lock.
     try {
-      t.channel?.postMessage({ key, rev: written });
+      t.channel?.postMessage({ key, rev: written, ...stamp(t, session) });
     } catch {}
     // The run's end is stored: a follower granted the stream lock now sees that it ended.
     if (t.ending && session.status !== "streaming") free(t);
@@ -281,9 +285,13 @@ function streamsHere(t) {
  */
 function hear(t, data) {
   if (data?.key !== t.key) return;
+  if (data.frame !== undefined) return void heardFrame(t, data.frame);
   const actions = t.host.actions();
-  if (data.call === undefined) adopt(t, read(t), false);
-  else if (streamsHere(t) && Object.hasOwn(actions, data.call)) actions[data.call](...data.args);
+  if (data.call === undefined) {
+    t.live.announced = data;
+    adopt(t, read(t), false);
+    heardSave(t, data);
+  } else if (streamsHere(t) && Object.hasOwn(actions, data.call)) actions[data.call](...data.args);
 }
 
 /** Starts listening: to the channel and to localStorage's `storage` event, and for a run
@@ -292,7 +300,12 @@ function hear(t, data) {
  */
 function listen(t) {
   const heard = ({ data }) => hear(t, data);
-  const changed = (event) => event.key === t.key && adopt(t, read(t), false);
+  const changed = (event) => {
+    if (event.key !== t.key) return;
+    adopt(t, read(t), false);
+    // The write an announcement outran: in step from the announced save, if this is it.
+    heardSave(t, t.live.announced);
+  };
   // The page goes away: what it shows is written at once (the hook's own pagehide save may wait
   // for a lock the page does not live to be granted); back from the back-forward cache, it stays.
   const leaving = (event) => {
@@ -361,12 +374,13 @@ export function coordinateTabs(standIns = {}) {
       const own = givenChannel === undefined && typeof BroadcastChannel === "function" ? new BroadcastChannel(NAME) : undefined;
       const locks = givenLocks ?? globalThis.navigator?.locks;
       /** @type {Connection} */
-      const t = { key, storage, host, channel: givenChannel ?? own, own, locks, stream: locks && lockKeeper(locks, `csr:${key}:stream`), rev: 0, followed: new WeakSet(), open: true, leaving: false, ending: false, endTimer: undefined, waiting: undefined };
+      const t = { key, storage, host, channel: givenChannel ?? own, own, locks, stream: locks && lockKeeper(locks, `csr:${key}:stream`), rev: 0, followed: new WeakSet(), open: true, leaving: false, ending: false, endTimer: undefined, waiting: undefined, live: liveState() };
       // What is stored now is what this tab read.
       t.rev = read(t)?.rev ?? 0;
       const stopListening = listen(t);
       return {
         save: (session, id, runStart) => save(t, session, id, runStart),
+        applied: (session, action) => applied(t, session, action),
         gate: (start, signal) => gate(t, start, signal),
         release: () => release(t),
         send: (name, args) => send(t, name, args),

@@ -24,9 +24,16 @@ const { createRandom } = await import("../fuzz/generate.mjs");
 const RUNS = Number(process.env.TABS_RUNS ?? 200);
 const SEED = Number(process.env.TABS_SEED ?? 1);
 
+/** A Web Storage the tabs share; while `frozen`, what is written is dropped (nothing saved). */
 function sharedStorage() {
   const items = new Map();
-  return { getItem: (key) => items.get(key) ?? null, setItem: (key, value) => void items.set(key, String(value)), removeItem: (key) => void items.delete(key) };
+  const storage = {
+    frozen: false,
+    getItem: (key) => items.get(key) ?? null,
+    setItem: (key, value) => void (storage.frozen || items.set(key, String(value))),
+    removeItem: (key) => void items.delete(key),
+  };
+  return storage;
 }
 
 /** Exclusive Web Locks as a browser grants them: in order, `ifAvailable`, `signal`, `query`; a
@@ -200,6 +207,32 @@ test("tabs: a tab opened mid-run shows the run so far and follows it; no second 
   assert.deepEqual(c.session.state, a.session.state);
   await a.close();
   await c.close();
+});
+
+test("tabs: the tab that follows shows each frame as the tab that streams applies it, not only what is saved", async () => {
+  const bot = agent();
+  const { options, storage } = setup();
+  const a = await mount(options);
+  const b = await mount(options);
+  await act(async () => a.session.send("Hello"));
+  await until(() => bot.replies.length === 1, "the request");
+  bot.text(0, "So far");
+  await until(() => replyOf(b) === "So far" && b.session.status === "streaming", "B following the run");
+  // Nothing is saved from now on: what B shows next can only come from A's frames.
+  storage.frozen = true;
+  bot.text(0, ", and more");
+  await until(() => replyOf(b) === "So far, and more", "B showing A's next frame");
+  bot.text(0, ", and the rest");
+  await until(() => replyOf(b) === "So far, and more, and the rest", "B showing the frame after it");
+  assert.equal(textOf(stored(storage).state.messages.at(-1)), "So far", "neither frame was saved");
+  assert.deepEqual(b.session.messages, a.session.messages, "B shows what A shows");
+  storage.frozen = false;
+  bot.finish(0);
+  await until(() => a.session.status === "idle" && b.session.status === "idle" && stored(storage).state?.status === "idle", "the end, stored");
+  assert.deepEqual(b.session.state, a.session.state);
+  assert.equal(bot.endpoint.requests.length, 1);
+  await a.close();
+  await b.close();
 });
 
 test("tabs: a tab opened while another streams says streaming for that run and the next, never submitted (resume on)", async () => {
