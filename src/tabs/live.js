@@ -15,7 +15,7 @@ const KEPT_FRAMES = 256;
 /**
  * The tab that streams applied `action` (a frame of its run; undefined: another change, posted to
  * no one) and shows `session` now: the session is numbered with the frames it includes.
- * @param {{ key: string, channel: Pick<BroadcastChannel, "postMessage"> | undefined, live: ReturnType<typeof liveState> }} t
+ * @param {{ key: string, channel: Pick<BroadcastChannel, "postMessage"> | undefined, live: { self: string, sent: number, seqOf: WeakMap<object, number> } }} t
  */
 export function applied(t, session, action) {
   if (action !== undefined && t.channel !== undefined) {
