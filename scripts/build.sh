@@ -60,9 +60,9 @@ echo "build: wasm-opt --minify-imports-and-exports-and-modules"
 "$wasm_opt" "${features[@]}" --minify-imports-and-exports-and-modules \
   "$staging/optimized.wasm" -o "$staging/minified.wasm" >"$staging/renamed.json"
 
-# The entry inlines the wasm as text, which this small module decodes (src/wasm-text.wat).
-echo "build: wasm-opt src/wasm-text.wat"
-"$wasm_opt" -Oz src/wasm-text.wat -o "$staging/text-decoder.wasm"
+# The entry inlines the wasm as text, which this small module decodes (src/main/wasm-text.wat).
+echo "build: wasm-opt src/main/wasm-text.wat"
+"$wasm_opt" -Oz src/main/wasm-text.wat -o "$staging/text-decoder.wasm"
 
 node scripts/pack-pkg.mjs "$staging/bindgen" "$staging/minified.wasm" "$staging/renamed.json" "$staging/text-decoder.wasm" "$root/pkg"
 
