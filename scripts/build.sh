@@ -19,7 +19,7 @@ if [[ ! -x "$wasm_opt" ]]; then
 fi
 
 # What wasm-bindgen and wasm-opt write is kept in target/pkg-build/: the glue's golden copy is
-# refreshed from it (node scripts/glue.mjs refresh) and tests/js/glue_golden.test.mjs compares it.
+# refreshed from it (node scripts/glue.mjs refresh) and tests/js/glue-golden.test.mjs compares it.
 staging="$root/target/pkg-build"
 rm -rf "$staging"
 mkdir -p "$staging"

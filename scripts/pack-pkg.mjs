@@ -37,7 +37,7 @@ import { build } from "esbuild";
 import { join, relative, resolve, dirname } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { glueFiles, importModuleOf, publicDeclarations, rewriteGlue } from "./glue.mjs";
-import { throwingSources, unsafeImports } from "./glue_audit.mjs";
+import { throwingSources, unsafeImports } from "./glue-audit.mjs";
 import { WASM_AT, checkWasmText, wasmText } from "./wasm-text.mjs";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
@@ -269,7 +269,7 @@ function writeWasmText(path, wasmBytes) {
   ].join("\n") + "\n");
 }
 
-// No exception may unwind through the module's frames (scripts/glue_audit.mjs says why).
+// No exception may unwind through the module's frames (scripts/glue-audit.mjs says why).
 function auditGlue() {
   const sources = Object.fromEntries(
     readdirSync(sourceDir, { recursive: true })

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { test } from "node:test";
 
 import { buildDir, glueFiles, readGolden, refreshCommand, rewriteGlue, withoutVersionHashes } from "../../scripts/glue.mjs";
-import { unsafeImports } from "../../scripts/glue_audit.mjs";
+import { unsafeImports } from "../../scripts/glue-audit.mjs";
 
 const golden = readGolden();
 
