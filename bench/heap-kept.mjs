@@ -1,7 +1,7 @@
 // How much slower the same copying runs when the process keeps more objects alive: the copies
 // alone of `tools` (bench/copy-floor.mjs) with 0, 4 and 16 other conversations of 2,000 turns
 // kept, each count in a process of its own. It is why the package forgets a state not asked
-// about in 64 calls (src/wasm/state_facts.js; docs/performance.md). Prints the median run and
+// about in 64 calls (src/wasm/facts.js; docs/performance.md). Prints the median run and
 // the median of the collector's pauses inside a run; asserts nothing.
 //
 //   npm run bench:heap

@@ -58,7 +58,7 @@ const page = (specifier) => `<!doctype html><meta charset="utf-8"><title>load</t
   }
 </script>`;
 
-// Decoding the package's wasm from its text as its entry does (src/index.js), timed in a page
+// Decoding the package's wasm from its text as its entry does (src/main/index.js), timed in a page
 // after the measured load (the trace shows decoding only as part of the module's top-level code).
 async function decodeMs() {
   const { decoder, size, at, text } = await (await fetch("/wasm-text.json")).json();

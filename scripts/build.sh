@@ -19,7 +19,7 @@ if [[ ! -x "$wasm_opt" ]]; then
 fi
 
 # What wasm-bindgen and wasm-opt write is kept in target/pkg-build/: the glue's golden copy is
-# refreshed from it (node scripts/glue.mjs refresh) and tests/js/glue_golden.test.mjs compares it.
+# refreshed from it (node scripts/glue.mjs refresh) and tests/js/glue-golden.test.mjs compares it.
 staging="$root/target/pkg-build"
 rm -rf "$staging"
 mkdir -p "$staging"
@@ -60,9 +60,9 @@ echo "build: wasm-opt --minify-imports-and-exports-and-modules"
 "$wasm_opt" "${features[@]}" --minify-imports-and-exports-and-modules \
   "$staging/optimized.wasm" -o "$staging/minified.wasm" >"$staging/renamed.json"
 
-# The entry inlines the wasm as text, which this small module decodes (src/wasm-text.wat).
-echo "build: wasm-opt src/wasm-text.wat"
-"$wasm_opt" -Oz src/wasm-text.wat -o "$staging/text-decoder.wasm"
+# The entry inlines the wasm as text, which this small module decodes (src/main/wasm-text.wat).
+echo "build: wasm-opt src/main/wasm-text.wat"
+"$wasm_opt" -Oz src/main/wasm-text.wat -o "$staging/text-decoder.wasm"
 
 node scripts/pack-pkg.mjs "$staging/bindgen" "$staging/minified.wasm" "$staging/renamed.json" "$staging/text-decoder.wasm" "$root/pkg"
 

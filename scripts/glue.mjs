@@ -5,7 +5,7 @@
 //
 // copies the last build's raw glue (target/pkg-build/, which `bash scripts/build.sh` writes) into
 // tests/fixtures/glue/ with its rewritten form: run it after the build when the crate's imports or
-// exports, or wasm-bindgen, change, and review the diff. tests/js/glue_golden.test.mjs fails until
+// exports, or wasm-bindgen, change, and review the diff. tests/js/glue-golden.test.mjs fails until
 // the golden copy matches.
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";

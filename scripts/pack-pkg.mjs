@@ -6,16 +6,16 @@
 //
 // <renaming .json> is what wasm-opt --minify-imports-and-exports-and-modules printed for the
 // optimized wasm: the short names it gave the wasm's imports and exports. <text decoder .wasm>
-// is src/wasm-text.wat compiled.
+// is src/main/wasm-text.wat compiled.
 //
 // Layout of the package:
-//   index.js     one minified module: the entry (src/index.js) and what it imports, namely
+//   index.js     one minified module: the entry (src/main/index.js) and what it imports, namely
 //                wasm-bindgen's glue, the crate's own JavaScript (src/wasm/*.js, which the glue
-//                imports), the `sessionReducer` wrapper (src/session_reducer.js), the storage
+//                imports), the `sessionReducer` wrapper (src/main/session-reducer.js), the storage
 //                helpers (src/storage/), and the optimized wasm inlined as text
 //                (scripts/wasm-text.mjs), which the entry decodes and instantiates at import time
 //                (so users never call an init function).
-//   index.d.ts   the entry's own declarations (src/index.d.ts: the types generic over a tool
+//   index.d.ts   the entry's own declarations (src/main/index.d.ts: the types generic over a tool
 //                map, built on wasm-bindgen's, which it re-exports) and the storage helpers'
 //                (src/storage/exports.d.ts).
 //   bindgen.d.ts wasm-bindgen's declarations (tsify's types of the Rust model, the custom
@@ -37,7 +37,7 @@ import { build } from "esbuild";
 import { join, relative, resolve, dirname } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { glueFiles, importModuleOf, publicDeclarations, rewriteGlue } from "./glue.mjs";
-import { throwingSources, unsafeImports } from "./glue_audit.mjs";
+import { throwingSources, unsafeImports } from "./glue-audit.mjs";
 import { WASM_AT, checkWasmText, wasmText } from "./wasm-text.mjs";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
@@ -53,10 +53,12 @@ const glueDtsPath = join(bindgenDir, glueFiles.declarations);
 // The init API of `--target web` glue; the package calls initSync itself.
 const initExports = new Set(["default", "initSync"]);
 const sourceDir = join(root, "src");
+// The main entry's own files (src/main/), apart from the Rust crate's at the top of src/.
+const mainDir = join(sourceDir, "main");
 // The storage helpers, written in JavaScript (src/storage/), exported beside the glue's.
 const storageDir = join(sourceDir, "storage");
-// The files the build writes for the entry (src/index.js), which imports them as siblings.
-const builtForEntry = { glue: join(sourceDir, "glue.js"), wasmText: join(sourceDir, "wasm-text.js") };
+// The files the build writes for the entry (src/main/index.js), which imports them as siblings.
+const builtForEntry = { glue: join(mainDir, "glue.js"), wasmText: join(mainDir, "wasm-text.js") };
 
 // A string field of Cargo.toml's [package] section.
 function cargoField(name) {
@@ -77,14 +79,14 @@ async function publicExportNames() {
   return names;
 }
 
-// The package's declarations: index.d.ts, the entry's own (src/index.d.ts, which re-exports
+// The package's declarations: index.d.ts, the entry's own (src/main/index.d.ts, which re-exports
 // bindgen.d.ts and declares the generic types over it) and the storage helpers'; bindgen.d.ts,
 // wasm-bindgen's without its init API. The fragments' leading comments are for the
 // repository's readers.
 function packageDeclarations() {
   const fragment = (path) => readFileSync(path, "utf8").replace(/^(\/\/.*\n)+\n?/, "");
   return {
-    index: [fragment(join(sourceDir, "index.d.ts")), fragment(join(storageDir, "exports.d.ts"))].join("\n"),
+    index: [fragment(join(mainDir, "index.d.ts")), fragment(join(storageDir, "exports.d.ts"))].join("\n"),
     bindgen: publicDeclarations(readFileSync(glueDtsPath, "utf8")),
   };
 }
@@ -267,7 +269,7 @@ function writeWasmText(path, wasmBytes) {
   ].join("\n") + "\n");
 }
 
-// No exception may unwind through the module's frames (scripts/glue_audit.mjs says why).
+// No exception may unwind through the module's frames (scripts/glue-audit.mjs says why).
 function auditGlue() {
   const sources = Object.fromEntries(
     readdirSync(sourceDir, { recursive: true })
@@ -282,7 +284,7 @@ function auditGlue() {
 
 auditGlue();
 // Before bundling, every export of the glue must be declared (one it leaves to the package,
-// `skip_typescript`, by src/index.d.ts); after, the bundle's exports must be exactly the declared.
+// `skip_typescript`, by src/main/index.d.ts); after, the bundle's exports must be exactly the declared.
 const declarations = packageDeclarations();
 const declaredAtEntry = new Set([...declaredValues(declarations.index), ...declaredValues(declarations.bindgen)]);
 const undeclaredGlue = (await publicExportNames()).filter((name) => !declaredAtEntry.has(name));
@@ -301,7 +303,7 @@ rmSync(outDir, { recursive: true, force: true });
 mkdirSync(outDir, { recursive: true });
 await build({
   ...bundleOptions,
-  entryPoints: [join(sourceDir, "index.js")],
+  entryPoints: [join(mainDir, "index.js")],
   outfile: join(outDir, "index.js"),
   sourcemap: "linked",
   banner: { js: EAGER_COMPILE_HINT },

@@ -1,4 +1,4 @@
-// The package's wasm as text for its entry to inline (src/wasm-text.wat decodes it; its comment
+// The package's wasm as text for its entry to inline (src/main/wasm-text.wat decodes it; its comment
 // has the format). Each byte of the wasm is one character of the text, or, for the bytes the wasm
 // holds least often, two: gzip then compresses the text about as well as the wasm itself
 // (hex costs ~10% more: its half-bytes hide which bytes are frequent; base64's groups of three
@@ -8,7 +8,7 @@ const ALPHABET = [...Array(95).keys()].map((code) => String.fromCharCode(32 + co
 // left (three to six compressed no better).
 const ESCAPES = 2;
 const SINGLES = ALPHABET.length - ESCAPES;
-// Where the wasm starts in the decoder's memory (src/wasm-text.wat).
+// Where the wasm starts in the decoder's memory (src/main/wasm-text.wat).
 export const WASM_AT = 384;
 const MEMORY_BYTES = 8 * 65536;
 

@@ -67,7 +67,7 @@ impl Error {
 }
 
 impl fmt::Display for Error {
-    /// The package's message: `path: problem` (src/wasm/errors.js).
+    /// The package's message: `path: problem` (src/wasm/error.js).
     fn fmt(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Error::Invalid { path, problem } => write!(formatter, "{path}: {problem}"),

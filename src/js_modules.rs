@@ -4,14 +4,14 @@
 
 use wasm_bindgen::prelude::*;
 
-#[wasm_bindgen(module = "/src/wasm/errors.js")]
+#[wasm_bindgen(module = "/src/wasm/error.js")]
 extern "C" {
     #[allow(dead_code)]
     #[wasm_bindgen(js_name = internalError, catch)]
     fn internal_error() -> Result<JsValue, JsValue>;
 }
 
-// errors.js's and read.js's coded errors, the same module as the subpaths'.
+// error.js's and read.js's coded errors, the same module as the subpaths'.
 #[wasm_bindgen(module = "/src/shared/coded-error.js")]
 extern "C" {
     #[allow(dead_code)]

@@ -1,5 +1,5 @@
 //! Sessions in the browser's `sessionStorage` or `localStorage` (feature `web-storage`), in the
-//! envelope of the JavaScript package's helpers (src/storage/session_storage.js), so that a
+//! envelope of the JavaScript package's helpers (src/storage/session-storage.js), so that a
 //! conversation saved by either loads in the other:
 //! `{ "format": "chat-session-reducer", "version": 3, "rev": 7, "id"?: "…", "state": … }`, where
 //! each save writes the stored entry's `rev` plus 1, whichever of them wrote it. The `run` the

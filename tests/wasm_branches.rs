@@ -1,7 +1,7 @@
 //! SPEC v3 branches through the binding, as JavaScript calls it (the package's own
 //! `sessionReducer` wrapper): switching to a branch and back returns the very objects, a state
 //! with forks that the module did not make is read and switched, and `branchAt` (JavaScript,
-//! src/branch_at.js) agrees with the core's `branch_at` on random conversations. Run in Node and
+//! src/main/branch-at.js) agrees with the core's `branch_at` on random conversations. Run in Node and
 //! in headless Chromium.
 #![cfg(all(feature = "js-binding", target_arch = "wasm32"))]
 
@@ -17,7 +17,7 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen_test::wasm_bindgen_test;
 use wasm_support::*;
 
-#[wasm_bindgen(module = "/src/branch_at.js")]
+#[wasm_bindgen(module = "/src/main/branch-at.js")]
 extern "C" {
     #[wasm_bindgen(js_name = branchAt)]
     fn branch_at_js(state: &JsValue, index: f64) -> JsValue;

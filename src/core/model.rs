@@ -316,7 +316,7 @@ pub struct BranchAt {
 
 /// SPEC v3 "Actions": branchAt: the fork that `messages[index]` begins an alternative of
 /// (`index` may be `messages.len()`: the fork after the last message). The package's `branchAt`
-/// is this rule in JavaScript (src/branch_at.js: a UI calls it per row, where a call into the
+/// is this rule in JavaScript (src/main/branch-at.js: a UI calls it per row, where a call into the
 /// module would cost more than the walk); tests/wasm_branches.rs checks that they agree.
 ///
 /// ```

@@ -1,5 +1,5 @@
-// The declarations of the storage exports (src/index.js): the build appends them to the package's
-// index.d.ts, after the entry's own (src/index.d.ts), which declare the types used here.
+// The declarations of the storage exports (src/main/index.js): the build appends them to the package's
+// index.d.ts, after the entry's own (src/main/index.d.ts), which declare the types used here.
 
 /** Any object with the Web Storage methods: `sessionStorage` (the default), `localStorage`, or the app's own. */
 export interface SessionStorageLike {

@@ -1,9 +1,9 @@
 //! Errors that cross to JavaScript: real `Error` objects with machine-readable fields, made by
-//! `errors.js` (the wasm formats no messages).
+//! `error.js` (the wasm formats no messages).
 
 use wasm_bindgen::prelude::*;
 
-#[wasm_bindgen(module = "/src/wasm/errors.js")]
+#[wasm_bindgen(module = "/src/wasm/error.js")]
 extern "C" {
     #[wasm_bindgen(js_name = unreadableError, catch)]
     fn unreadable_error(path: &str, problem: &str, thrown: &JsValue) -> Result<JsValue, JsValue>;

@@ -1,9 +1,9 @@
 //! What the module knows about the state objects it returned, kept beside them in JavaScript
-//! (`state_facts.js`, which says what each fact is).
+//! (`facts.js`, which says what each fact is).
 
 use wasm_bindgen::prelude::*;
 
-#[wasm_bindgen(module = "/src/wasm/state_facts.js")]
+#[wasm_bindgen(module = "/src/wasm/facts.js")]
 extern "C" {
     /// Records that `action` made `next` from `state`, the session behind `next`, and where a
     /// plain text delta appends in `next` (`message` -1: nowhere simple). A step that changed

@@ -52,11 +52,11 @@ fn read_session(state: &JsValue) -> Result<Session, JsValue> {
     Ok(Session::new(Rc::new(read::session_state(state)?)))
 }
 
-/// The package's `sessionReducer` (src/session_reducer.js) answers what needs no Rust work
+/// The package's `sessionReducer` (src/main/session-reducer.js) answers what needs no Rust work
 /// itself, reads the action (`read.js`), and calls this with what it found: the id of the Rust
 /// session behind `state` (-1: none) and the action's encoding, its strings as `readStrings`
 /// encoded them, so that the module calls back for neither. `undefined` is the empty state by
-/// then. Its declaration is the package's (src/index.d.ts); the glue that exports it is not
+/// then. Its declaration is the package's (src/main/index.d.ts); the glue that exports it is not
 /// exported itself.
 #[wasm_bindgen(js_name = sessionReducer, skip_typescript)]
 pub fn session_reducer_read(

@@ -53,7 +53,7 @@ pub struct ReadAction {
 /// know.
 pub fn entry_action(codes: &[i32], strings: &[u8]) -> Result<Option<ReadAction>, JsValue> {
     // SAFETY: the bytes are `readStrings`' output, TextEncoder's, UTF-8 by its definition: the
-    // `sessionReducer` wrapper (src/session_reducer.js) is the only caller of the export they
+    // `sessionReducer` wrapper (src/main/session-reducer.js) is the only caller of the export they
     // come through (the glue that exports it is bundled, not exported), as it is of
     // `read_strings`.
     let strings = unsafe { std::str::from_utf8_unchecked(strings) };

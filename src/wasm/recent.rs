@@ -1,6 +1,6 @@
 //! The Rust sessions behind the newest states this module returned (the heads of the
 //! conversations on the page), so that the next action costs what it touches, not the size
-//! of the conversation. Each is known by an id that `state_facts.js` keeps beside its state
+//! of the conversation. Each is known by an id that `facts.js` keeps beside its state
 //! object. A head's session is taken by the next action and changed in place, then kept under
 //! a new id; a state whose id is no longer here (an older state, a caller's literal, a
 //! restored session) is read and checked in full. Answers never depend on what is
@@ -22,7 +22,7 @@ thread_local! {
     static LAST_ID: Cell<u32> = const { Cell::new(0) };
 }
 
-/// Takes the session with this id (as `state_facts.js` keeps it: a number), to change it in
+/// Takes the session with this id (as `facts.js` keeps it: a number), to change it in
 /// place.
 pub fn take(id: f64) -> Option<Session> {
     HEADS_BY_AGE
@@ -35,7 +35,7 @@ pub fn take(id: f64) -> Option<Session> {
 }
 
 /// A new id for a session about to be kept (`keep`): the state it is for is recorded under it
-/// first (`state_facts.js`).
+/// first (`facts.js`).
 pub fn new_id() -> u32 {
     LAST_ID
         .try_with(|last| {

@@ -44,9 +44,9 @@ use crate::core::path::CallPos;
 use crate::core::protocol::{call_change, new_message, new_part, patch, status, tool_state};
 use crate::core::Cut;
 
-// The step's result is made and recorded in one call: `state_facts.js` applies the patches
+// The step's result is made and recorded in one call: `facts.js` applies the patches
 // (`apply.js`) and notes what is known of the new state, which saves a crossing per step.
-#[wasm_bindgen(module = "/src/wasm/state_facts.js")]
+#[wasm_bindgen(module = "/src/wasm/facts.js")]
 extern "C" {
     #[wasm_bindgen(js_name = applyStep, catch)]
     fn apply_step(

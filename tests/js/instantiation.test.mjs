@@ -1,4 +1,4 @@
-// The package decodes its inlined wasm with WebAssembly and TextEncoder alone (src/index.js),
+// The package decodes its inlined wasm with WebAssembly and TextEncoder alone (src/main/index.js),
 // as every browser has them: proved here in a Node process without Node's Buffer or
 // Uint8Array.fromHex, which only some browsers have.
 import assert from "node:assert/strict";

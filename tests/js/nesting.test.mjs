@@ -6,7 +6,7 @@ import { test } from "node:test";
 
 import { sessionReducer } from "../../pkg/index.js";
 import { LIMIT, nestByWithin, nesting } from "./nesting.mjs";
-import { withPackagePage } from "./package_page.mjs";
+import { withPackagePage } from "./package-page.mjs";
 
 const api = { sessionReducer };
 

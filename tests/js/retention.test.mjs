@@ -39,7 +39,7 @@ test("the states a streamed reply left behind are collected; the last step still
 });
 
 // React Strict Mode calls the reducer twice per step, and devtools replay from earlier states:
-// the states a plain delta makes are remembered two at a time (state_facts.js), and neither
+// the states a plain delta makes are remembered two at a time (facts.js), and neither
 // pattern may change an answer, only its cost.
 test("a streamed reply under Strict Mode, with steps replayed from earlier states: same objects, right texts, old states collected", async () => {
   const start = [

@@ -4,8 +4,8 @@
 // the user still open); corrupt entries say what is wrong with a `path`; failures keep their codes
 // and never lose what is stored or held.
 // Each write adds 1 to the envelope's `rev`; the conversation `id` is kept with it.
-// The same helpers in a browser: tests/js/storage_chromium.test.mjs; in jsdom and happy-dom:
-// tests/vitest/; with the IndexedDB store: tests/js/storage_indexeddb.test.mjs.
+// The same helpers in a browser: tests/js/storage-chromium.test.mjs; in jsdom and happy-dom:
+// tests/vitest/; with the IndexedDB store: tests/js/storage-indexeddb.test.mjs.
 import assert from "node:assert/strict";
 import { test } from "node:test";
 

@@ -1,4 +1,4 @@
 // @vitest-environment jsdom
-import { storageCases } from "./storage_cases.mjs";
+import { storageCases } from "./storage-cases.mjs";
 
 storageCases();

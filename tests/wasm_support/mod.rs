@@ -13,7 +13,7 @@ type ReduceInWasm = dyn Fn(JsValue, JsValue, f64, Vec<i32>, Vec<u8>) -> Result<J
 
 // The package's own `sessionReducer` (wasm-bindgen copies its module beside the crate's, which
 // it imports), bound to this build's export instead of the package's.
-#[wasm_bindgen(module = "/src/session_reducer.js")]
+#[wasm_bindgen(module = "/src/main/session-reducer.js")]
 extern "C" {
     #[wasm_bindgen(js_name = bindSessionReducer)]
     fn bind_session_reducer(reduce_in_wasm: &Closure<ReduceInWasm>);

@@ -206,7 +206,7 @@ export function shortcut(state, action) {
 }
 
 // The id of the Rust session behind `state` (-1: none, it is read in full), which
-// `sessionReducer` (src/session_reducer.js) hands the module with the action it read, once
+// `sessionReducer` (src/main/session-reducer.js) hands the module with the action it read, once
 // `shortcut` had no answer.
 export function sessionOf(state) {
   return factsOf(state)?.session ?? -1;

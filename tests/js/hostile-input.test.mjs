@@ -6,8 +6,8 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import * as api from "../../pkg/index.js";
-import { conversation, nestedForks, runHostile, runV3BadInputs } from "./hostile_input.mjs";
-import { withPackagePage } from "./package_page.mjs";
+import { conversation, nestedForks, runHostile, runV3BadInputs } from "./hostile-input.mjs";
+import { withPackagePage } from "./package-page.mjs";
 
 const ROUNDS = 2000;
 
@@ -23,7 +23,7 @@ test("in Chromium: the same", async () => {
   const result = await withPackagePage((page) =>
     page.evaluate(async (rounds) => {
       const api = await import("/pkg/index.js");
-      const { conversation, runHostile } = await import("/tests/js/hostile_input.mjs");
+      const { conversation, runHostile } = await import("/tests/js/hostile-input.mjs");
       const expected = conversation(api);
       return { expected, ...runHostile(api, rounds) };
     }, ROUNDS),
@@ -117,7 +117,7 @@ test("v3 in Chromium: the same", needsV3, async () => {
   const result = await withPackagePage((page) =>
     page.evaluate(async () => {
       const api = await import("/pkg/index.js");
-      const { conversation, runV3BadInputs } = await import("/tests/js/hostile_input.mjs");
+      const { conversation, runV3BadInputs } = await import("/tests/js/hostile-input.mjs");
       const expected = conversation(api);
       return { expected, ...runV3BadInputs(api, 5) };
     }),

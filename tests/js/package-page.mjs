@@ -16,7 +16,7 @@ export async function withPackagePage(body) {
     await context.route(`${ORIGIN}/**`, async (route) => {
       const path = new URL(route.request().url()).pathname;
       if (path === "/") return route.fulfill({ body: "<!doctype html>", contentType: "text/html" });
-      if (path !== "/pkg/index.js" && !/^\/tests\/js\/\w+\.mjs$/.test(path)) return route.fulfill({ status: 404 });
+      if (path !== "/pkg/index.js" && !/^\/tests\/js\/[\w-]+\.mjs$/.test(path)) return route.fulfill({ status: 404 });
       const body = await readFile(fileURLToPath(new URL(path.slice(1), root)));
       return route.fulfill({ body, contentType: "text/javascript" });
     });

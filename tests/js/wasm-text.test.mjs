@@ -1,5 +1,5 @@
 // The wasm's text form (scripts/wasm-text.mjs) through the decoder the entry runs
-// (src/wasm-text.wat, as scripts/build.sh compiles it into target/pkg-build/): any bytes come back
+// (src/main/wasm-text.wat, as scripts/build.sh compiles it into target/pkg-build/): any bytes come back
 // as they were, and the text holds only characters no bundler or minifier re-escapes.
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";

@@ -2,7 +2,7 @@
 // revoked Proxies, a throwing console.warn. Each one, passed to every entry point, must come back
 // as a coded error (or the documented answer), never as an exception that unwinds through the
 // module's frames: those leave its stack pointers unrestored, and a few hundred of them broke
-// every later call. Plain JavaScript, run in Node and in Chromium by hostile_input.test.mjs.
+// every later call. Plain JavaScript, run in Node and in Chromium by hostile-input.test.mjs.
 
 const fail = () => {
   throw new Error("thrown by the caller's code");

@@ -1,7 +1,7 @@
 // The package's `sessionReducer`, apart from the glue it calls, so that the crate's wasm tests
 // (tests/wasm_support) run this same function against their own build of the module.
-import { readAction, readStrings } from "./wasm/read.js";
-import { emptyState, sessionOf, shortcut } from "./wasm/state_facts.js";
+import { readAction, readStrings } from "../wasm/read.js";
+import { emptyState, sessionOf, shortcut } from "../wasm/facts.js";
 
 /** @typedef {import("chat-session-reducer").SessionState} SessionState */
 /** @typedef {import("chat-session-reducer").SessionAction} SessionAction */
@@ -32,7 +32,7 @@ export function bindSessionReducer(reduce) {
 }
 
 /**
- * The next session state (src/index.d.ts). An action that needs no Rust work (a text delta that
+ * The next session state (src/main/index.d.ts). An action that needs no Rust work (a text delta that
  * only appends, the same action again) is answered here, without a call into the module. Any
  * other is read here too (a bad one throws here), and the module gets what it would otherwise
  * call back for: the session id and the action's encoding. The session is looked up after the

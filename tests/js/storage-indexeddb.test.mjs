@@ -1,7 +1,7 @@
 // chat-session-reducer/indexeddb in Node, on fake-indexeddb (an in-memory IndexedDB): the storage
 // helpers with the store (each a promise), the load rule on what it reads, saves that write only
 // the records of what changed, a write by another tab, a refused write (quota) that loses nothing,
-// and records that are not a session. Real IndexedDB and a real quota: storage_chromium.test.mjs.
+// and records that are not a session. Real IndexedDB and a real quota: storage-chromium.test.mjs.
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { IDBFactory, IDBKeyRange, IDBObjectStore } from "fake-indexeddb";

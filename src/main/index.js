@@ -1,18 +1,18 @@
 // The package's entry, bundled with everything it imports into pkg/index.js by
 // scripts/pack-pkg.mjs. Importing it instantiates the WebAssembly module synchronously from the
 // text in wasm-text.js, so no init call is needed. `./glue.js` is wasm-bindgen's glue, as the
-// build writes it beside this file (src/glue.d.ts declares what is used of it here);
+// build writes it beside this file (src/main/glue.d.ts declares what is used of it here);
 // `./wasm-text.js` is the optimized wasm as text (scripts/wasm-text.mjs), the small module that
-// decodes it (src/wasm-text.wat) as bytes, the wasm's size and where it is decoded to.
+// decodes it (src/main/wasm-text.wat) as bytes, the wasm's size and where it is decoded to.
 import { initSync, sessionReducer as reduceInWasm } from "./glue.js";
-import { bindSessionReducer, sessionReducer } from "./session_reducer.js";
-import { sessionStorageHelpers } from "./storage/session_storage.js";
+import { bindSessionReducer, sessionReducer } from "./session-reducer.js";
+import { sessionStorageHelpers } from "../storage/session-storage.js";
 import { at, decoder, size, text } from "./wasm-text.js";
 
 /**
  * The wasm's bytes, decoded from its text. The decoder's memory holds its tables, the wasm from
  * `at`, then the text's characters, which are ASCII, so encodeInto copies them one byte each
- * (src/wasm-text.wat). Nothing keeps the decoder once the wasm is compiled.
+ * (src/main/wasm-text.wat). Nothing keeps the decoder once the wasm is compiled.
  * @returns {Uint8Array<ArrayBuffer>}
  */
 function decodedWasm() {
@@ -67,6 +67,6 @@ export function storedSessionId(...args) {
 }
 
 export { isCancelled, resumable } from "./glue.js";
-export { checkAction } from "./wasm/read.js";
-export { branchAt } from "./branch_at.js";
-export { waitsOnApp } from "./waits_on_app.js";
+export { checkAction } from "../wasm/read.js";
+export { branchAt } from "./branch-at.js";
+export { waitsOnApp } from "./waits-on-app.js";

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { test } from "node:test";
 
 import { buildDir, glueFiles, readGolden, refreshCommand, rewriteGlue, withoutVersionHashes } from "../../scripts/glue.mjs";
-import { unsafeImports } from "../../scripts/glue_audit.mjs";
+import { unsafeImports } from "../../scripts/glue-audit.mjs";
 
 const golden = readGolden();
 
@@ -32,7 +32,7 @@ function assertSame(actual, expected, what) {
 
 test("the golden raw glue rewrites to the golden rewritten glue", () => {
   assertSame(rewriteGlue(golden.glue, golden.renaming, golden.importModule), golden.rewritten,
-    "scripts/glue.mjs rewrites tests/fixtures/glue/chat_session_reducer.js differently from tests/fixtures/glue/rewritten.js");
+    "scripts/glue.mjs rewrites tests/fixtures/glue/chat_session-reducer.js differently from tests/fixtures/glue/rewritten.js");
 });
 
 test("the golden raw glue passes the audit of what could throw into the module", () => {

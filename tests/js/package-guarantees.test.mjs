@@ -31,7 +31,7 @@ test("retry keeps the message holding the last finished call when none of its pa
 
 // docs/architecture.md: "the same state and action again (React Strict Mode calls a reducer
 // twice) give the same object"; "Answers never depend on what is remembered, only the cost."
-// Even when the state is the oldest of the states src/wasm/state_facts.js remembers.
+// Even when the state is the oldest of the states src/wasm/facts.js remembers.
 test("Strict Mode: the same state and action twice give the same object, however many states came since", () => {
   for (let since = 0; since < 40; since++) {
     const state = play([{ type: "send", id: "u-1", text: "hi" }]);

@@ -1,9 +1,9 @@
-// scripts/glue_audit.mjs, which the build runs on wasm-bindgen's real glue (a build with an import
+// scripts/glue-audit.mjs, which the build runs on wasm-bindgen's real glue (a build with an import
 // that could throw into the module fails), proved here on glue written to break each rule.
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { throwingSources, unsafeImports } from "../../scripts/glue_audit.mjs";
+import { throwingSources, unsafeImports } from "../../scripts/glue-audit.mjs";
 
 const glue = (imports, modules = `"./chat_session_reducer_bg.js": import0,`) => `
 function __wbg_get_imports() {
