@@ -137,13 +137,13 @@ node tests/react/run.mjs
 suite "the Vue and Svelte bindings in real consumers of the packed package (Vite + Vue 3, Vite + Svelte 5) in headless Chromium: tests/bindings/run.mjs"
 node tests/bindings/run.mjs
 
-suite "the hook's resume in jsdom: 200 seeded runs per protocol, connections dropped and pages reloaded: node --test tests/react/resume.test.mjs"
+suite "the hook's resume in jsdom: 50 seeded runs per protocol (RESUME_RUNS=200 for the long loop), connections dropped and pages reloaded: node --test tests/react/resume.test.mjs"
 node --test tests/react/resume.test.mjs
 
 suite "the hook's conversations in the background in jsdom: switching while a reply streams, the thread list, 20 seeded runs per protocol switching at random chunk boundaries: node --test tests/react/conversations.test.mjs"
 node --test tests/react/conversations.test.mjs
 
-suite "the hook's tabs (chat-session-reducer/tabs) in jsdom: one request per run, saves checked by revision, a closed tab's run taken over, a tampered entry, 200 seeded runs: node --test tests/react/tabs.test.mjs"
+suite "the hook's tabs (chat-session-reducer/tabs) in jsdom: one request per run, saves checked by revision, a closed tab's run taken over, a tampered entry, 50 seeded runs (TABS_RUNS=200 for the long loop): node --test tests/react/tabs.test.mjs"
 node --test tests/react/tabs.test.mjs
 
 suite "the demo end to end in headless Chromium, with its several-tabs scenarios (two pages of one context, tests/e2e/tabs.mjs): tests/e2e/run.mjs"

@@ -37,8 +37,16 @@ async function storedThread(page, id) {
   return JSON.parse(numbered).state;
 }
 
+// The uninterrupted story of each protocol, played once for the scenarios that compare with it.
+const references = new Map();
+
 /** The long story, never interrupted, in a tab of its own: what conversation A must end as. */
-async function uninterruptedStory(page) {
+async function uninterruptedStory(page, protocol) {
+  if (!references.has(protocol)) references.set(protocol, await playedStory(page));
+  return references.get(protocol);
+}
+
+async function playedStory(page) {
   const other = await page.context().newPage();
   await other.goto(page.url());
   const reference = await threadsPage(other);
@@ -80,7 +88,7 @@ export const threadScenarios = [
   {
     name: "threads: a long reply in A goes on in the background while B chats; A's mark shows streaming then unread; A ends as an uninterrupted run",
     async run({ page, screenshot, protocol, hold, release }) {
-      const uninterrupted = await uninterruptedStory(page);
+      const uninterrupted = await uninterruptedStory(page, protocol);
       const chat = await threadsPage(page);
       const runs = runsOf(page, protocol);
       // Held before its end until B's turn is over: A streams through all of it.
@@ -111,7 +119,7 @@ export const threadScenarios = [
   {
     name: "threads: reopening A while its reply streams in the background follows the live run (one request)",
     async run({ page, screenshot, protocol, hold, held, release }) {
-      const uninterrupted = await uninterruptedStory(page);
+      const uninterrupted = await uninterruptedStory(page, protocol);
       const chat = await threadsPage(page);
       const runs = runsOf(page, protocol);
       // A streams in the background through its first paragraph, held there until reopened.
@@ -132,7 +140,7 @@ export const threadScenarios = [
   {
     name: "threads: a reload while A streams in the background lists A; reopened, it resumes where the protocol can, else it is stopped",
     async run({ page, screenshot, protocol, hold, release }) {
-      const uninterrupted = await uninterruptedStory(page);
+      const uninterrupted = await uninterruptedStory(page, protocol);
       const chat = await threadsPage(page);
       const runs = runsOf(page, protocol);
       // Held before its end until reopened: the reload always lands mid-reply.

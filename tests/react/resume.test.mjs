@@ -21,7 +21,7 @@ const { useAgentSession } = await import("../../pkg/react/index.js");
 const { drop, mockEndpoint, wait } = await import("../../pkg/testing/index.js");
 const { loadSession } = await import("../../pkg/index.js");
 
-const RUNS = Number(process.env.RESUME_RUNS ?? 200);
+const RUNS = Number(process.env.RESUME_RUNS ?? 50);
 const SEED = Number(process.env.RESUME_SEED ?? 1);
 const API = "http://localhost/api/chat";
 

@@ -21,7 +21,7 @@ const { liveReply, mockEndpoint, wait } = await import("../../pkg/testing/index.
 const { coordinateTabs } = await import("../../pkg/tabs/index.js");
 const { createRandom } = await import("../fuzz/generate.mjs");
 
-const RUNS = Number(process.env.TABS_RUNS ?? 200);
+const RUNS = Number(process.env.TABS_RUNS ?? 50);
 const SEED = Number(process.env.TABS_SEED ?? 1);
 
 /** A Web Storage the tabs share; while `frozen`, what is written is dropped (nothing saved). */
