@@ -165,6 +165,8 @@ export function createConversation(state, owner) {
     hold,
     closeSaver,
     state: () => state,
+    /** The conversation's id: its owner's `id` option, else its own. */
+    id: idOf,
     storageError: () => storageError,
     /** `action` with what the run delivered before it, in one step: a Stop, an edit or a
      *  regenerate keeps all the reply received. */

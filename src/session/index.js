@@ -83,8 +83,10 @@ export function createAgentSession(options) {
       for (const listener of [...listeners]) listener();
     },
   };
-  let conversation = createConversation(initialHookState(initialSession(options), newId("chat")), owner);
-  const idNow = () => given.id ?? conversation.state().id;
+  /** A conversation not opened yet: the initial one (initialState, initialMessages), with a new id. */
+  const initialConversation = () => createConversation(initialHookState(initialSession(given), newId("chat")), owner);
+  let conversation = initialConversation();
+  const idNow = () => conversation.id();
 
   /** Not opened yet (the options changed again, or it stopped): what is shown stays as before. */
   function cancelAwaiting() {
@@ -124,7 +126,7 @@ export function createAgentSession(options) {
     const store = /** @type {HeldConversations} */ (given.conversations);
     if (before !== undefined) {
       leave(left);
-      conversation = createConversation(initialHookState(initialSession(given), newId("chat")), owner);
+      conversation = initialConversation();
     }
     const taken = store.take(wanted.id);
     lastShown = undefined;
