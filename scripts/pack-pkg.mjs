@@ -146,6 +146,7 @@ const javascriptSubpaths = {
   tabs: "src/tabs",
   testing: "src/testing",
   "jest-environment": "src/jest-environment",
+  server: "src/server",
 };
 
 // A subpath's imports of the package itself (the hook imports the core and the adapters) point
@@ -167,7 +168,8 @@ async function packSubpath(subpath, folder) {
     ...bundleOptions,
     entryPoints: [join(source, "index.js")],
     outfile: join(outDir, subpath, "index.js"),
-    external: ["react", "vue", "svelte", "jest-environment-jsdom"],
+    // The server's database clients are the app's (optional peers), Node's modules the runtime's.
+    external: ["react", "vue", "svelte", "jest-environment-jsdom", "@electric-sql/pglite", "pg", "node:*"],
     plugins: [selfImports],
   });
   // In the source the package's types come from it by name (the core, another subpath); beside

@@ -79,4 +79,10 @@ export interface ProtocolDescriptor<Options = { replay?: boolean }> extends Prot
   write(frame: unknown): string;
   /** What a server writes after the last frame ("" for nothing). */
   readonly end: string;
+  /** A frame given as its JSON text, as a server writes it (the server's run log keeps the text). */
+  writeJson(json: string): string;
+  /** The frame chat-session-reducer/server appends when the model's stream fails. */
+  failedFrame(message: string): unknown;
+  /** The frame chat-session-reducer/server appends for those following a run the user stopped. */
+  readonly stoppedFrame: unknown;
 }

@@ -5,7 +5,7 @@
 
 import { reconnectOptions } from "../session/resume.js";
 import { RESUME_REQUESTS, loadProtocol } from "../session/protocols.js";
-import { MAX_TIMER_MS, bodyOf, connectionOf, failureOf, isMalformed, readReply, reporting, request as fetchOf, stallWatch, streamRun, watchedBody } from "../session/run.js";
+import { MAX_TIMER_MS, RUN_HEADERS, bodyOf, connectionOf, failureOf, isMalformed, positionFrom, positionHeaders, readReply, reporting, request as fetchOf, stallWatch, streamRun, watchedBody } from "../session/run.js";
 
 // What the run started from, put back before its replay (after a drop, where the hook still has
 // it; after a reload, as the storage kept it): the replay then rebuilds exactly what the run
@@ -33,13 +33,20 @@ async function reconnectOnce(request, controller, send, report, base, stallMs, s
   const connection = connectionOf(controller);
   // A reconnect is answered at once (a 204, or the replay): silence is a stall from the start.
   const touch = stallWatch(connection, stallMs);
-  const response = await fetchOf(url, method, request.options, protocol.accept, body, connection.signal);
+  const { position } = report;
+  const response = await fetchOf(url, method, request.options, protocol.accept, body, connection.signal, positionHeaders(position));
   if (response.status === 204 || !response.ok || response.body === null) {
     await response.body?.cancel().catch(() => {});
     // A server (or a proxy in its way) that is restarting is tried again; a 204 or a 4xx: no run here.
     return response.status >= 500 ? "failed" : "none";
   }
   connected();
+  // A server that sends what the client lacks (chat-session-reducer/server) goes on from there:
+  // nothing is put back or replayed; any other sends the run from its start.
+  if (continuesFrom(response, position)) {
+    return (await readReply(protocol, watchedBody(response, touch), controller, send, report, { reconnects: true, onFrame: seen })) ? "ended" : "dropped";
+  }
+  positionFrom(response, position);
   let restore = base === undefined ? [] : restoringRunStart(base);
   const replayed = (actions) => {
     send(restore.length === 0 ? actions : [...restore, ...actions]);
@@ -47,6 +54,12 @@ async function reconnectOnce(request, controller, send, report, base, stallMs, s
   };
   const options = { replay: base === undefined, reconnects: true, onFrame: seen };
   return (await readReply(protocol, watchedBody(response, touch), controller, replayed, report, options)) ? "ended" : "dropped";
+}
+
+/** Whether `response` goes on from where the client is in its run (the same run, at the client's offset). */
+function continuesFrom(response, position) {
+  if (position?.run === undefined) return false;
+  return response.headers.get(RUN_HEADERS.id) === position.run && Number(response.headers.get(RUN_HEADERS.offset)) === position.frames;
 }
 
 /** Resolves after `ms`, when `signal` aborts, or with `online`, at the window's `online` event. */

@@ -40,7 +40,10 @@ function startRun(request, run, dispatch, onData, resumed, tabs) {
   const controller = new AbortController();
   const queue = createFrameQueue((action) => dispatch({ type: STREAMED, run, action }), request.options.throttle);
   let replyEnded = false;
+  // Where the client is in the run, as the server counts (run.js): its id and the frames applied.
+  const position = { run: undefined, frames: 0 };
   const report = {
+    position,
     deliver(actions) {
       for (const part of dataPartsOf(actions)) toApp(onData, part);
       queue.push(actions);
@@ -59,6 +62,7 @@ function startRun(request, run, dispatch, onData, resumed, tabs) {
   return {
     number: run,
     queue,
+    position,
     stop() {
       queue.close();
       tabs?.release();
@@ -167,6 +171,8 @@ export function createConversation(state, owner) {
     state: () => state,
     /** The conversation's id: its owner's `id` option, else its own. */
     id: idOf,
+    /** Where the client is in the run it streams (a Stop tells the server), if any. */
+    position: () => run?.position,
     storageError: () => storageError,
     /** `action` with what the run delivered before it, in one step: a Stop, an edit or a
      *  regenerate keeps all the reply received. */

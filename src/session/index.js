@@ -190,7 +190,7 @@ export function createAgentSession(options) {
   };
   const dispatchAnswer = (part) => conversation.dispatch(answerAction(part));
   // The user ends the run: with `resume`, the server is told (a closed connection is only a disconnect).
-  const endOnServer = () => stopOnServer(shownOptions, conversation.state().session, idNow());
+  const endOnServer = () => stopOnServer(shownOptions, conversation.state().session, idNow(), conversation.position());
   // What arrived before Stop, an edit or a regenerate is applied with it.
   const afterArrived = (action) => {
     endOnServer();

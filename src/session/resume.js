@@ -13,7 +13,7 @@
 // server when the app gives `stopApi`: with resume, closing the connection is only a disconnect.
 
 import { RESUME_REQUESTS, loadProtocol } from "./protocols.js";
-import { bodyOf, failureOf, reporting, request as fetchOf, streamRun } from "./run.js";
+import { bodyOf, failureOf, positionHeaders, reporting, request as fetchOf, streamRun } from "./run.js";
 import { invalid } from "../shared/coded-error.js";
 
 /**
@@ -69,11 +69,14 @@ export function resumesStored(options, entry) {
 /**
  * Tells the server the user ended the run (Stop, Reset, an edit or a regenerate while it
  * streams): with `resume`, closing the connection is only a disconnect, and the server would go
- * on producing. POSTs the run's request body to `stopApi`; a failure is the server's to log.
+ * on producing. POSTs the run's request body to `stopApi`, with the run's id and the frames the
+ * client applied (`position`); a failure is the server's to log.
  */
-export function stopOnServer(options, session, chatId) {
+export function stopOnServer(options, session, chatId, position) {
   if (options.stopApi === undefined || session.status !== "streaming") return;
+  // Where the client is in the run (a server of chat-session-reducer/server cuts its fold there).
+  const where = positionHeaders(position);
   void loadProtocol(options.protocol)
-    .then((protocol) => fetchOf(options.stopApi, "POST", options, protocol.accept, bodyOf({ options, session, chatId }, protocol)))
+    .then((protocol) => fetchOf(options.stopApi, "POST", options, protocol.accept, bodyOf({ options, session, chatId }, protocol), undefined, where))
     .catch(() => {});
 }

@@ -58,9 +58,9 @@ async function describeRefusal(response) {
 }
 
 /** A request to `url` with the app's `headers`; `body`, when given, is sent as JSON. */
-export function request(url, method, { headers }, accept, body, signal) {
+export function request(url, method, { headers }, accept, body, signal, extraHeaders) {
   const json = body !== undefined && { "content-type": "application/json" };
-  return fetch(url, { method, headers: { ...json, accept, ...(typeof headers === "function" ? headers() : headers) }, body: json ? JSON.stringify(body) : undefined, signal });
+  return fetch(url, { method, headers: { ...json, accept, ...(typeof headers === "function" ? headers() : headers), ...extraHeaders }, body: json ? JSON.stringify(body) : undefined, signal });
 }
 
 function post(options, protocol, body, signal) {
@@ -68,8 +68,8 @@ function post(options, protocol, body, signal) {
 }
 
 /** The frame as checked actions; throws a coded error naming the frame (`stream[N]`, counted
- *  from 0 as the readers count them) when it is malformed. */
-function actionsOf(translate, frame, index) {
+ *  from 0 as the readers count them) when it is malformed. The server folds with it too. */
+export function actionsOf(translate, frame, index) {
   try {
     return translate(frame).map((action) => checkAction(action));
   } catch (error) {
@@ -137,6 +137,10 @@ export async function readReply(protocol, response, controller, send, report, { 
   };
   const translate = protocol.translator({ onTransientData, replay });
   const { ended } = report;
+  // The run's frames applied (its offset on the server: where a Stop cuts, where a reconnect goes on).
+  const applied = () => {
+    if (report.position !== undefined) report.position.frames += 1;
+  };
   let index = 0;
   /** @type {ReturnType<typeof setTimeout> | undefined} */
   let cutOff;
@@ -160,26 +164,38 @@ export async function readReply(protocol, response, controller, send, report, { 
         // What follows a run's end is dropped, unless it starts the response's next run.
         if (!startsNextRun(actions)) {
           end(held);
+          applied();
           continue;
         }
         clearTimeout(cutOff);
         cutOff = undefined;
         actions = [...held, ...actions];
         held = undefined;
+        applied();
       }
       if (!endsARun) send(actions);
       else if (!protocol.severalRuns) end(actions);
       else {
         held = actions;
-        cutOff = setTimeout(() => held !== undefined && end(held, 0), AFTER_END_MS);
+        cutOff = setTimeout(() => {
+          if (held === undefined) return;
+          end(held, 0);
+          applied();
+        }, AFTER_END_MS);
+        continue;
       }
+      applied();
     }
-    if (held !== undefined) end(held);
+    if (held !== undefined) {
+      end(held);
+      applied();
+    }
   } catch (error) {
     if (held !== undefined) {
       // A drop: the run may go on (the reconnect replays it). A bad frame after the end is not the run's.
       if (reconnects && !isMalformed(error)) return false;
       end(held);
+      applied();
     }
     // After the run ended, what the body does (a drop, the cut-off, a bad frame) is not the run's.
     if (cutOff === undefined) throw error;
@@ -199,7 +215,7 @@ export const isMalformed = (error) => error?.code === "invalid" || error?.code =
  * transient data part (never stored); `reconnecting(true)` when the run's connection broke and a
  * reconnect is tried (resume.js), `reconnecting(false)` once one answers. None is called once
  * the controller has aborted.
- * @typedef {{ deliver: (actions: any[]) => void, ended: () => void, failed: (details: object) => void, transient: (part: unknown) => void, reconnecting: (on: boolean) => void }} RunReport
+ * @typedef {{ deliver: (actions: any[]) => void, ended: () => void, failed: (details: object) => void, transient: (part: unknown) => void, reconnecting: (on: boolean) => void, position?: { run?: string, frames: number } }} RunReport
  */
 
 /** Why the request or its body failed, for people; the thrown error is the `cause`. */
@@ -271,6 +287,27 @@ export const watchedBody = (response, touch) =>
     }),
   );
 
+/** The headers by which a server of chat-session-reducer/server names a response's run and the
+ *  offset its body starts at, and by which a Stop or a reconnect says where the client is. */
+export const RUN_HEADERS = Object.freeze({ id: "chat-run-id", offset: "chat-run-offset" });
+
+/** Where a response starts, when its server says (chat-session-reducer/server does): the run's id and offset. */
+export function positionFrom(response, position) {
+  if (position === undefined) return;
+  const run = response.headers?.get?.(RUN_HEADERS.id) ?? null;
+  position.run = run ?? undefined;
+  position.frames = run === null ? 0 : Number(response.headers.get(RUN_HEADERS.offset)) || 0;
+}
+
+/** The headers that tell the server where the client is in the run `position` names (none when it named none). */
+export function positionHeaders(position) {
+  if (position?.run === undefined) return undefined;
+  return { [RUN_HEADERS.id]: position.run, [RUN_HEADERS.offset]: String(position.frames) };
+}
+
+/** A reply whose body ended before the frame that ends its run (the server folds the same). */
+export const CLOSED_EARLY = Object.freeze({ message: "The connection closed before the reply was finished.", code: "network" });
+
 /**
  * Runs one request. `request` is { options, session, chatId, startedBy }: the hook's options and
  * the session at the start of the run, the conversation's id, and what started the run. When the connection drops
@@ -293,11 +330,12 @@ export async function streamRun(request, controller, report, reconnect, stallMs 
     response = await post(request.options, protocol, bodyOf(request, protocol), connection.signal);
     if (!response.ok) return fail(await describeRefusal(response));
     if (response.body === null) return fail({ message: "The agent answered with an empty response.", code: "network" });
+    positionFrom(response, report.position);
     // The server may take its time to answer; once it has, silence is a stall.
     const body = reconnect === undefined ? response : watchedBody(response, stallWatch(connection, stallMs));
     if (await readReply(protocol, body, controller, send, report, { reconnects: reconnect !== undefined })) return;
     if (await reconnect?.(request, controller, report)) return;
-    fail({ message: "The connection closed before the reply was finished.", code: "network" });
+    fail(CLOSED_EARLY);
   } catch (error) {
     if (controller.signal.aborted) return;
     // The request was answered and the connection dropped (or stalled) while the reply streamed.

@@ -1,6 +1,6 @@
 // chat-session-reducer/ag-ui: AG-UI 1.0 events in, RunAgentInput messages and resume entries out.
 import { readJsonEvents } from "../shared/read-stream.js";
-import { jsonEvent } from "../shared/write-frame.js";
+import { jsonEvent, jsonTextEvent } from "../shared/write-frame.js";
 import { resumeEntry } from "./interrupts.js";
 import { interruptCallsById, toAgUiMessages, trailingInterruptCalls } from "./messages.js";
 import { createAgUiTranslator } from "./translator.js";
@@ -47,5 +47,10 @@ export const agUiProtocol = Object.freeze({
   // A response may carry several runs (a connect replays the thread's, then the active one).
   severalRuns: true,
   write: jsonEvent,
+  writeJson: jsonTextEvent,
+  // What chat-session-reducer/server appends when the model's stream fails, and when the user
+  // stops (RUN_FINISHED cannot end a run whose messages are still open).
+  failedFrame: (message) => ({ type: "RUN_ERROR", message }),
+  stoppedFrame: Object.freeze({ type: "RUN_ERROR", message: "Stopped by the user." }),
   end: "",
 });

@@ -1,6 +1,6 @@
 // chat-session-reducer/ai-sdk: the Vercel AI SDK 7 UI message stream in, UIMessages out.
 import { readJsonEvents } from "../shared/read-stream.js";
-import { jsonEvent } from "../shared/write-frame.js";
+import { jsonEvent, jsonTextEvent } from "../shared/write-frame.js";
 import { fromAiSdkChunk } from "./from-chunk.js";
 import { toAiSdkMessages } from "./to-messages.js";
 import { aiSdkWire } from "./wire.js";
@@ -33,5 +33,9 @@ export const aiSdkProtocol = Object.freeze({
   translator: (options) => (chunk) => fromAiSdkChunk(chunk, options),
   severalRuns: false,
   write: jsonEvent,
+  writeJson: jsonTextEvent,
+  // What chat-session-reducer/server appends when the model's stream fails, and when the user stops.
+  failedFrame: (message) => ({ type: "error", errorText: message }),
+  stoppedFrame: Object.freeze({ type: "abort" }),
   end: "data: [DONE]\n\n",
 });

@@ -2,7 +2,7 @@
 // only stream parts and tool phases; send, stop, retry and reset are the user's.
 import { invalid } from "../../shared/coded-error.js";
 import { readJsonLines } from "../shared/read-stream.js";
-import { jsonLine } from "../shared/write-frame.js";
+import { jsonLine, jsonTextLine } from "../shared/write-frame.js";
 import { actionsWire } from "./wire.js";
 
 const AGENT_ACTION_TYPES = new Set(["part", "toolPhase"]);
@@ -22,5 +22,9 @@ export const actionsProtocol = Object.freeze({
   translator: () => agentAction,
   severalRuns: false,
   write: jsonLine,
+  writeJson: jsonTextLine,
+  // What chat-session-reducer/server appends when the model's stream fails, and when the user stops.
+  failedFrame: (message) => ({ type: "part", part: { type: "error", error: message } }),
+  stoppedFrame: Object.freeze({ type: "part", part: { type: "finish", reason: "aborted" } }),
   end: "",
 });

@@ -1,7 +1,7 @@
 // chat-session-reducer/chat-stream: the NDJSON ChatStreamEvent frames of a chat turn, and this
 // package's own NDJSON of actions (actions.js).
 import { readJsonLines } from "../shared/read-stream.js";
-import { jsonLine } from "../shared/write-frame.js";
+import { jsonLine, jsonTextLine } from "../shared/write-frame.js";
 import { createChatStreamTranslator } from "./translator.js";
 import { chatStreamWire } from "./wire.js";
 
@@ -22,5 +22,9 @@ export const chatStreamProtocol = Object.freeze({
   translator: createChatStreamTranslator,
   severalRuns: false,
   write: jsonLine,
+  writeJson: jsonTextLine,
+  // What chat-session-reducer/server appends when the model's stream fails, and when the user stops.
+  failedFrame: (message) => ({ type: "error", message }),
+  stoppedFrame: Object.freeze({ type: "error", message: "Stopped by the user." }),
   end: "",
 });

@@ -1,0 +1,257 @@
+// createChatServer: one protocol's routes over a store of conversations and a run log. A request
+// finds its conversation (by owner and id), applies what the user did to the stored state
+// (request.js), and starts the run (run.js) the app's `run` produces; resume and stop find the
+// conversation's run in the log, wherever the client's first connection went. One run per
+// conversation: a newer request stops the one in flight first. Requests of one conversation are
+// handled one at a time, so the state each applies to is the one the previous left.
+
+import { aiSdkProtocol } from "chat-session-reducer/ai-sdk";
+import { agUiProtocol } from "chat-session-reducer/ag-ui";
+import { actionsProtocol, chatStreamProtocol } from "chat-session-reducer/chat-stream";
+import { idProblem, json, noContent, readJson, refuse } from "./http.js";
+import { applyRequest, modelInput } from "./request.js";
+import { createMemoryRunLog } from "./run-log.js";
+import { startRun } from "./run.js";
+import { createSaver } from "./saver.js";
+import { recoverInterrupted } from "./recover.js";
+import { RUN_HEADERS } from "../session/run.js";
+import { invalid } from "../shared/coded-error.js";
+
+const PROTOCOLS = { "ai-sdk": aiSdkProtocol, "ag-ui": agUiProtocol, actions: actionsProtocol, "chat-stream": chatStreamProtocol };
+
+/** The conversation id a request body of each protocol carries. */
+const BODY_IDS = { "ai-sdk": (body) => body.id, "ag-ui": (body) => body.threadId, actions: (body) => body.id, "chat-stream": (body) => body.id };
+
+
+const keyOf = (owner, id) => JSON.stringify([owner, id]);
+
+/** Runs `task` after every earlier task of the same key (one request of a conversation at a time). */
+function createQueues() {
+  const tails = new Map();
+  return (key, task) => {
+    const run = (tails.get(key) ?? Promise.resolve()).then(task);
+    const tail = run.catch(() => {});
+    tails.set(key, tail);
+    void tail.then(() => tails.get(key) === tail && tails.delete(key));
+    return run;
+  };
+}
+
+function checkOptions(options) {
+  if (options === null || typeof options !== "object") throw invalid("options", "an object");
+  if (!Object.hasOwn(PROTOCOLS, options.protocol)) throw invalid("options.protocol", `one of ${Object.keys(PROTOCOLS).join(", ")}`);
+  if (typeof options.run !== "function") throw invalid("options.run", "a function giving the model's stream");
+  if (typeof options.authorize !== "function") throw invalid("options.authorize", "a function giving the request's owner (or null to refuse)");
+  if (options.store === undefined || typeof options.store.load !== "function") throw invalid("options.store", "a SessionStore (createPgliteStore, createPostgresStore)");
+}
+
+/** @param {import("./index.js").ChatServerOptions} options */
+export function createChatServer(options) {
+  checkOptions(options);
+  const { store, authorize, run: produce } = options;
+  const protocol = PROTOCOLS[options.protocol];
+  const log = options.log ?? createMemoryRunLog();
+  const maxBodyBytes = options.maxBodyBytes ?? 1_000_000;
+  const onError = options.onError ?? ((error) => console.error("chat-session-reducer/server:", error));
+  const errorMessage = options.errorMessage ?? (() => "The agent failed to answer. Try again.");
+  const api = (options.api ?? "/api/chat").replace(/\/+$/, "");
+  const conversationsPath = (options.conversations ?? "/api/conversations").replace(/\/+$/, "");
+  const serialized = createQueues();
+  /** The newest run of each conversation this process holds, by key. */
+  const runs = new Map();
+  const ready = recoverInterrupted(store, onError);
+
+  /** The owner of a request, or the 401 to answer. */
+  async function ownerOf(request) {
+    await ready;
+    const answer = await authorize(request);
+    if (typeof answer === "string" && answer !== "") return { owner: answer, headers: undefined };
+    if (answer && typeof answer.owner === "string" && answer.owner !== "") return { owner: answer.owner, headers: answer.headers };
+    return { refusal: refuse(401, "unauthorized", "not signed in, or the session is not valid") };
+  }
+
+  /** The conversation's state now: its run's, else the store's (undefined when unknown). */
+  async function stateOf(owner, id) {
+    const held = runs.get(keyOf(owner, id));
+    if (held !== undefined) return held.ended ? held.last : held.state;
+    return (await store.load(owner, id))?.state;
+  }
+
+  function stream(runId, from, signal, headers) {
+    const encoder = new TextEncoder();
+    const frames = log.follow(runId, from, signal);
+    const body = new ReadableStream({
+      async pull(controller) {
+        const { done, value } = await frames.next();
+        if (done) {
+          if (protocol.end !== "") controller.enqueue(encoder.encode(protocol.end));
+          controller.close();
+        } else controller.enqueue(encoder.encode(protocol.writeJson(value)));
+      },
+      cancel: () => void frames.return(undefined),
+    });
+    return new Response(body, { status: 200, headers: { ...protocol.headers, [RUN_HEADERS.id]: runId, [RUN_HEADERS.offset]: String(from), ...headers } });
+  }
+
+  async function chat(request) {
+    const who = await ownerOf(request);
+    if (who.refusal) return who.refusal;
+    const read = await readJson(request, maxBodyBytes);
+    if (read.refusal) return read.refusal;
+    const id = BODY_IDS[options.protocol](read.body);
+    const problem = idProblem(id);
+    if (problem !== undefined) return refuse(400, "invalid", `id: ${problem}`, "id", who.headers);
+    const key = keyOf(who.owner, id);
+    return serialized(key, async () => {
+      const previous = runs.get(key);
+      let state;
+      let saved;
+      if (previous !== undefined) {
+        state = previous.ended ? previous.last : await previous.stop();
+        await previous.saver.written();
+        saved = previous.saver.saved;
+      } else {
+        state = (await store.load(who.owner, id))?.state;
+        saved = state;
+      }
+      const applied = applyRequest(options.protocol, read.body, state);
+      if (!applied.ok) return refuse(applied.status, applied.error.code, applied.error.message, applied.error.path, who.headers, applied.status === 409 ? { state: applied.state } : undefined);
+      const saver = createSaver({ store, owner: who.owner, id, saved, onError, everyMs: options.saveEveryMs });
+      if (applied.state.status !== "streaming") {
+        saver.save(applied.state, { now: true });
+        await saver.written();
+        return noContent(who.headers);
+      }
+      const runId = crypto.randomUUID();
+      await log.start(key, runId);
+      const context = { id, owner: who.owner, messages: modelInput(options.protocol, applied.state), state: applied.state, body: read.body, request };
+      const started = startRun({
+        key,
+        id: runId,
+        protocol,
+        start: applied.state,
+        produce: (signal) => produce({ ...context, signal }),
+        log,
+        saver,
+        onError,
+        errorMessage,
+      });
+      runs.set(key, Object.assign(started, { saver }));
+      return stream(runId, 0, request.signal, who.headers);
+    });
+  }
+
+  /** A reconnect: what the client lacks of the conversation's newest run, then its live tail; 204 when there is none. */
+  async function resume(request, id) {
+    const who = await ownerOf(request);
+    if (who.refusal) return who.refusal;
+    if (id === undefined) {
+      const read = await readJson(request, maxBodyBytes);
+      if (read.refusal) return read.refusal;
+      id = BODY_IDS[options.protocol](read.body);
+    }
+    const problem = idProblem(id);
+    if (problem !== undefined) return refuse(400, "invalid", `id: ${problem}`, "id", who.headers);
+    const newest = await log.newest(keyOf(who.owner, id));
+    if (newest === undefined) return noContent(who.headers);
+    const offset = Number(request.headers.get(RUN_HEADERS.offset));
+    const sameRun = request.headers.get(RUN_HEADERS.id) === newest.id;
+    const from = sameRun && Number.isInteger(offset) && offset >= 0 ? Math.min(offset, newest.length) : 0;
+    return stream(newest.id, from, request.signal, who.headers);
+  }
+
+  /** Stop: the conversation's run is cut where the client says it stopped, and stored so. */
+  async function stop(request) {
+    const who = await ownerOf(request);
+    if (who.refusal) return who.refusal;
+    const read = await readJson(request, maxBodyBytes);
+    if (read.refusal) return read.refusal;
+    const id = BODY_IDS[options.protocol](read.body);
+    const problem = idProblem(id);
+    if (problem !== undefined) return refuse(400, "invalid", `id: ${problem}`, "id", who.headers);
+    const key = keyOf(who.owner, id);
+    return serialized(key, async () => {
+      const held = runs.get(key);
+      const named = request.headers.get(RUN_HEADERS.id);
+      if (held === undefined || (named !== null && named !== held.id)) return noContent(who.headers);
+      const offset = Number(request.headers.get(RUN_HEADERS.offset));
+      await held.stop(request.headers.has(RUN_HEADERS.offset) && Number.isInteger(offset) && offset >= 0 ? offset : undefined);
+      await held.saver.written();
+      return noContent(who.headers);
+    });
+  }
+
+  async function list(request) {
+    const who = await ownerOf(request);
+    if (who.refusal) return who.refusal;
+    const limit = Number(new URL(request.url).searchParams.get("limit") ?? 100);
+    return json(200, { conversations: await store.list(who.owner, { limit: Number.isInteger(limit) && limit > 0 ? Math.min(limit, 1000) : 100 }) }, who.headers);
+  }
+
+  async function read(request, id) {
+    const who = await ownerOf(request);
+    if (who.refusal) return who.refusal;
+    const notFound = refuse(404, "not_found", "no such conversation", undefined, who.headers);
+    if (idProblem(id) !== undefined) return notFound;
+    const state = await stateOf(who.owner, id);
+    return state === undefined ? notFound : json(200, { id, state }, who.headers);
+  }
+
+  async function remove(request, id) {
+    const who = await ownerOf(request);
+    if (who.refusal) return who.refusal;
+    if (idProblem(id) !== undefined) return refuse(404, "not_found", "no such conversation", undefined, who.headers);
+    const key = keyOf(who.owner, id);
+    return serialized(key, async () => {
+      const held = runs.get(key);
+      if (held !== undefined) {
+        if (!held.ended) await held.stop();
+        await held.saver.written();
+        runs.delete(key);
+      }
+      const deleted = await store.delete(who.owner, id);
+      return deleted ? noContent(who.headers) : refuse(404, "not_found", "no such conversation", undefined, who.headers);
+    });
+  }
+
+  /** Every route, by the request's path under `api` and `conversations`. */
+  async function route(request) {
+    const path = new URL(request.url).pathname.replace(/\/+$/, "");
+    const { method } = request;
+    if (path === api && method === "POST") return chat(request);
+    if (path === `${api}/stop` && method === "POST") return stop(request);
+    if (path === `${api}/connect` && method === "POST") return resume(request);
+    const streamOf = path.startsWith(`${api}/`) && path.endsWith("/stream") ? path.slice(api.length + 1, -"/stream".length) : undefined;
+    if (streamOf !== undefined && !streamOf.includes("/") && method === "GET") return resume(request, decodeURIComponent(streamOf));
+    if (path === conversationsPath && method === "GET") return list(request);
+    const conversation = path.startsWith(`${conversationsPath}/`) ? decodeURIComponent(path.slice(conversationsPath.length + 1)) : undefined;
+    if (conversation !== undefined && method === "GET") return read(request, conversation);
+    if (conversation !== undefined && method === "DELETE") return remove(request, conversation);
+    return refuse(404, "not_found", "no such route");
+  }
+
+  /** Every route, never throwing: what went wrong inside is the app's onError and a 500. */
+  async function handle(request) {
+    try {
+      return await route(request);
+    } catch (error) {
+      onError(error);
+      return refuse(500, "internal", "the server failed");
+    }
+  }
+
+  return {
+    fetch: handle,
+    chat,
+    resume,
+    stop,
+    conversations: { list, read, delete: remove },
+    /** Resolves once every run in flight has ended and its state is written. */
+    async idle() {
+      for (const held of runs.values()) {
+        await held.done;
+        await held.saver.written();
+      }
+    },
+  };
+}

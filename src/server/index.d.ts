@@ -1,0 +1,134 @@
+// chat-session-reducer/server: runs folded on the server with the client's own reducer, stored
+// conversations, resume and stop routes, web-standard handlers and a Node adapter.
+import type { SessionState, Message, ToolMap } from "chat-session-reducer";
+
+/** The protocols the server speaks. */
+export type ServerProtocol = "ai-sdk" | "ag-ui" | "actions" | "chat-stream";
+
+/** What a store says of a conversation in a thread list. */
+export interface ConversationSummary {
+  id: string;
+  title: string;
+  status: SessionState["status"];
+  /** ISO 8601. */
+  updatedAt: string;
+}
+
+export interface StoredConversation<Tools extends ToolMap = ToolMap> extends ConversationSummary {
+  owner: string;
+  state: SessionState<Tools>;
+}
+
+/** Where conversations are kept: rows per message, one transaction per save. */
+export interface SessionStore {
+  load(owner: string, id: string): Promise<StoredConversation | undefined>;
+  /** Writes what changed since `previous` (the state last saved or loaded), in one transaction. */
+  save(owner: string, id: string, state: SessionState, previous?: SessionState, meta?: { title?: string }): Promise<void>;
+  /** Newest first. */
+  list(owner: string, options?: { limit?: number }): Promise<ConversationSummary[]>;
+  delete(owner: string, id: string): Promise<boolean>;
+  /** The conversations stored while a reply streamed (a restart interrupts them). */
+  streaming(): Promise<Array<{ owner: string; id: string }>>;
+  close(): Promise<void>;
+}
+
+/** Each run's frames with their offsets; in the process by default. */
+export interface RunLog {
+  start(key: string, runId: string): void | Promise<void>;
+  append(runId: string, json: string): number | Promise<number>;
+  end(key: string, runId: string): void | Promise<void>;
+  newest(key: string): { id: string; length: number; ended: boolean } | undefined | Promise<{ id: string; length: number; ended: boolean } | undefined>;
+  slice(runId: string, from: number, to: number): string[] | Promise<string[]>;
+  follow(runId: string, from: number, signal?: AbortSignal): AsyncGenerator<string, void, undefined>;
+}
+
+/** What the app's `run` is given to call its model. */
+export interface RunContext<Tools extends ToolMap = ToolMap> {
+  /** The conversation's id (the client's). */
+  id: string;
+  /** Who it belongs to (what `authorize` returned). */
+  owner: string;
+  /**
+   * The model's input: the active path in the protocol's message form (`UIMessage[]` for
+   * "ai-sdk", AG-UI's `{ messages, resume }` for "ag-ui", the session's messages otherwise). A
+   * question without its answer is not sent as an unanswered call.
+   */
+  messages: any;
+  /** The conversation's state at the run's start (after what the user did). */
+  state: SessionState<Tools>;
+  /** The request body as the client sent it. */
+  body: Record<string, unknown>;
+  request: Request;
+  /** Aborted when the user stops the run (or a newer run supersedes it), never by a closed connection. */
+  signal: AbortSignal;
+}
+
+/**
+ * The model's stream: a ReadableStream or async iterable of the protocol's frames (AI SDK
+ * `UIMessageChunk`s, e.g. `streamText(...).toUIMessageStream()`; AG-UI events; SessionActions),
+ * or a Response / byte stream in the protocol's framing (a proxied agent).
+ */
+export type ModelStream = ReadableStream<unknown> | AsyncIterable<unknown> | Iterable<unknown> | Response;
+
+/** What `authorize` answers: the owner, the owner and headers to add (a Set-Cookie), or null/undefined to refuse (401). */
+export type Authorization = string | { owner: string; headers?: Record<string, string> } | null | undefined;
+
+export interface ChatServerOptions<Tools extends ToolMap = ToolMap> {
+  protocol: ServerProtocol;
+  /** Calls the model for a run. */
+  run(context: RunContext<Tools>): ModelStream | Promise<ModelStream>;
+  /** The app's session or token check. */
+  authorize(request: Request): Authorization | Promise<Authorization>;
+  store: SessionStore;
+  /** A shared run log (several instances); the process's own by default. */
+  log?: RunLog;
+  /** The chat routes' base path (default "/api/chat"): POST {api}, POST {api}/stop, GET {api}/{id}/stream, POST {api}/connect. */
+  api?: string;
+  /** The thread list's base path (default "/api/conversations"): GET, GET /{id}, DELETE /{id}. */
+  conversations?: string;
+  /** Default 1,000,000 bytes: a larger body is answered 413. */
+  maxBodyBytes?: number;
+  /** How often a streaming conversation is saved at most (default 250 ms). */
+  saveEveryMs?: number;
+  /** A store that failed, a model stream that threw, a route that failed: the app's to log. */
+  onError?(error: unknown): void;
+  /** What the user reads when the model's stream throws (default: a sentence that says nothing of the server). */
+  errorMessage?(error: unknown): string;
+}
+
+export interface ChatServer {
+  /** Every route, by path: a web handler for Next.js, Hono, Bun, Deno. */
+  fetch(request: Request): Promise<Response>;
+  /** POST {api}: a user's operation, then the run's stream. */
+  chat(request: Request): Promise<Response>;
+  /** GET {api}/{id}/stream (id given) or POST {api}/connect: the newest run from where the client is, or 204. */
+  resume(request: Request, id?: string): Promise<Response>;
+  /** POST {api}/stop: the run cut where the client stopped (its `chat-run-offset`), stored so. */
+  stop(request: Request): Promise<Response>;
+  conversations: {
+    list(request: Request): Promise<Response>;
+    read(request: Request, id: string): Promise<Response>;
+    delete(request: Request, id: string): Promise<Response>;
+  };
+  /** Resolves once every run in flight has ended and its state is written. */
+  idle(): Promise<void>;
+}
+
+export function createChatServer<Tools extends ToolMap = ToolMap>(options: ChatServerOptions<Tools>): ChatServer;
+
+/** The headers by which a client names the run it follows (`chat-run-id`) and how many of its frames it applied (`chat-run-offset`). */
+export const RUN_HEADERS: { readonly id: "chat-run-id"; readonly offset: "chat-run-offset" };
+
+/** The process's own run log; an ended run stays readable for `keepEndedMs` (default 10 minutes). */
+export function createMemoryRunLog(options?: { keepEndedMs?: number }): RunLog;
+
+/** A Node `(req, res)` listener (Express too) from a web handler. */
+export function toNodeHandler(handler: (request: Request) => Promise<Response>): (req: import("node:http").IncomingMessage, res: import("node:http").ServerResponse) => void;
+
+/** An `authorize` that gives each browser an anonymous owner in a signed, HttpOnly, SameSite cookie; a forged or tampered cookie is refused. */
+export function ownerCookie(options: { secret: string; name?: string; maxAgeSeconds?: number; secure?: boolean }): (request: Request) => Promise<Authorization>;
+
+/** The error part's text of a run a restart interrupted. */
+export const INTERRUPTED: string;
+
+export type { Message };

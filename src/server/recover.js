@@ -1,0 +1,35 @@
+// After a restart, no run of the previous process goes on: a conversation stored while its reply
+// streamed is stored again as interrupted (the partial reply kept, an error part saying so), so
+// nobody waits on a reply that will never come. Once per store per process, before any request.
+
+import { sessionReducer } from "chat-session-reducer";
+
+export const INTERRUPTED = "The reply was interrupted: the server restarted before it finished.";
+
+const recovered = new WeakMap();
+
+/** Marks every conversation `store` holds as streaming interrupted (once per store). */
+export function recoverInterrupted(store, onError) {
+  if (!recovered.has(store)) recovered.set(store, interruptAll(store, onError));
+  return recovered.get(store);
+}
+
+async function interruptAll(store, onError) {
+  let streaming;
+  try {
+    streaming = await store.streaming();
+  } catch (error) {
+    onError(error);
+    return;
+  }
+  for (const { owner, id } of streaming) {
+    try {
+      const stored = await store.load(owner, id);
+      if (stored?.state.status !== "streaming") continue;
+      const state = sessionReducer(stored.state, { type: "part", part: { type: "error", error: INTERRUPTED } });
+      await store.save(owner, id, state, stored.state);
+    } catch (error) {
+      onError(error);
+    }
+  }
+}
