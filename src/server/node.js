@@ -30,6 +30,8 @@ async function write(response, res) {
   if (cookies.length > 0) headers["set-cookie"] = cookies;
   res.writeHead(response.status, headers);
   if (response.body === null) return res.end();
+  // A stream's headers go at once: the client learns the run started before its first frame.
+  res.flushHeaders();
   const reader = response.body.getReader();
   res.on("close", () => reader.cancel().catch(() => {}));
   try {

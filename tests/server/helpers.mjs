@@ -1,9 +1,9 @@
 // What the server's tests share: a store in memory (the SessionStore contract, JSON in and out),
 // fetch routed to a server's handler, and a scripted model whose frames the test releases.
 
-/** A SessionStore in memory: what it holds is JSON text, so a test sees exactly what a database would give back. */
-export function memoryStore() {
-  const rows = new Map();
+/** A SessionStore in memory: what it holds is JSON text, so a test sees exactly what a database would
+ *  give back. Two stores on the same `rows` are two processes on one database. */
+export function memoryStore(rows = new Map()) {
   const keyOf = (owner, id) => JSON.stringify([owner, id]);
   return {
     rows,
