@@ -269,6 +269,8 @@ export function stallWatch(connection, stallMs) {
   const touch = () => {
     clearTimeout(timer);
     timer = setTimeout(() => connection.abort(new Error("stalled")), Math.min(stallMs, MAX_TIMER_MS));
+    // A watch never keeps a process alive (a server or a test in Node; browsers have no unref).
+    /** @type {any} */ (timer).unref?.();
   };
   connection.signal.addEventListener("abort", () => clearTimeout(timer));
   touch();
