@@ -191,8 +191,8 @@ const agUi = {
     return firstProblem(body.messages, agUiCheck);
   },
   digests: (body) => body.messages.map(agUiDigest),
-  storedDigests: (messages) => toAgUiInput({ messages }).messages.map(agUiDigest),
-  groups: (messages) => messages.map((message) => toAgUiInput({ messages: [message] }).messages.map(agUiDigest)),
+  storedDigests: (messages) => toAgUiInput({ messages, status: "idle" }).messages.map(agUiDigest),
+  groups: (messages) => messages.map((message) => toAgUiInput({ messages: [message], status: "idle" }).messages.map(agUiDigest)),
   keyed: agUiKeyed,
   extra: (body) => asJson(body.resume ?? []),
   storedExtra: (state) => asJson(toAgUiInput(state).resume),

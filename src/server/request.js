@@ -113,6 +113,7 @@ function followBranches(form, stored, keyed) {
     const after = count === 0 ? null : state.messages[count - 1].id;
     const fork = state.forks?.find((candidate) => candidate.after === after);
     const to = fork?.alternatives.findIndex((branch) => branch !== null && form.groups(branch.messages).flatMap((group) => keysOf(form, group))[0] === keyed[next].key) ?? -1;
+    /** @type {import("chat-session-reducer").SessionAction} */
     const action = { type: "switchBranch", after, to };
     const switched = to === -1 ? state : sessionReducer(state, action);
     if (switched === state) return { state, switches, count, next };
@@ -203,17 +204,21 @@ function firstRequest(form, body, id) {
   const sends = last.role === "user" && form.trigger(body) !== "regenerate-message";
   const history = form.history(sends ? messages.slice(0, -1) : messages);
   const agentState = form === FORMS["ag-ui"] && isRecord(body.state) && Object.keys(body.state).length > 0 ? { agentState: body.state } : {};
-  const actions = [];
+  let load;
   try {
-    actions.push(checkAction({ type: "load", state: { messages: history, status: "idle", ...agentState } }));
+    load = checkAction({ type: "load", state: { messages: history, status: "idle", ...agentState } });
   } catch (error) {
     return reducerProblem(error, "body.messages", "action.state.messages");
   }
-  const { sends: sent, problem } = sends ? sendsOf(form, body, [{ digest: { role: "user" }, index: messages.length - 1 }]) : { sends: [{ type: "continue" }] };
-  if (problem !== undefined) return problem;
-  actions.push(sent[0]);
-  const state = actions.reduce(sessionReducer, undefined);
-  return { ok: true, id, state, actions, trigger: triggerOf(actions) };
+  /** @type {import("chat-session-reducer").SessionAction} */
+  let operation = { type: "continue" };
+  if (sends) {
+    const { sends: sent, problem } = sendsOf(form, body, [{ digest: { role: "user" }, index: messages.length - 1 }]);
+    if (problem !== undefined) return problem;
+    operation = sent[0];
+  }
+  const actions = [load, operation];
+  return { ok: true, id, state: sessionReducer(sessionReducer(undefined, load), operation), actions, trigger: triggerOf(actions) };
 }
 
 /**
