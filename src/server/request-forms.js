@@ -161,13 +161,25 @@ function agUiCheck(message, path) {
   return undefined;
 }
 
+// The input the body's call carries, when the user edited it as they approved (JSON text in AG-UI).
+function editedInput(call, argumentsText) {
+  if (!isString(argumentsText) || argumentsText === JSON.stringify(call.input)) return {};
+  try {
+    return { input: JSON.parse(argumentsText) };
+  } catch {
+    return {};
+  }
+}
+
 // The payload of a resume entry as the answer it encodes (interrupts.js's resumeEntry, read back).
-function resumeAnswer(call, entry) {
+function resumeAnswer(call, entry, argumentsText) {
   if (entry.status !== "resolved") return undefined;
   const payload = entry.payload;
   const decision = isRecord(payload) && typeof payload.approved === "boolean" && Object.keys(payload).every((key) => key === "approved" || key === "reason");
-  if (!decision) return { type: "tool-approval-response", id: call.id, approved: true, output: payload ?? null };
-  return defined({ type: "tool-approval-response", id: call.id, approved: payload.approved, reason: isString(payload.reason) ? payload.reason : undefined });
+  const edited = editedInput(call, argumentsText);
+  if (!decision) return { type: "tool-approval-response", id: call.id, approved: true, ...edited, output: payload ?? null };
+  const reason = isString(payload.reason) ? { reason: payload.reason } : {};
+  return { type: "tool-approval-response", id: call.id, approved: payload.approved, ...reason, ...(payload.approved ? edited : {}) };
 }
 
 // A tool message's content as the output the client gave (its tool content is JSON text for values).
@@ -201,9 +213,10 @@ const agUi = {
   answersFor(body, calls) {
     const entries = new Map((body.resume ?? []).map((entry) => [entry.interruptId, entry]));
     const results = new Map(body.messages.filter((message) => message.role === "tool").map((message) => [message.toolCallId, message]));
+    const argumentsOf = new Map(body.messages.flatMap((message) => (Array.isArray(message.toolCalls) ? message.toolCalls : []).map((call) => [call?.id, call?.function?.arguments])));
     return calls.map((call) => {
       const interrupt = interruptOf(call);
-      if (interrupt !== undefined) return entries.has(interrupt.id) ? resumeAnswer(call, entries.get(interrupt.id)) : undefined;
+      if (interrupt !== undefined) return entries.has(interrupt.id) ? resumeAnswer(call, entries.get(interrupt.id), argumentsOf.get(call.id)) : undefined;
       const result = results.get(call.id);
       if (result === undefined) return undefined;
       if (isString(result.error)) return result.error === "Cancelled by the user" ? undefined : { type: "tool-error", id: call.id, error: { message: result.error } };

@@ -29,42 +29,45 @@ async function until(check, what) {
 
 // ---- a reply in each protocol: { id, result?, text?, call?, error? } ----
 
-const actionFrames = ({ id, result, text, call, error }) => [
+// `call` or `calls`: calls of the reply, each `{ id, name, input, approval? }` (approval: asked for).
+const callsOf = ({ call, calls }) => calls ?? (call ? [call] : []);
+
+const actionFrames = ({ id, result, text, error, ...spec }) => [
   { type: "part", part: { type: "message-start", messageId: id } },
   ...(result ? [{ type: "part", part: { type: "tool-result", id: result.id, output: result.output } }] : []),
   ...(text ? [{ type: "part", part: { type: "text-delta", text } }] : []),
-  ...(call ? [{ type: "part", part: { type: "tool-call", id: call.id, name: call.name, input: call.input } }] : []),
-  ...(call?.approval ? [{ type: "part", part: { type: "tool-approval-request", id: call.id, prompt: "May I?" } }] : []),
+  ...callsOf(spec).map((call) => ({ type: "part", part: { type: "tool-call", id: call.id, name: call.name, input: call.input } })),
+  ...callsOf(spec).filter((call) => call.approval).map((call) => ({ type: "part", part: { type: "tool-approval-request", id: call.id, prompt: "May I?" } })),
   { type: "part", part: error ? { type: "error", error } : { type: "finish", reason: "stop" } },
 ];
 
-const aiSdkFrames = ({ id, result, text, call, error }) => [
+const aiSdkFrames = ({ id, result, text, error, ...spec }) => [
   { type: "start", messageId: id },
   { type: "start-step" },
   ...(result ? [{ type: "tool-output-available", toolCallId: result.id, output: result.output }] : []),
   ...(text ? [{ type: "text-start", id: "t" }, { type: "text-delta", id: "t", delta: text }, { type: "text-end", id: "t" }] : []),
-  ...(call ? [{ type: "tool-input-available", toolCallId: call.id, toolName: call.name, input: call.input }] : []),
-  ...(call?.approval ? [{ type: "tool-approval-request", approvalId: `approval-${call.id}`, toolCallId: call.id }] : []),
+  ...callsOf(spec).map((call) => ({ type: "tool-input-available", toolCallId: call.id, toolName: call.name, input: call.input })),
+  ...callsOf(spec).filter((call) => call.approval).map((call) => ({ type: "tool-approval-request", approvalId: `approval-${call.id}`, toolCallId: call.id })),
   { type: "finish-step" },
   error ? { type: "error", errorText: error } : { type: "finish" },
 ];
 
-function agUiFrames({ id, result, text, call, error }) {
+function agUiFrames({ id, result, text, error, ...spec }) {
   const run = { threadId: CONVERSATION, runId: `run-${id}` };
-  const interrupt = call?.approval ? { outcome: { type: "interrupt", interrupts: [{ id: `interrupt-${call.id}`, reason: "approval", toolCallId: call.id }] } } : {};
+  const asked = callsOf(spec).filter((call) => call.approval);
+  const interrupts = asked.map((call) => ({ id: `interrupt-${call.id}`, reason: "approval", toolCallId: call.id }));
+  const interrupt = asked.length > 0 ? { outcome: { type: "interrupt", interrupts } } : {};
   return [
     { type: "RUN_STARTED", ...run },
     ...(result ? [{ type: "TOOL_CALL_RESULT", messageId: `${result.id}-result`, toolCallId: result.id, content: JSON.stringify(result.output) }] : []),
     ...(text
       ? [{ type: "TEXT_MESSAGE_START", messageId: id, role: "assistant" }, { type: "TEXT_MESSAGE_CONTENT", messageId: id, delta: text }, { type: "TEXT_MESSAGE_END", messageId: id }]
       : []),
-    ...(call
-      ? [
-          { type: "TOOL_CALL_START", toolCallId: call.id, toolCallName: call.name, parentMessageId: id },
-          { type: "TOOL_CALL_ARGS", toolCallId: call.id, delta: JSON.stringify(call.input) },
-          { type: "TOOL_CALL_END", toolCallId: call.id },
-        ]
-      : []),
+    ...callsOf(spec).flatMap((call) => [
+      { type: "TOOL_CALL_START", toolCallId: call.id, toolCallName: call.name, parentMessageId: id },
+      { type: "TOOL_CALL_ARGS", toolCallId: call.id, delta: JSON.stringify(call.input) },
+      { type: "TOOL_CALL_END", toolCallId: call.id },
+    ]),
     error ? { type: "RUN_ERROR", message: error } : { type: "RUN_FINISHED", ...run, ...interrupt },
   ];
 }
@@ -196,6 +199,46 @@ for (const protocol of ["actions", "ai-sdk", "ag-ui"]) {
     await idle("the continued reply");
 
     assert.equal(fold(protocol, server.start, server.frames).messages.length, session.getSnapshot().messages.length, "the server folded every reply");
+    unsubscribe();
+  });
+}
+
+for (const protocol of ["actions", "ai-sdk", "ag-ui"]) {
+  test(`${protocol}: a denial, a send past a question left open, an approval with edited input, two branch switches`, async () => {
+    const { session, unsubscribe, reply, requestOf, idle } = clientAndServer(protocol);
+    const deletes = (id, path) => ({ id, name: "delete_file", input: { path }, approval: true });
+    reply({ id: "a1", text: "Both?", calls: [deletes("c1", "/a"), deletes("c2", "/b")] });
+    await requestOf(() => session.send("Delete /a and /b"), "a send");
+    await idle("the questions");
+    session.deny("c1", "Keep /a");
+    assert.equal(session.getSnapshot().status, "idle", "c2 still waits: no request yet");
+    reply({ id: "a2", text: "Kept both." });
+    const moved = await requestOf(() => session.send("Never mind"), "a send while c2 waits (it is cancelled)");
+    assert.deepEqual(moved.actions.map((action) => action.part?.type ?? action.type), ["tool-approval-response", "send"]);
+    await idle("the reply");
+
+    reply({ id: "a3", calls: [deletes("c3", "/c")] });
+    await requestOf(() => session.send("Delete /c"), "a send");
+    await idle("the question");
+    reply({ id: "a4", result: { id: "c3", output: { deleted: "/tmp/c" } }, text: "Done." });
+    await requestOf(() => session.approve("c3", { input: { path: "/tmp/c" } }), "an approval with edited input");
+    await idle("the reply");
+
+    // A fork after "Delete /c" (regenerate), then one at the start (an edit): the client switches
+    // both back without a request, and the server follows both.
+    const deleteC = session.getSnapshot().messages.at(-3).id;
+    reply({ id: "a5", text: "Done again." });
+    await requestOf(() => session.regenerate(), "a regenerate");
+    await idle("the regenerated reply");
+    reply({ id: "a6", text: "Which files?" });
+    await requestOf(() => session.edit(session.getSnapshot().messages[0].id, "Delete nothing"), "an edit of the first message");
+    await idle("the edited message's reply");
+    session.switchBranch(null, 0);
+    session.switchBranch(deleteC, 0);
+    reply({ id: "a7", text: "Still here." });
+    const followed = await requestOf(() => session.send("Where were we?"), "a send after two switches");
+    assert.deepEqual(followed.actions.map((action) => action.type), ["switchBranch", "switchBranch", "send"]);
+    await idle("the last reply");
     unsubscribe();
   });
 }
