@@ -6,6 +6,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { register } from "node:module";
+import { AbstractChat, DefaultChatTransport, lastAssistantMessageIsCompleteWithApprovalResponses } from "ai";
 import { sessionReducer } from "../../pkg/index.js";
 import { agUiProtocol, toAgUiInput } from "../../pkg/ag-ui/index.js";
 import { aiSdkProtocol, toAiSdkMessages } from "../../pkg/ai-sdk/index.js";
@@ -242,6 +243,78 @@ for (const protocol of ["actions", "ai-sdk", "ag-ui"]) {
     unsubscribe();
   });
 }
+
+// ---- the AI SDK's own client: ai's AbstractChat, which useChat runs ----
+
+class ChatState {
+  status = "ready";
+  error = undefined;
+  messages = [];
+  pushMessage = (message) => (this.messages = [...this.messages, message]);
+  popMessage = () => (this.messages = this.messages.slice(0, -1));
+  replaceMessage = (index, message) => (this.messages = this.messages.with(index, message));
+  snapshot = (thing) => structuredClone(thing);
+}
+
+class Chat extends AbstractChat {
+  constructor(init) {
+    super({ ...init, state: new ChatState() });
+  }
+}
+
+test("ai-sdk: the AI SDK's own chat (useChat's): a send, an approval sent automatically, a regenerate and an edit, each applied", async () => {
+  const server = { state: undefined, results: [] };
+  const planned = [];
+  const respond = (text) => {
+    const body = JSON.parse(text);
+    const result = applyRequest("ai-sdk", body, server.state);
+    server.results.push({ body, result });
+    if (!result.ok) return new Response(JSON.stringify(result.error), { status: result.status });
+    const frames = planned.shift();
+    server.state = fold("ai-sdk", result.state, frames);
+    return new Response(frames.map((frame) => aiSdkProtocol.write(frame)).join("") + aiSdkProtocol.end, { headers: aiSdkProtocol.headers });
+  };
+  const transport = new DefaultChatTransport({ api: "http://agent.test/chat", fetch: async (_, init) => respond(init.body) });
+  let ids = 0;
+  const chat = new Chat({ id: CONVERSATION, transport, generateId: () => `u${++ids}`, sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithApprovalResponses });
+  const settled = (count) => until(() => server.results.length === count && chat.status === "ready", `request ${count}`);
+  // The server stores what useChat shows: the same messages, ids and words.
+  const sameAsChat = (what, applied) => {
+    const last = server.results.at(-1).result;
+    assert.equal(last.ok, true, `${what}: ${JSON.stringify(last.error)}`);
+    assert.deepEqual(last.actions.map((action) => action.part?.type ?? action.type), applied, what);
+    assert.deepEqual(server.state.messages.map((message) => message.id), chat.messages.map((message) => message.id), what);
+    const words = (messages) => messages.map((message) => message.parts.filter((part) => part.type === "text").map((part) => part.text).join(""));
+    assert.deepEqual(words(server.state.messages), words(chat.messages), what);
+  };
+
+  planned.push(aiSdkFrames({ id: "a1", text: "Hi there" }));
+  await chat.sendMessage({ text: "Hello" });
+  await settled(1);
+  sameAsChat("a send", ["load", "send"]);
+
+  planned.push(aiSdkFrames({ id: "a2", text: "Shall I?", call: { id: "c1", name: "delete_file", input: { path: "/a" }, approval: true } }));
+  planned.push(aiSdkFrames({ id: "a2", result: { id: "c1", output: { deleted: true } }, text: " Deleted." }));
+  await chat.sendMessage({ text: "Delete /a" });
+  await settled(2);
+  const asked = chat.messages.at(-1).parts.find((part) => part.state === "approval-requested");
+  await chat.addToolApprovalResponse({ id: asked.approval.id, approved: true });
+  await settled(3);
+  sameAsChat("an approval", ["tool-approval-response", "continue"]);
+  assert.equal(server.state.messages.at(-1).parts.find((part) => part.type === "tool").state, "done");
+
+  planned.push(aiSdkFrames({ id: "a3", text: "Deleted, again." }));
+  await chat.regenerate();
+  await settled(4);
+  sameAsChat("a regenerate", ["regenerate"]);
+  assert.equal(server.state.forks.length, 1, "the reply regenerated is kept as a branch");
+
+  planned.push(aiSdkFrames({ id: "a4", text: "Hello again to you" }));
+  await chat.sendMessage({ text: "Hello again", messageId: chat.messages[0].id });
+  await settled(5);
+  sameAsChat("an edit (useChat keeps the message's id)", ["edit"]);
+  assert.equal(server.state.forks[0].after, null, "the first path is kept as a branch");
+});
 
 // ---- conflicts: a body that no operation explains ----
 
