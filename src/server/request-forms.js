@@ -3,16 +3,14 @@
 // one, what the user sent, and the answers the client gave to calls the store holds open.
 // Compared are digests, not whole messages: what the user wrote and answered must match exactly,
 // but a client that folds the stream itself (the AI SDK's useChat, an AG-UI client) holds the
-// server's replies in its own shape.
+// server's replies in its own shape. Digests are compared as JSON text, in which undefined
+// fields are absent, as on the wire.
 
 import { fromAgUiMessages, toAgUiInput } from "chat-session-reducer/ag-ui";
 import { toAiSdkMessages } from "chat-session-reducer/ai-sdk";
 import { interruptOf } from "../adapters/ag-ui/interrupts.js";
 import { contentChunkTypes } from "../adapters/ai-sdk/from-chunk.js";
 import { isRecord, isString } from "../adapters/shared/fields.js";
-
-/** JSON's view of a value: undefined fields gone, so digests compare as the wire sends them. */
-export const asJson = (value) => (value === undefined ? undefined : JSON.parse(JSON.stringify(value)));
 
 const defined = (record) => Object.fromEntries(Object.entries(record).filter(([, value]) => value !== undefined));
 
@@ -80,12 +78,12 @@ function uiDigest(message) {
   const parts = Array.isArray(message.parts) ? message.parts : [];
   if (message.role === "user") {
     const sent = parts.map((part) => fromUiUserPart(part) ?? part).filter((part) => !(part.type === "text" && part.text === ""));
-    return asJson({ id: message.id, role: message.role, parts: sent, metadata: message.metadata });
+    return { id: message.id, role: message.role, parts: sent, metadata: message.metadata };
   }
   const calls = parts
     .filter((part) => isString(part?.toolCallId))
-    .map((part) => defined({ id: part.toolCallId, state: part.state, input: part.input, output: part.output, errorText: part.errorText, approved: part.approval?.approved, reason: part.approval?.reason }));
-  return asJson({ id: message.id, role: message.role, text: textOf(parts, "text"), reasoning: textOf(parts, "reasoning"), calls });
+    .map((part) => ({ id: part.toolCallId, state: part.state, input: part.input, output: part.output, errorText: part.errorText, approved: part.approval?.approved, reason: part.approval?.reason }));
+  return { id: message.id, role: message.role, text: textOf(parts, "text"), reasoning: textOf(parts, "reasoning"), calls };
 }
 
 function uiAnswer(call, bodyPart) {
@@ -143,10 +141,10 @@ const aiSdk = {
 const AG_UI_ROLES = ["user", "assistant", "tool", "reasoning", "activity", "system", "developer"];
 
 function agUiDigest(message) {
-  if (message.role === "user") return asJson({ id: message.id, role: "user", content: message.content, metadata: message.metadata });
-  if (message.role === "tool") return asJson({ role: "tool", toolCallId: message.toolCallId, content: message.content, error: message.error });
+  if (message.role === "user") return { id: message.id, role: "user", content: message.content, metadata: message.metadata };
+  if (message.role === "tool") return { role: "tool", toolCallId: message.toolCallId, content: message.content, error: message.error };
   const calls = Array.isArray(message.toolCalls) ? message.toolCalls.map((call) => [call?.id, call?.function?.arguments]) : undefined;
-  return asJson({ id: message.id, role: message.role, content: message.role === "assistant" || message.role === "reasoning" ? message.content : undefined, calls });
+  return { id: message.id, role: message.role, content: message.role === "assistant" || message.role === "reasoning" ? message.content : undefined, calls };
 }
 
 // The tool messages answer calls: they follow the message whose calls they answer, so a stored
@@ -206,8 +204,8 @@ const agUi = {
   storedDigests: (messages) => toAgUiInput({ messages, status: "idle" }).messages.map(agUiDigest),
   groups: (messages) => messages.map((message) => toAgUiInput({ messages: [message], status: "idle" }).messages.map(agUiDigest)),
   keyed: agUiKeyed,
-  extra: (body) => asJson(body.resume ?? []),
-  storedExtra: (state) => asJson(toAgUiInput(state).resume),
+  extra: (body) => body.resume ?? [],
+  storedExtra: (state) => toAgUiInput(state).resume,
   sent: (body, index) => fromAgUiMessages([body.messages[index]])[0],
   history: (messages) => fromAgUiMessages(messages),
   answersFor(body, calls) {
@@ -229,7 +227,7 @@ const agUi = {
 
 // ---- actions and chat-stream: the session's own messages ----
 
-const sessionDigest = (message) => asJson(message);
+const sessionDigest = (message) => message;
 
 function sessionAnswer(call, part) {
   if (part === undefined || part.type !== "tool" || part.state === call.state || part.state === "cancelled") return undefined;

@@ -84,8 +84,8 @@ function openCalls(messages) {
 }
 
 /** The body's messages that say who they are (AG-UI's tool messages are answers), with their index. */
-function keyedDigests(form, body) {
-  return form.digests(body).map((digest, index) => ({ digest, index, key: keyOf(digest) })).filter(({ digest }) => form.keyed?.(digest) ?? true);
+function keyedDigests(form, digests) {
+  return digests.map((digest, index) => ({ digest, index, key: keyOf(digest) })).filter(({ digest }) => form.keyed?.(digest) ?? true);
 }
 
 const keysOf = (form, group) => group.filter((digest) => form.keyed?.(digest) ?? true).map(keyOf);
@@ -168,9 +168,10 @@ function applyCandidate(state, candidate) {
   return { state: current, actions };
 }
 
-/** Whether `state` is what the body shows: its messages (and AG-UI's resume entries) as the body holds them. */
-function matchesBody(form, body, state, bodyDigests) {
-  return JSON.stringify(form.storedDigests(state.messages)) === JSON.stringify(bodyDigests) && JSON.stringify(form.storedExtra(state)) === JSON.stringify(form.extra(body));
+/** Whether `state` is what the body shows (`shown`: the body's digests as JSON): its messages,
+ *  and AG-UI's resume entries, as the body holds them. */
+function matchesBody(form, body, state, shown) {
+  return JSON.stringify(form.storedDigests(state.messages)) === shown && JSON.stringify(form.storedExtra(state)) === JSON.stringify(form.extra(body));
 }
 
 const triggerOf = (actions) => (actions.some((action) => action.type === "retry" || action.type === "regenerate") ? "regenerate-message" : "submit-message");
@@ -234,15 +235,16 @@ export function applyRequest(protocolName, body, stored, { maxMessages = DEFAULT
   if (problem !== undefined) return problem;
   const id = form.idOf(body);
   if (stored === undefined) return firstRequest(form, body, id);
-  const keyed = keyedDigests(form, body);
+  const digests = form.digests(body);
+  const keyed = keyedDigests(form, digests);
   const { state, switches, count, next } = followBranches(form, stored, keyed);
   const rest = keyed.slice(next);
   const { sends, problem: sendProblem } = sendsOf(form, body, rest);
   if (sendProblem !== undefined) return sendProblem;
-  const bodyDigests = form.digests(body);
+  const shown = JSON.stringify(digests);
   for (const candidate of candidatesFor(form, body, state, count, rest, sends)) {
     const applied = applyCandidate(state, candidate);
-    if (applied === undefined || !matchesBody(form, body, applied.state, bodyDigests)) continue;
+    if (applied === undefined || !matchesBody(form, body, applied.state, shown)) continue;
     const actions = [...switches, ...applied.actions];
     return { ok: true, id, state: applied.state, actions, trigger: triggerOf(actions) };
   }
