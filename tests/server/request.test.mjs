@@ -86,7 +86,7 @@ function fold(protocol, start, frames) {
  * applyRequest against the server's state; `reply(spec)` scripts the answer to the next request
  * (`live: true`: written later with `write`). The server folds each reply before the next request.
  */
-function clientAndServer(protocol) {
+function clientAndServer(protocol, options = {}) {
   const server = { state: undefined, start: undefined, frames: [] };
   const planned = [];
   const seen = [];
@@ -99,7 +99,7 @@ function clientAndServer(protocol) {
     if (result.ok) Object.assign(server, { state: result.state, start: result.state, frames: planned[seen.length - 1]?.frames ?? [] });
     return endpoint.api(body, signal);
   };
-  session = createAgentSession({ protocol, api, id: CONVERSATION, throttle: 0 });
+  session = createAgentSession({ protocol, api, id: CONVERSATION, throttle: 0, ...options });
   const unsubscribe = session.subscribe(() => {});
   return {
     session,
@@ -316,6 +316,21 @@ test("ai-sdk: the AI SDK's own chat (useChat's): a send, an approval sent automa
   assert.equal(server.state.forks[0].after, null, "the first path is kept as a branch");
 });
 
+for (const protocol of ["actions", "ai-sdk", "ag-ui"]) {
+  test(`${protocol}: a client with history the server never had: its first request is loaded, then sent`, async () => {
+    const initialMessages = [
+      { id: "u0", role: "user", parts: [{ type: "text", text: "Earlier" }] },
+      { id: "a0", role: "assistant", parts: [{ type: "text", text: "Earlier reply" }] },
+    ];
+    const { session, unsubscribe, reply, requestOf, idle } = clientAndServer(protocol, { initialMessages });
+    reply({ id: "a1", text: "Now" });
+    const first = await requestOf(() => session.send("Now?"), "a first request with history");
+    assert.deepEqual(first.actions.map((action) => action.type), ["load", "send"]);
+    await idle("the reply");
+    unsubscribe();
+  });
+}
+
 // ---- conflicts: a body that no operation explains ----
 
 const user = (id, text) => ({ id, role: "user", parts: [{ type: "text", text }] });
@@ -354,6 +369,14 @@ test("a stale view in the AI SDK's and AG-UI's bodies is a 409 too", () => {
   const removed = applyRequest("ag-ui", { threadId: "c", messages: [agUi.messages[0], ...agUi.messages.slice(2), { id: "u3", role: "user", content: "Next" }], resume: [] }, stored);
   assert.equal(removed.status, 409);
   assert.equal(removed.state, stored);
+});
+
+test("ag-ui: a user message in place of a stored one is an edit (RunAgentInput names no trigger): the replaced path is kept", () => {
+  const messages = toAgUiInput(stored).messages;
+  const result = applyRequest("ag-ui", { threadId: "c", messages: [...messages.slice(0, 2), { id: "u3", role: "user", content: "Instead" }], resume: [] }, stored);
+  assert.equal(result.ok, true);
+  assert.deepEqual(result.actions, [{ type: "edit", messageId: "u2", id: "u3", text: "Instead" }]);
+  assert.deepEqual(result.state.forks[0].alternatives[0].messages, stored.messages.slice(2));
 });
 
 // ---- bad bodies: 400 naming what is wrong ----
