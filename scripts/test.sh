@@ -123,6 +123,9 @@ node_modules/.bin/vitest run --config tests/vitest/vitest.config.mjs
 suite "the protocol adapters against ai and @ag-ui/client: node --test tests/adapters/"
 node --test tests/adapters/
 
+suite "the server's request side (chat-session-reducer/server's applyRequest) against the real client on actions, ai-sdk and ag-ui, conflicts and bad bodies: node --test tests/server/request.test.mjs"
+node --test tests/server/request.test.mjs
+
 # 100,000 random actions with every kind of hostile input, a few seconds (npm run fuzz runs
 # 1,000,000).
 suite "differential fuzz of pkg/ against bench/baseline.mjs: tests/fuzz/run.mjs"

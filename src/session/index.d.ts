@@ -22,13 +22,13 @@ import type { TabCoordination } from "chat-session-reducer/tabs";
 
 /** The wire protocol of the endpoint. */
 export type AgentProtocol =
-  /** This package's NDJSON: one `part` or `toolPhase` action a line; the body is `{ messages }`. */
+  /** This package's NDJSON: one `part` or `toolPhase` action a line; the body is `{ id, messages, trigger, messageId? }`. */
   | "actions"
   /** The Vercel AI SDK UI message stream (SSE); the body is useChat's `{ id, messages: UIMessage[], trigger, messageId? }`. */
   | "ai-sdk"
   /** AG-UI events over SSE; the body is a `RunAgentInput` (messages, resume for interrupts). */
   | "ag-ui"
-  /** NDJSON `ChatStreamEvent` frames of a chat turn; the body is `{ messages }`. */
+  /** NDJSON `ChatStreamEvent` frames of a chat turn; the body is `{ id, messages, trigger, messageId? }`. */
   | "chat-stream";
 
 /**

@@ -57,8 +57,10 @@ test("each protocol's descriptor reads back what it writes, and its translator g
 
 test("each descriptor's request body carries the session, and only the resumable protocols reconnect", () => {
   const request = { session: sent, chatId: "c1", runId: "r1", startedBy: { trigger: "submit-message" } };
-  assert.deepEqual(chatStream.actionsProtocol.body(request), { messages: sent.messages });
-  assert.deepEqual(chatStream.chatStreamProtocol.body(request), { messages: sent.messages });
+  // The conversation's id and what started the run, which chat-session-reducer/server reads.
+  const ownBody = { id: "c1", messages: sent.messages, trigger: "submit-message" };
+  assert.deepEqual(chatStream.actionsProtocol.body(request), ownBody);
+  assert.deepEqual(chatStream.chatStreamProtocol.body(request), ownBody);
   assert.deepEqual(aiSdk.aiSdkProtocol.body(request), {
     id: "c1",
     messages: aiSdk.toAiSdkMessages(sent.messages),

@@ -17,7 +17,9 @@ function agentAction(frame) {
 export const actionsProtocol = Object.freeze({
   ...actionsWire,
   headers: Object.freeze({ "content-type": actionsWire.contentType }),
-  body: ({ session }) => ({ messages: session.messages }),
+  // The conversation's id, and what started the run (`trigger`, `messageId`, as the AI SDK's body
+  // says it): what chat-session-reducer/server reads to tell an edit from a stale view.
+  body: ({ session, chatId, startedBy }) => ({ id: chatId, messages: session.messages, ...startedBy }),
   read: readJsonLines,
   translator: () => agentAction,
   severalRuns: false,

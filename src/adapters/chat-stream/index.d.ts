@@ -32,14 +32,14 @@ export function readNdjson(source: StreamSource): AsyncIterable<unknown>;
 
 /**
  * The ChatStreamEvent frames as `useAgentSession` (`protocol: "chat-stream"`) and
- * chat-session-reducer/testing speak them: the body is `{ messages }`, one frame a line. It
+ * chat-session-reducer/testing speak them: the body is `{ id, messages, trigger?, messageId? }`, one frame a line. It
  * cannot reconnect to a run.
  */
 export const chatStreamProtocol: ProtocolDescriptor;
 
 /**
  * This package's own NDJSON, one `SessionAction` a line, as `useAgentSession` (`protocol:
- * "actions"`, its default) and chat-session-reducer/testing speak it: the body is `{ messages }`,
+ * "actions"`, its default) and chat-session-reducer/testing speak it: the body is `{ id, messages, trigger?, messageId? }`,
  * and a line that is not a "part" or "toolPhase" action is bad input (`frame.type`). It cannot
  * reconnect to a run.
  */

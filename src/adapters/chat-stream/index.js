@@ -17,7 +17,9 @@ export function readNdjson(source) {
 export const chatStreamProtocol = Object.freeze({
   ...chatStreamWire,
   headers: Object.freeze({ "content-type": chatStreamWire.contentType }),
-  body: ({ session }) => ({ messages: session.messages }),
+  // The conversation's id, and what started the run (`trigger`, `messageId`, as the AI SDK's body
+  // says it): what chat-session-reducer/server reads to tell an edit from a stale view.
+  body: ({ session, chatId, startedBy }) => ({ id: chatId, messages: session.messages, ...startedBy }),
   read: readNdjson,
   translator: createChatStreamTranslator,
   severalRuns: false,
