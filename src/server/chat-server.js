@@ -8,8 +8,8 @@
 import { aiSdkProtocol } from "chat-session-reducer/ai-sdk";
 import { agUiProtocol } from "chat-session-reducer/ag-ui";
 import { actionsProtocol, chatStreamProtocol } from "chat-session-reducer/chat-stream";
-import { idProblem, json, noContent, readJson, refuse } from "./http.js";
-import { applyRequest, modelInput } from "./request.js";
+import { json, noContent, readJson, refuse } from "./http.js";
+import { applyRequest, checkConversationId, conversationIdOf, modelInput } from "./request.js";
 import { createMemoryRunLog } from "./run-log.js";
 import { startRun } from "./run.js";
 import { createSaver } from "./saver.js";
@@ -19,11 +19,15 @@ import { invalid } from "../shared/coded-error.js";
 
 const PROTOCOLS = { "ai-sdk": aiSdkProtocol, "ag-ui": agUiProtocol, actions: actionsProtocol, "chat-stream": chatStreamProtocol };
 
-/** The conversation id a request body of each protocol carries. */
-const BODY_IDS = { "ai-sdk": (body) => body.id, "ag-ui": (body) => body.threadId, actions: (body) => body.id, "chat-stream": (body) => body.id };
 
 
 const keyOf = (owner, id) => JSON.stringify([owner, id]);
+
+/** The 400 for a conversation id the server does not accept (request.js's rule), or undefined. */
+function refusedId(id, headers) {
+  const refused = checkConversationId(id);
+  return refused && refuse(400, refused.error.code, refused.error.message, refused.error.path, headers);
+}
 
 /** Runs `task` after every earlier task of the same key (one request of a conversation at a time). */
 function createQueues() {
@@ -98,9 +102,9 @@ export function createChatServer(options) {
     if (who.refusal) return who.refusal;
     const read = await readJson(request, maxBodyBytes);
     if (read.refusal) return read.refusal;
-    const id = BODY_IDS[options.protocol](read.body);
-    const problem = idProblem(id);
-    if (problem !== undefined) return refuse(400, "invalid", `id: ${problem}`, "id", who.headers);
+    const id = conversationIdOf(options.protocol, read.body);
+    const badId = refusedId(id, who.headers);
+    if (badId) return badId;
     const key = keyOf(who.owner, id);
     return serialized(key, async () => {
       const previous = runs.get(key);
@@ -124,7 +128,7 @@ export function createChatServer(options) {
       }
       const runId = crypto.randomUUID();
       await log.start(key, runId);
-      const context = { id, owner: who.owner, messages: modelInput(options.protocol, applied.state), state: applied.state, body: read.body, request };
+      const context = { id, owner: who.owner, messages: modelInput(options.protocol, applied.state, { id }), state: applied.state, body: read.body, request };
       const started = startRun({
         key,
         id: runId,
@@ -148,10 +152,10 @@ export function createChatServer(options) {
     if (id === undefined) {
       const read = await readJson(request, maxBodyBytes);
       if (read.refusal) return read.refusal;
-      id = BODY_IDS[options.protocol](read.body);
+      id = conversationIdOf(options.protocol, read.body);
     }
-    const problem = idProblem(id);
-    if (problem !== undefined) return refuse(400, "invalid", `id: ${problem}`, "id", who.headers);
+    const badId = refusedId(id, who.headers);
+    if (badId) return badId;
     const newest = await log.newest(keyOf(who.owner, id));
     if (newest === undefined) return noContent(who.headers);
     const offset = Number(request.headers.get(RUN_HEADERS.offset));
@@ -166,9 +170,9 @@ export function createChatServer(options) {
     if (who.refusal) return who.refusal;
     const read = await readJson(request, maxBodyBytes);
     if (read.refusal) return read.refusal;
-    const id = BODY_IDS[options.protocol](read.body);
-    const problem = idProblem(id);
-    if (problem !== undefined) return refuse(400, "invalid", `id: ${problem}`, "id", who.headers);
+    const id = conversationIdOf(options.protocol, read.body);
+    const badId = refusedId(id, who.headers);
+    if (badId) return badId;
     const key = keyOf(who.owner, id);
     return serialized(key, async () => {
       const held = runs.get(key);
@@ -192,7 +196,7 @@ export function createChatServer(options) {
     const who = await ownerOf(request);
     if (who.refusal) return who.refusal;
     const notFound = refuse(404, "not_found", "no such conversation", undefined, who.headers);
-    if (idProblem(id) !== undefined) return notFound;
+    if (checkConversationId(id) !== undefined) return notFound;
     const state = await stateOf(who.owner, id);
     return state === undefined ? notFound : json(200, { id, state }, who.headers);
   }
@@ -200,7 +204,7 @@ export function createChatServer(options) {
   async function remove(request, id) {
     const who = await ownerOf(request);
     if (who.refusal) return who.refusal;
-    if (idProblem(id) !== undefined) return refuse(404, "not_found", "no such conversation", undefined, who.headers);
+    if (checkConversationId(id) !== undefined) return refuse(404, "not_found", "no such conversation", undefined, who.headers);
     const key = keyOf(who.owner, id);
     return serialized(key, async () => {
       const held = runs.get(key);

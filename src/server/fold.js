@@ -44,6 +44,10 @@ export function createRunFold(protocol, start) {
     get ended() {
       return ended && held === undefined;
     },
+    /** Whether the frame that ends the run came (for AG-UI it may still be held). */
+    get endCame() {
+      return ended;
+    },
     push(frame) {
       const index = frames++;
       if (ended && held === undefined) return;

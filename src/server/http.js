@@ -56,12 +56,3 @@ function concat(chunks, size) {
   }
   return bytes;
 }
-
-/** A conversation id the server accepts: 1 to 200 characters, none of them a path's or a control character. */
-export function idProblem(id) {
-  if (typeof id !== "string" || id === "") return "expected a non-empty string";
-  if (id.length > 200) return "over 200 characters";
-  // eslint-disable-next-line no-control-regex
-  if (/[/\\\u0000-\u001f\u007f]/.test(id) || id.includes("..")) return "contains a path character ('/', '\\', '..') or a control character";
-  return undefined;
-}

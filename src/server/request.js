@@ -30,6 +30,11 @@ export function checkConversationId(id, path = "id") {
   return undefined;
 }
 
+/** The conversation id a body of the protocol carries (unchecked). */
+export function conversationIdOf(protocolName, body) {
+  return isRecord(body) ? formOf(protocolName).idOf(body) : undefined;
+}
+
 function formOf(protocolName) {
   if (!Object.hasOwn(FORMS, protocolName)) throw invalid("protocolName", `one of ${Object.keys(FORMS).join(", ")}`);
   return FORMS[protocolName];

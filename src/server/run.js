@@ -75,7 +75,7 @@ export function startRun({ key, id, protocol, start, produce, log, saver, onErro
         if (stopped) return;
         write(frame);
       }
-      if (!stopped && !fold.ended) write(protocol.failedFrame(ENDED_SHORT));
+      if (!stopped && !fold.endCame) write(protocol.failedFrame(ENDED_SHORT));
     } catch (error) {
       if (stopped) return;
       onError(error);

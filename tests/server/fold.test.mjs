@@ -147,7 +147,9 @@ for (const protocol of Object.keys(SCRIPTS)) {
     setup.done();
   });
 
-  test(`${protocol}: a connection dropped mid-reply resumes from where it was, and the store agrees`, async () => {
+  // The NDJSON protocols have no reconnect: a dropped connection there is the client's error.
+  const resumes = protocol !== "actions";
+  test(`${protocol}: a connection dropped mid-reply resumes from where it was, and the store agrees`, { skip: !resumes && "no reconnect in this protocol" }, async () => {
     const setup = setUp(protocol, { cutAfter: 2 });
     setup.client.send("Hello");
     await until(() => setup.models.length === 1, "the run");
