@@ -46,7 +46,7 @@ const newOwner = () => `owner-${(owners += 1)}-${"ü".repeat(owners % 2)}`;
 /**
  * The suite against one backend. `backend()` gives `{ store, sql, other, failing }`: `sql` runs a
  * statement on the store's database, `other()` a second store on the same database, `failing()`
- * a store and a function that makes its database fail.
+ * a store and a function that makes its database fail (the last test calls it).
  */
 function storeSuite(backend) {
   test("a real conversation reads back equal as JSON: forks, queue, tool calls, agentState, key order", async () => {
@@ -249,6 +249,20 @@ function storeSuite(backend) {
     assert.equal(await messageRows(sql, owner, "c"), replied.messages.length);
   });
 
+  test(`the schema is created on first use with its version row (${SCHEMA_VERSION}), and a newer schema is refused`, async () => {
+    const { sql, other } = backend();
+    assert.deepEqual(await sql("select name, version from chat_schema"), [{ name: "chat-session-reducer", version: SCHEMA_VERSION }]);
+    await sql("update chat_schema set version = version + 1");
+    const newer = await other();
+    try {
+      await assert.rejects(newer.list("anyone"), (error) => error.code === "schema" && /newer than this release/.test(error.message));
+    } finally {
+      await sql("update chat_schema set version = version - 1");
+      await newer.close();
+    }
+  });
+
+  // Last: on PGlite it closes the database the other tests share.
   test("a store whose database is gone (closed under it) rejects save, load and list with an Error", async () => {
     const { store, breakDatabase } = await backend().failing();
     const owner = newOwner();
@@ -261,19 +275,6 @@ function storeSuite(backend) {
     await assert.rejects(store.list(owner), failedStore);
     await store.close();
     await assert.rejects(store.load(owner, "c"), (error) => error instanceof Error && error.code === "closed");
-  });
-
-  test(`the schema is created on first use with its version row (${SCHEMA_VERSION}), and a newer schema is refused`, async () => {
-    const { sql, other } = backend();
-    assert.deepEqual(await sql("select name, version from chat_schema"), [{ name: "chat-session-reducer", version: SCHEMA_VERSION }]);
-    await sql("update chat_schema set version = version + 1");
-    const newer = await other();
-    try {
-      await assert.rejects(newer.list("anyone"), (error) => error.code === "schema" && /newer than this release/.test(error.message));
-    } finally {
-      await sql("update chat_schema set version = version - 1");
-      await newer.close();
-    }
   });
 }
 
@@ -296,12 +297,12 @@ describe("PGlite store", () => {
   let store;
   const dir = mkdtempSync(join(tmpdir(), "chat-store-pglite-"));
   before(async () => {
-    pglite = await PGlite.create(join(dir, "shared"));
+    pglite = await PGlite.create();
     store = createPgliteStore({ pglite });
   });
   after(async () => {
     await store.close();
-    await pglite.close();
+    if (!pglite.closed) await pglite.close();
     rmSync(dir, { recursive: true, force: true });
   });
 
@@ -309,10 +310,7 @@ describe("PGlite store", () => {
     store,
     sql: async (text, params) => (await pglite.query(text, params)).rows,
     other: async () => createPgliteStore({ pglite }),
-    failing: async () => {
-      const own = await PGlite.create();
-      return { store: createPgliteStore({ pglite: own }), breakDatabase: () => own.close() };
-    },
+    failing: async () => ({ store: createPgliteStore({ pglite }), breakDatabase: () => pglite.close() }),
   }));
 
   test("a store in a data directory keeps its conversations across close and reopen", async () => {
@@ -345,7 +343,7 @@ describe("PostgreSQL server store", async () => {
         throw why;
       });
     } else {
-      console.log(`# PostgreSQL could not start, so its half of the store suite is SKIPPED: ${why?.message}`);
+      console.log(`store.test.mjs: PostgreSQL could not start, so its half of the store suite is SKIPPED (CI=1 or REQUIRE_POSTGRES=1 makes it fail): ${why?.message}`);
       test("PostgreSQL server store", { skip: `PostgreSQL could not start: ${why?.message}` }, () => {});
     }
     return;
