@@ -306,6 +306,38 @@ describe("PGlite store", () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
+  test("a save while a reply streams after an edit sends the changed message only, not the branch the edit set aside", async () => {
+    const sent = [];
+    const record = (db) => ({
+      query: (text, params) => {
+        sent.push(JSON.stringify(params ?? []).length);
+        return db.query(text, params);
+      },
+    });
+    const recording = { ...record(pglite), transaction: (fn) => pglite.transaction((tx) => fn(record(tx))) };
+    const recorded = createPgliteStore({ pglite: recording });
+    const owner = newOwner();
+    const big = "y".repeat(20_000);
+    let state = { messages: [], status: "idle" };
+    for (let i = 0; i < 100; i += 1) {
+      state = sessionReducer(state, { type: "send", id: `u${i}`, text: big });
+      state = sessionReducer(state, { type: "part", part: { type: "message-start", messageId: `a${i}` } });
+      state = sessionReducer(state, { type: "part", part: { type: "text-delta", text: big } });
+      state = sessionReducer(state, { type: "part", part: { type: "finish" } });
+    }
+    const edited = sessionReducer(state, { type: "edit", messageId: "u1", id: "u1b", text: "Shorter, please" });
+    assert.ok(JSON.stringify(edited.forks).length > 3_900_000, "the edit set aside a branch of about 4 MB");
+    await recorded.save(owner, "c", edited);
+    const streamed = sessionReducer(edited, { type: "part", part: { type: "message-start", messageId: "a1b" } });
+    const more = sessionReducer(streamed, { type: "part", part: { type: "text-delta", text: "Sure." } });
+    await recorded.save(owner, "c", streamed, edited);
+    sent.length = 0;
+    await recorded.save(owner, "c", more, streamed);
+    const bytes = sent.reduce((sum, size) => sum + size, 0);
+    assert.ok(bytes < 2_000, `the save sent ${bytes} bytes of parameters`);
+    assert.equal(json((await recorded.load(owner, "c")).state), json(more));
+  });
+
   storeSuite(() => ({
     store,
     sql: async (text, params) => (await pglite.query(text, params)).rows,

@@ -1,6 +1,7 @@
 // The SQL schema both stores share (PGlite and PostgreSQL), created on first use. A conversation
-// is a row with its active path's message ids and the rest of its state; each message of that
-// path is a row of its own, so a save rewrites only the messages that changed.
+// is a row with its active path's message ids, its forks (the branches set aside, rewritten only
+// when they change) and the rest of its state; each message of that path is a row of its own, so
+// a save rewrites only the messages that changed.
 //
 // Messages and states are `json`, not `jsonb`: json keeps the text as written, so a state read
 // back is the same JSON, key order included, and a "\u0000" in a model's text is stored (jsonb
@@ -31,6 +32,7 @@ export const schemaStatements = [
     saved bigint not null,
     message_ids json not null,
     state json not null,
+    forks json,
     primary key (owner, id)
   )`,
   `create sequence if not exists chat_conversations_saved`,

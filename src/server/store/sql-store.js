@@ -15,8 +15,8 @@ const DEFAULT_TITLE = "New conversation";
 const DEFAULT_LIMIT = 100;
 
 const upsertConversation = `insert into chat_conversations
-    (owner, id, title, title_given, status, updated_at, saved, message_ids, state)
-  values ($1, $2, $3, $4, $5, now(), nextval('chat_conversations_saved'), $6, $7)
+    (owner, id, title, title_given, status, updated_at, saved, message_ids, state, forks)
+  values ($1, $2, $3, $4, $5, now(), nextval('chat_conversations_saved'), $6, $7, $9)
   on conflict (owner, id) do update set
     title = case when excluded.title_given or not chat_conversations.title_given
       then excluded.title else chat_conversations.title end,
@@ -25,7 +25,8 @@ const upsertConversation = `insert into chat_conversations
     updated_at = excluded.updated_at,
     saved = excluded.saved,
     message_ids = excluded.message_ids,
-    state = excluded.state`;
+    state = excluded.state,
+    forks = case when $8 then excluded.forks else chat_conversations.forks end`;
 
 const deleteMessages = `delete from chat_messages
   where owner = $1 and conversation_id = $2 and id = any($3::text[])`;
@@ -38,7 +39,7 @@ const upsertMessages = `insert into chat_messages (owner, conversation_id, id, m
   on conflict (owner, conversation_id, id) do update set message = excluded.message`;
 
 // One statement, so one snapshot: a save landing meanwhile is seen whole or not at all.
-const selectConversation = `select c.title, c.status, c.updated_at, c.message_ids, c.state,
+const selectConversation = `select c.title, c.status, c.updated_at, c.message_ids, c.state, c.forks,
     (select json_agg(m.message) from chat_messages m
       where m.owner = c.owner and m.conversation_id = c.id) as messages
   from chat_conversations c where c.owner = $1 and c.id = $2`;
@@ -170,7 +171,10 @@ async function migrate(db) {
 /** The statements of one save: the conversation row, then the messages that left the path or changed. */
 async function writeConversation(query, owner, id, state, previous, row) {
   const ids = state.messages.map((message) => message.id);
-  await query(upsertConversation, [owner, id, row.title, row.titleGiven, state.status, JSON.stringify(ids), row.state]);
+  // A reply streaming after an edit leaves the forks the same object: their (large) JSON stays as stored.
+  const forksChanged = previous === undefined || state.forks !== previous.forks;
+  const forks = forksChanged && state.forks !== undefined ? JSON.stringify(state.forks) : null;
+  await query(upsertConversation, [owner, id, row.title, row.titleGiven, state.status, JSON.stringify(ids), row.state, forksChanged, forks]);
   if (previous === undefined) {
     await query(deleteMessagesOffPath, [owner, id, ids]);
   } else {
@@ -198,8 +202,8 @@ function conversationRow(state, meta) {
   if (meta !== undefined && (meta === null || typeof meta !== "object")) throw invalid("meta", "an object");
   const given = meta?.title;
   if (given !== undefined) checkText(given, "meta.title");
-  // `messages: null` keeps the field's place, so the state read back has its keys in the same order.
-  const rest = JSON.stringify({ ...state, messages: null });
+  // `null` keeps the place of the fields stored elsewhere, so the state read back has its keys in the same order.
+  const rest = JSON.stringify(state.forks === undefined ? { ...state, messages: null } : { ...state, messages: null, forks: null });
   return { title: given ?? titleOf(state.messages), titleGiven: given !== undefined, state: rest };
 }
 
@@ -224,7 +228,7 @@ function stateOf(row, id) {
     if (message === undefined) throw codedError(new Error(`store: conversation ${JSON.stringify(id)} lacks its message ${JSON.stringify(messageId)}`), "internal");
     return message;
   });
-  return Object.assign(row.state, { messages });
+  return Object.assign(row.state, "forks" in row.state ? { messages, forks: row.forks } : { messages });
 }
 
 function checkMessages(state, path) {
