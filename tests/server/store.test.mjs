@@ -155,7 +155,7 @@ function storeSuite(backend) {
     assert.equal((await store.load(owner, "t")).title, "Trip planning");
   });
 
-  test("delete removes the conversation and its messages; true once, then false", async () => {
+  test("delete removes the conversation and its messages; true once, then false; a later save stores it whole", async () => {
     const { store, sql } = backend();
     const owner = newOwner();
     await store.save(owner, "gone", conversation().state);
@@ -164,6 +164,13 @@ function storeSuite(backend) {
     assert.equal(await messageRows(sql, owner, "gone"), 0);
     assert.equal(await store.delete(owner, "gone"), false);
     assert.deepEqual(await store.list(owner), []);
+    // A save naming a `previous` that was deleted meanwhile (a run still streaming) stores the whole state.
+    const chat = conversation();
+    await store.save(owner, "again", chat.state);
+    await store.delete(owner, "again");
+    const next = sessionReducer(chat.state, { type: "part", part: { type: "text-delta", text: " (more)" } });
+    await store.save(owner, "again", next, chat.state);
+    assert.equal(json((await store.load(owner, "again")).state), json(next));
   });
 
   test("streaming() lists the conversations stored while streaming, of every owner", async () => {

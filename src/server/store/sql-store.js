@@ -26,7 +26,8 @@ const upsertConversation = `insert into chat_conversations
     saved = excluded.saved,
     message_ids = excluded.message_ids,
     state = excluded.state,
-    forks = case when $8 then excluded.forks else chat_conversations.forks end`;
+    forks = case when $8 then excluded.forks else chat_conversations.forks end
+  returning (xmax = 0) as inserted`;
 
 const deleteMessages = `delete from chat_messages
   where owner = $1 and conversation_id = $2 and id = any($3::text[])`;
@@ -174,7 +175,9 @@ async function writeConversation(query, owner, id, state, previous, row) {
   // A reply streaming after an edit leaves the forks the same object: their (large) JSON stays as stored.
   const forksChanged = previous === undefined || state.forks !== previous.forks;
   const forks = forksChanged && state.forks !== undefined ? JSON.stringify(state.forks) : null;
-  await query(upsertConversation, [owner, id, row.title, row.titleGiven, state.status, JSON.stringify(ids), row.state, forksChanged, forks]);
+  const [{ inserted }] = await query(upsertConversation, [owner, id, row.title, row.titleGiven, state.status, JSON.stringify(ids), row.state, forksChanged, forks]);
+  // Not there (deleted since `previous`, by another instance too): nothing of `previous` is stored, so write it all.
+  if (inserted && previous !== undefined) return writeConversation(query, owner, id, state, undefined, row);
   if (previous === undefined) {
     await query(deleteMessagesOffPath, [owner, id, ids]);
   } else {
