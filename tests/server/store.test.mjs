@@ -395,6 +395,14 @@ describe("PostgreSQL server store", async () => {
     await server.stop();
   });
 
+  test("a store whose server does not answer rejects with code \"store\" and tries again at the next call", async () => {
+    const down = createPostgresStore({ connectionString: server.connectionString.replace(/:\d+\//, ":1/") });
+    for (let attempt = 0; attempt < 2; attempt += 1) {
+      await assert.rejects(down.list("anyone"), (error) => error instanceof Error && error.code === "store" && /opening the database failed/.test(error.message));
+    }
+    await down.close();
+  });
+
   storeSuite(() => ({
     store,
     sql: async (text, params) => (await pool.query(text, params)).rows,

@@ -63,20 +63,12 @@ export function createSqlStore(open) {
 
   function database() {
     if (closed) return Promise.reject(codedError(new Error("store: the store is closed"), "closed"));
-    ready ??= open().then(
-      async (db) => {
-        await migrate(db).catch(async (error) => {
-          await db.close().catch(() => {});
-          throw error.code === "schema" ? error : storeError("opening the database failed", error);
-        });
-        return db;
-      },
-      (error) => {
-        throw error.code === "missing_dependency" ? error : storeError("opening the database failed", error);
-      },
-    );
-    // A database that failed to open (down at startup) is tried again at the next call.
-    ready.catch(() => (ready = undefined));
+    if (!ready) {
+      const opening = openReady(open);
+      ready = opening;
+      // A database that failed to open (down at startup) is tried again at the next call.
+      opening.catch(() => ready === opening && (ready = undefined));
+    }
     return ready;
   }
 
@@ -144,6 +136,20 @@ export function createSqlStore(open) {
       await db?.close();
     },
   };
+}
+
+/** `open()`'s database with its schema ready; closed again when that fails. */
+async function openReady(open) {
+  const db = await open().catch((error) => {
+    throw error?.code === "missing_dependency" ? error : storeError("opening the database failed", error);
+  });
+  try {
+    await migrate(db);
+    return db;
+  } catch (error) {
+    await db.close().catch(() => {});
+    throw error?.code === "schema" ? error : storeError("opening the database failed", error);
+  }
 }
 
 /** Creates the schema on an empty database, migrates an older one, refuses a newer one. */
