@@ -11,6 +11,7 @@ import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
 import { sessionReducer } from "../../pkg/index.js";
 import { createPgliteStore, createPostgresStore, SCHEMA_VERSION } from "../../src/server/store/index.js";
+import { importPeer } from "../../src/server/store/peer.js";
 import { startPostgres } from "./postgres-server.mjs";
 
 const requirePostgres = Boolean(process.env.CI && process.env.CI !== "0") || process.env.REQUIRE_POSTGRES === "1";
@@ -298,6 +299,23 @@ async function messageRows(sql, owner, id) {
   const rows = await sql("select count(*)::int as n from chat_messages where owner = $1 and conversation_id = $2", [owner, id]);
   return rows[0].n;
 }
+
+test("a store whose database package is not installed rejects naming the package to install", async () => {
+  await assert.rejects(importPeer("chat-store-missing-peer", () => import("chat-store-missing-peer")), (error) =>
+    error instanceof Error && error.code === "missing_dependency" && /npm install chat-store-missing-peer/.test(error.message));
+});
+
+test("a store's bad options throw a coded Error naming the option", () => {
+  const cases = [
+    [() => createPgliteStore({ dataDir: 5 }), "options.dataDir"],
+    [() => createPgliteStore({ pglite: {} }), "options.pglite"],
+    [() => createPgliteStore(null), "options"],
+    [() => createPostgresStore({ max: 0 }), "options.max"],
+    [() => createPostgresStore({ connectionString: 5 }), "options.connectionString"],
+    [() => createPostgresStore({ pool: "pool" }), "options.pool"],
+  ];
+  for (const [make, path] of cases) assert.throws(make, (error) => error.code === "invalid" && error.path === path);
+});
 
 describe("PGlite store", () => {
   let pglite;

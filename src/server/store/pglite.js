@@ -2,7 +2,8 @@
 // directory or in memory, so an app needs no database server. The package is an optional peer
 // dependency, imported when the store is first used.
 
-import { codedError, invalid } from "../../shared/coded-error.js";
+import { invalid } from "../../shared/coded-error.js";
+import { importPeer } from "./peer.js";
 import { createSqlStore } from "./sql-store.js";
 
 /**
@@ -10,6 +11,7 @@ import { createSqlStore } from "./sql-store.js";
  *   (close() leaves it open); else one in `dataDir`, or in memory when neither is given.
  */
 export function createPgliteStore(options = {}) {
+  if (options === null || typeof options !== "object") throw invalid("options", "an object");
   const { dataDir, pglite } = options;
   if (dataDir !== undefined && typeof dataDir !== "string") throw invalid("options.dataDir", "a string");
   if (pglite !== undefined && typeof pglite?.query !== "function") throw invalid("options.pglite", "a PGlite instance");
@@ -28,14 +30,4 @@ export function createPgliteStore(options = {}) {
 async function openPglite(dataDir) {
   const { PGlite } = await importPeer("@electric-sql/pglite", () => import("@electric-sql/pglite"));
   return PGlite.create(dataDir);
-}
-
-/** The optional peer `name`, or an Error saying to install it. */
-export async function importPeer(name, load) {
-  try {
-    return await load();
-  } catch (error) {
-    if (error?.code !== "ERR_MODULE_NOT_FOUND") throw error;
-    throw codedError(new Error(`store: this store needs the package ${name}: npm install ${name}`, { cause: error }), "missing_dependency");
-  }
 }

@@ -3,7 +3,7 @@
 // imported when the store is first used.
 
 import { invalid } from "../../shared/coded-error.js";
-import { importPeer } from "./pglite.js";
+import { importPeer } from "./peer.js";
 import { createSqlStore } from "./sql-store.js";
 
 /**
@@ -12,6 +12,7 @@ import { createSqlStore } from "./sql-store.js";
  *   `connectionString`, or where pg's PGHOST, PGDATABASE… variables say when it is absent.
  */
 export function createPostgresStore(options = {}) {
+  if (options === null || typeof options !== "object") throw invalid("options", "an object");
   const { connectionString, pool, max = 10 } = options;
   if (connectionString !== undefined && typeof connectionString !== "string") throw invalid("options.connectionString", "a string");
   if (pool !== undefined && typeof pool?.connect !== "function") throw invalid("options.pool", "a pg Pool");
