@@ -39,8 +39,16 @@ export async function startPostgres() {
       await exited;
       clearTimeout(lingering);
     }
+    process.off("exit", leftBehind);
     rmSync(dir, { recursive: true, force: true });
   };
+  // A test process that ends without stop() (a crash, an uncaught error) takes its server along
+  // (SIGQUIT: postgres frees its shared memory as it goes; SIGKILL would leave it behind).
+  const leftBehind = () => {
+    if (server?.exitCode === null) process.kill(-server.pid, "SIGQUIT");
+    rmSync(dir, { recursive: true, force: true });
+  };
+  process.once("exit", leftBehind);
   try {
     const initArgs = ["-D", data, "-U", "postgres", "--auth=trust", "--no-sync", "-E", "UTF8", "--locale=C"];
     const init = spawnSync(join(bin, "initdb"), initArgs, { ...asPostgres, encoding: "utf8" });
