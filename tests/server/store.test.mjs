@@ -17,27 +17,41 @@ import { startPostgres } from "./postgres-server.mjs";
 const requirePostgres = Boolean(process.env.CI && process.env.CI !== "0") || process.env.REQUIRE_POSTGRES === "1";
 
 /** A conversation as the reducer makes it: a tool call, agent state, an edited message (forks) and a queue. */
-function conversation(prefix = "") {
+function conversation() {
   let state = { messages: [], status: "idle" };
   const act = (action) => (state = sessionReducer(state, action));
   const part = (value) => act({ type: "part", part: value });
-  act({ type: "send", id: `${prefix}u1`, text: "What is the weather in Paris?" });
-  part({ type: "message-start", messageId: `${prefix}a1` });
+  act({ type: "send", id: "u1", text: "What is the weather in Paris?" });
+  part({ type: "message-start", messageId: "a1" });
+  part({ type: "reasoning-delta", text: "The user wants the weather." });
   part({ type: "text-delta", text: "Let me look." });
-  part({ type: "tool-call", id: `${prefix}call-1`, name: "weather", input: { city: "Paris", units: "metric" } });
-  part({ type: "tool-result", id: `${prefix}call-1`, output: { tempC: 21, sky: "clear" } });
+  part({ type: "tool-call", id: "call-1", name: "weather", input: { city: "Paris", units: "metric" } });
+  part({ type: "tool-result", id: "call-1", output: { tempC: 21, sky: "clear" } });
   part({ type: "agent-state", snapshot: { step: 2, plan: ["look", "answer"] } });
   part({ type: "text-delta", text: " 21 °C and clear." });
   part({ type: "finish" });
-  act({ type: "send", id: `${prefix}u2`, text: "And in Rome?" });
-  part({ type: "message-start", messageId: `${prefix}a2` });
+  act({ type: "send", id: "u2", text: "And in Rome?" });
+  part({ type: "message-start", messageId: "a2" });
   part({ type: "text-delta", text: "Rome: 25 °C." });
   part({ type: "finish" });
-  act({ type: "edit", messageId: `${prefix}u2`, id: `${prefix}u2b`, text: "And in Berlin?" });
-  part({ type: "message-start", messageId: `${prefix}a2b` });
+  act({ type: "edit", messageId: "u2", id: "u2b", text: "And in Berlin?" });
+  part({ type: "message-start", messageId: "a2b" });
   part({ type: "text-delta", text: "Berlin: 14 °C" });
-  act({ type: "send", id: `${prefix}u3`, text: "Thanks!" });
-  return { state, act, part, current: () => state };
+  act({ type: "send", id: "u3", text: "Thanks!" });
+  return { state };
+}
+
+/** Conversations that end otherwise: a call awaiting the user's approval, a run that failed. */
+function otherEndings() {
+  const start = sessionReducer({ messages: [], status: "idle" }, { type: "send", id: "u1", text: "Delete the old files" });
+  const waiting = [
+    { type: "message-start", messageId: "a1" },
+    { type: "tool-call", id: "call-rm", name: "remove", input: { glob: "*.old" } },
+    { type: "tool-approval-request", id: "call-rm", approvalId: "ap-1", prompt: "Delete 3 files?", details: { files: 3 } },
+    { type: "finish", reason: "tool-calls" },
+  ].reduce((state, part) => sessionReducer(state, { type: "part", part }), start);
+  const failed = sessionReducer(start, { type: "part", part: { type: "error", error: "Too many requests", code: "rate_limited" } });
+  return { waiting, failed };
 }
 
 const json = (value) => JSON.stringify(value);
@@ -50,7 +64,7 @@ const newOwner = () => `owner-${(owners += 1)}-${"ü".repeat(owners % 2)}`;
  * a store and a function that makes its database fail (the last test calls it).
  */
 function storeSuite(backend) {
-  test("a real conversation reads back equal as JSON: forks, queue, tool calls, agentState, key order", async () => {
+  test("real conversations read back equal as JSON: forks, queue, tool calls, agentState, an approval waiting, an error, key order", async () => {
     const { store } = backend();
     const owner = newOwner();
     const { state } = conversation();
@@ -62,6 +76,13 @@ function storeSuite(backend) {
       id: "c1", owner, state: undefined, title: "What is the weather in Paris?", status: "streaming", updatedAt: undefined,
     });
     assert.equal(new Date(stored.updatedAt).toISOString(), stored.updatedAt);
+    const { waiting, failed } = otherEndings();
+    assert.equal(waiting.messages[1].parts[0].state, "awaiting-confirmation");
+    assert.equal(failed.status, "error");
+    for (const [id, state] of Object.entries({ waiting, failed })) {
+      await store.save(owner, id, state);
+      assert.equal(json((await store.load(owner, id)).state), json(state));
+    }
   });
 
   test("what JSON can hold reads back as written: NUL and lone surrogates in texts, extra fields, nested values", async () => {
