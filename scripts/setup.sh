@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Installs what building and testing need, and only what is missing, so a second run is quick:
 # the wasm32 Rust target, wasm-bindgen-cli (with wasm-bindgen-test-runner), wasm-pack, the npm
-# devDependencies (binaryen's wasm-opt, bundlers, TypeScript, playwright-core) and Debian's
-# Chromium + ChromeDriver for the browser tests.
+# devDependencies (binaryen's wasm-opt, bundlers, TypeScript, playwright-core, PGlite and pg),
+# Debian's Chromium + ChromeDriver for the browser tests and PostgreSQL for the store's.
 #
 #   scripts/setup.sh        the toolchain and the root's npm devDependencies
 #   scripts/setup.sh demo   also the demo's (www/) npm dependencies; www depends on the built
@@ -52,10 +52,20 @@ if [[ "${1:-}" == demo ]]; then
   npm_install_if_needed "$root/www"
 fi
 
+# Debian's packages, those missing, in one apt-get run: Chromium + ChromeDriver for the browser
+# tests; PostgreSQL for the server store's tests (tests/server/postgres-server.mjs starts its own
+# server from /usr/lib/postgresql/*/bin as the postgres user the package creates).
+apt_packages=()
 if [[ ! -x /usr/bin/chromium || ! -x /usr/bin/chromedriver ]]; then
+  apt_packages+=(chromium chromium-driver)
+fi
+if ! compgen -G "/usr/lib/postgresql/*/bin/postgres" >/dev/null; then
+  apt_packages+=(postgresql)
+fi
+if (( ${#apt_packages[@]} )); then
   sudo=()
   if [[ "$(id -u)" != 0 ]]; then sudo=(sudo); fi
-  echo "setup: apt-get install chromium chromium-driver"
+  echo "setup: apt-get install ${apt_packages[*]}"
   "${sudo[@]}" apt-get update
-  "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y chromium chromium-driver
+  "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y "${apt_packages[@]}"
 fi

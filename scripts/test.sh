@@ -126,6 +126,11 @@ node --test tests/adapters/
 suite "the server's request side (chat-session-reducer/server's applyRequest) against the real client on actions, ai-sdk and ag-ui, conflicts and bad bodies: node --test tests/server/request.test.mjs"
 node --test tests/server/request.test.mjs
 
+# PGlite always; PostgreSQL as a server the suite starts itself (initdb + postgres in a temporary
+# directory), which must start when CI or REQUIRE_POSTGRES=1 is set and is skipped with a note otherwise.
+suite "the server's SessionStore on PGlite and on a PostgreSQL server of its own: node --test tests/server/store.test.mjs"
+node --test tests/server/store.test.mjs
+
 # 100,000 random actions with every kind of hostile input, a few seconds (npm run fuzz runs
 # 1,000,000).
 suite "differential fuzz of pkg/ against bench/baseline.mjs: tests/fuzz/run.mjs"
