@@ -14,6 +14,7 @@ import { createMemoryRunLog } from "./run-log.js";
 import { startRun } from "./run.js";
 import { createSaver } from "./saver.js";
 import { recoverInterrupted } from "./recover.js";
+import { createPgliteStore } from "./store/index.js";
 import { RUN_HEADERS } from "../session/run.js";
 import { invalid } from "../shared/coded-error.js";
 
@@ -46,13 +47,14 @@ function checkOptions(options) {
   if (!Object.hasOwn(PROTOCOLS, options.protocol)) throw invalid("options.protocol", `one of ${Object.keys(PROTOCOLS).join(", ")}`);
   if (typeof options.run !== "function") throw invalid("options.run", "a function giving the model's stream");
   if (typeof options.authorize !== "function") throw invalid("options.authorize", "a function giving the request's owner (or null to refuse)");
-  if (options.store === undefined || typeof options.store.load !== "function") throw invalid("options.store", "a SessionStore (createPgliteStore, createPostgresStore)");
+  if (options.store !== undefined && typeof options.store?.load !== "function") throw invalid("options.store", "a SessionStore (createPgliteStore, createPostgresStore)");
 }
 
 /** @param {import("./index.js").ChatServerOptions} options */
 export function createChatServer(options) {
   checkOptions(options);
-  const { store, authorize, run: produce } = options;
+  const { authorize, run: produce } = options;
+  const store = options.store ?? createPgliteStore();
   const protocol = PROTOCOLS[options.protocol];
   const log = options.log ?? createMemoryRunLog();
   const maxBodyBytes = options.maxBodyBytes ?? 1_000_000;

@@ -79,7 +79,8 @@ export interface ChatServerOptions<Tools extends ToolMap = ToolMap> {
   run(context: RunContext<Tools>): ModelStream | Promise<ModelStream>;
   /** The app's session or token check. */
   authorize(request: Request): Authorization | Promise<Authorization>;
-  store: SessionStore;
+  /** Where conversations are kept (default: `createPgliteStore()`, in memory: give it a `dataDir` to keep them). */
+  store?: SessionStore;
   /** A shared run log (several instances); the process's own by default. */
   log?: RunLog;
   /** The chat routes' base path (default "/api/chat"): POST {api}, POST {api}/stop, GET {api}/{id}/stream, POST {api}/connect. */
@@ -130,5 +131,35 @@ export function ownerCookie(options: { secret: string; name?: string; maxAgeSeco
 
 /** The error part's text of a run a restart interrupted. */
 export const INTERRUPTED: string;
+
+// The stores (src/server/store/index.d.ts says the same for its own folder).
+export interface PgliteStoreOptions {
+  /** The data directory; in memory when absent. */
+  dataDir?: string;
+  /** An open PGlite (`@electric-sql/pglite`) to use instead; the app closes it. */
+  pglite?: unknown;
+}
+
+export interface PostgresStoreOptions {
+  /** `postgresql://user:password@host:port/database`; pg's PGHOST, PGUSER… variables when absent. */
+  connectionString?: string;
+  /** A `pg` Pool to use instead; the app ends it. */
+  pool?: unknown;
+  /** The pool's size when the store makes it. Default 10. */
+  max?: number;
+}
+
+/**
+ * The embedded store: PostgreSQL in WebAssembly (install `@electric-sql/pglite`), opened on first
+ * use. Saves write the changed message rows only, in one transaction; a failure rejects with
+ * `code: "store"` and writes nothing.
+ */
+export function createPgliteStore(options?: PgliteStoreOptions): SessionStore;
+
+/** The store on a PostgreSQL server (install `pg`), the same schema and queries; connects on first use. */
+export function createPostgresStore(options?: PostgresStoreOptions): SessionStore;
+
+/** The schema version this release writes (chat_schema's row "chat-session-reducer"). */
+export const SCHEMA_VERSION: number;
 
 export type { Message };

@@ -9,3 +9,4 @@ export { createMemoryRunLog } from "./run-log.js";
 export { toNodeHandler } from "./node.js";
 export { ownerCookie } from "./owner.js";
 export { INTERRUPTED } from "./recover.js";
+export { SCHEMA_VERSION, createPgliteStore, createPostgresStore } from "./store/index.js";
