@@ -13,11 +13,11 @@ const installed = () => join(consumerProject(), "node_modules", "chat-session-re
 // The adapters and the IndexedDB store: modules that import nothing.
 const subpaths = ["ag-ui", "ai-sdk", "chat-stream", "indexeddb"];
 
-test("the installed package holds the one module, its source map, the types, the manifest, the README, the LICENSE, the adapters, the IndexedDB store, the session controller and its reconnecting part, the React hook, the Vue and Svelte bindings, its store of conversations, the tabs coordinator, the testing module and the Jest environment", () => {
+test("the installed package holds the one module, its source map, the types, the manifest, the README, the LICENSE, the adapters, the IndexedDB store, the session controller and its reconnecting part, the React hook, the Vue and Svelte bindings, its store of conversations, the tabs coordinator, the testing module, the Jest environment and the server", () => {
   assert.deepEqual(readdirSync(installed()).sort(), [
-    "LICENSE", "README.md", ...subpaths, "bindgen.d.ts", "index.d.ts", "index.js", "index.js.map", "package.json", "session", "resume", "react", "vue", "svelte", "conversations", "stream-source.d.ts", "tabs", "testing", "jest-environment",
+    "LICENSE", "README.md", ...subpaths, "bindgen.d.ts", "index.d.ts", "index.js", "index.js.map", "package.json", "session", "resume", "react", "vue", "svelte", "conversations", "stream-source.d.ts", "tabs", "testing", "jest-environment", "server",
   ].sort());
-  for (const subpath of [...subpaths, "session", "resume", "react", "vue", "svelte", "conversations", "tabs", "testing", "jest-environment"]) assert.deepEqual(readdirSync(join(installed(), subpath)).sort(), ["index.d.ts", "index.js"]);
+  for (const subpath of [...subpaths, "session", "resume", "react", "vue", "svelte", "conversations", "tabs", "testing", "jest-environment", "server"]) assert.deepEqual(readdirSync(join(installed(), subpath)).sort(), ["index.d.ts", "index.js"]);
 });
 
 test("chat-session-reducer/testing imports only the package's own adapters (their protocol descriptors)", async () => {

@@ -61,9 +61,9 @@ document.body.dataset.result = sessionReducer({ messages: [], status: "idle" }, 
 
 test("each subpath export (adapters, React hook) adds a few kB to the core entry", async (t) => {
   const manifest = JSON.parse(readFileSync(join(installed(), "package.json"), "utf8"));
-  // The Jest environment runs in Node, never in an app's bundle.
+  // The Jest environment and the server run in Node, never in an app's bundle.
   const subpaths = Object.keys(manifest.exports)
-    .filter((subpath) => subpath !== "." && !subpath.endsWith(".json") && subpath !== "./jest-environment");
+    .filter((subpath) => subpath !== "." && !subpath.endsWith(".json") && subpath !== "./jest-environment" && subpath !== "./server");
   // The core entry whole; a subpath (the hook uses the reducer) is measured on top of it.
   const core = `import * as core from "chat-session-reducer";\nconsole.log(core);\n`;
   const coreSize = gzipped((await bundle("core-whole", core)).code);
