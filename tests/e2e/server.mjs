@@ -3,15 +3,20 @@
 // calls its test hooks (POST /api/test/hold and /api/test/release: www/server.mjs says what they take).
 
 import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const SERVER = fileURLToPath(new URL("../../www/server.mjs", import.meta.url));
 const URL_LINE = /^Chat demo: (http:\/\/\S+)$/;
 
 export async function startServer() {
+  // Its conversations in a directory of its own, removed when it stops.
+  const dataDir = mkdtempSync(join(tmpdir(), "chat-demo-e2e-"));
   const child = spawn(process.execPath, [SERVER], {
     // The test hooks: POST /api/test/disconnect cuts the connections that follow a run, …/hold holds one.
-    env: { ...process.env, PORT: "0", DEMO_TEST_HOOKS: "1" },
+    env: { ...process.env, PORT: "0", DEMO_TEST_HOOKS: "1", DATA_DIR: dataDir, DATABASE_URL: "" },
     stdio: ["ignore", "pipe", "pipe"],
   });
   const lines = [];
@@ -73,12 +78,14 @@ export async function startServer() {
       return lines.length;
     },
     waitForLine,
-    stop() {
-      if (child.exitCode !== null) return Promise.resolve();
-      return new Promise((resolve) => {
-        child.once("exit", resolve);
-        child.kill("SIGTERM");
-      });
+    async stop() {
+      if (child.exitCode === null) {
+        await new Promise((resolve) => {
+          child.once("exit", resolve);
+          child.kill("SIGTERM");
+        });
+      }
+      rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }
