@@ -127,9 +127,9 @@ suite "the server's request side (chat-session-reducer/server's applyRequest) ag
 node --test tests/server/request.test.mjs
 
 # PGlite always; PostgreSQL as a server the suite starts itself (initdb + postgres in a temporary
-# directory), which must start when CI or REQUIRE_POSTGRES=1 is set and is skipped with a note otherwise.
+# directory), which must start here (setup.sh installs it): npm test never skips it.
 suite "the server's SessionStore on PGlite and on a PostgreSQL server of its own: node --test tests/server/store.test.mjs"
-node --test tests/server/store.test.mjs
+REQUIRE_POSTGRES=1 node --test tests/server/store.test.mjs
 
 suite "the server's runs against the real client: every ending of a run stored as the client shows it (3 protocols), the routes over node:http (bad input, owners, the owner cookie, resume, restart), 200 seeded runs cut by Stop, drops and failures: node --test tests/server/fold.test.mjs tests/server/routes.test.mjs tests/server/seeded.test.mjs"
 node --test tests/server/fold.test.mjs tests/server/routes.test.mjs tests/server/seeded.test.mjs

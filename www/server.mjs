@@ -28,7 +28,7 @@ import { fileURLToPath } from "node:url";
 import { createChatServer, createPgliteStore, createPostgresStore, ownerCookie, toNodeHandler } from "chat-session-reducer/server";
 import { pickRun } from "./agent/scenarios.mjs";
 import { createHolds } from "./agent/holds.mjs";
-import { createModelOutput } from "./agent/model-stream.mjs";
+import { AGENT_DROPPED, createModelOutput } from "./agent/model-stream.mjs";
 import { createAgentStream } from "./agent/stream.mjs";
 import { createTestHooks } from "./agent/test-hooks.mjs";
 import * as actions from "./agent/wire/actions.mjs";
@@ -113,6 +113,8 @@ const chats = Object.fromEntries(
       authorize,
       run: (context) => agentRun(protocol, context),
       onError: (error) => console.error(`chat: ${protocol}:`, error?.message ?? error),
+      // The scenario's drop is the agent's connection failing mid-reply; anything else, a failure.
+      errorMessage: (error) => (error?.message === AGENT_DROPPED ? "The connection to the agent broke before the reply was finished." : "The agent failed to answer. Try again."),
     }),
   ]),
 );

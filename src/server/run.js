@@ -5,6 +5,7 @@
 // store fold the same ending. Only `stop` (the user's Stop, or a newer run) aborts the model.
 
 import { createRunFold, foldStopped } from "./fold.js";
+import { failureOf, isMalformed } from "../session/run.js";
 
 /** What the model's stream is, as frames: a Response or a byte stream in the protocol's framing
  *  is read by its reader; otherwise each item is a frame (a UIMessageChunk, an AG-UI event, an action). */
@@ -79,7 +80,8 @@ export function startRun({ key, id, protocol, start, produce, log, saver, onErro
     } catch (error) {
       if (stopped) return;
       onError(error);
-      write(protocol.failedFrame(errorMessage(error)));
+      // A malformed frame from the agent is told as the client tells one; any other failure as the app words it.
+      write(protocol.failedFrame(isMalformed(error) ? failureOf(error, undefined, protocol.name).message : errorMessage(error)));
     } finally {
       if (!stopped) {
         fold.end();

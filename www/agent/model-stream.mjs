@@ -5,6 +5,9 @@
 
 const encoder = new TextEncoder();
 
+/** The message of the error a scenario's drop fails the model's stream with. */
+export const AGENT_DROPPED = "the agent's connection dropped";
+
 /**
  * A sink for a wire and the stream it feeds. `run` is the test hooks' record of the run
  * (`{ chunks, stops, pending }`), or undefined outside the tests.
@@ -15,6 +18,10 @@ export function createModelOutput(run) {
   const stream = new ReadableStream({
     start(given) {
       controller = given;
+    },
+    // The server stopped reading (Stop): what the script still writes goes nowhere.
+    cancel() {
+      closed = true;
     },
   });
   const deliver = (chunk) => {
@@ -53,7 +60,7 @@ export function createModelOutput(run) {
       res.destroyed = true;
       closed = true;
       if (run !== undefined) run.ended = true;
-      controller.error(new Error("the agent's connection dropped"));
+      controller.error(new Error(AGENT_DROPPED));
     },
   };
   return { res, stream };
