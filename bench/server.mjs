@@ -1,8 +1,10 @@
 // `npm run bench:server`: what chat-session-reducer/server adds per chunk (its fold into the stored
 // state, its run log, its throttled saves) against the same AI SDK chunks written to a Response
 // body without it, and against the same stream written so and folded by the AI SDK's own
-// readUIMessageStream (a tee, as an app persisting its replies does). Two shapes: one run of
-// 20,000 text deltas, and 1,000 conversations of 100 deltas started together in one process.
+// readUIMessageStream (a tee, as an app persisting its replies does). Shapes: one run of 20,000
+// text deltas; 1,000 conversations of 100 deltas started together in one process; and, the
+// server against the plain pass-through only (the peers build the reply alone, whatever came
+// before it), 100 such conversations each into a stored history of 200 turns.
 // Every side's client reads the response body to its end; the server's stored reply and
 // readUIMessageStream's last message are checked outside the timed region. It prints figures and
 // asserts no time. BENCH_RUNS (default 3) sets the timed runs after one warm-up.
@@ -22,13 +24,26 @@ if (typeof globalThis.gc !== "function") {
   process.exit(1);
 }
 const { createChatServer } = await import(`${PKG}server/index.js`);
+const { toAiSdkMessages } = await import(`${PKG}ai-sdk/index.js`);
+const { sessionReducer } = await import(`${PKG}index.js`);
 const { memoryStore } = await import("../tests/server/helpers.mjs");
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const SHAPES = [
-  { name: "1 run x 20,000 deltas", conversations: 1, deltas: 20_000 },
-  { name: "1,000 runs x 100 deltas", conversations: 1_000, deltas: 100 },
+  { name: "1 run x 20,000 deltas", conversations: 1, deltas: 20_000, turns: 0, peers: true },
+  { name: "1,000 runs x 100 deltas", conversations: 1_000, deltas: 100, turns: 0, peers: true },
+  { name: "100 runs x 100 deltas, 200 turns before", conversations: 100, deltas: 100, turns: 200, peers: false },
 ];
+
+/** A stored conversation of `turns` finished turns (a question, an answer of about 400 characters). */
+function historyOf(turns) {
+  const messages = [];
+  for (let turn = 0; turn < turns; turn++) {
+    messages.push({ id: `h${turn}u`, role: "user", parts: [{ type: "text", text: `Question ${turn}: `.padEnd(60, "q") }] });
+    messages.push({ id: `h${turn}a`, role: "assistant", parts: [{ type: "text", text: `Answer ${turn}: `.padEnd(400, "a") }] });
+  }
+  return { messages, status: "idle" };
+}
 
 /** One reply's UI message chunks: start, a text of `deltas` deltas of 4 characters, finish. */
 function chunksOf(deltas, reply) {
@@ -83,14 +98,12 @@ async function drain(response) {
   }
 }
 
-const noopStore = () => ({
-  saves: 0,
-  async load() {
-    return undefined;
+/** A store that keeps nothing: what the server costs without a database. `load` gives `history` for any conversation. */
+const noopStore = (history) => ({
+  async load(owner, id) {
+    return history === undefined ? undefined : { id, owner, state: history, title: "", status: history.status, updatedAt: new Date(0).toISOString() };
   },
-  async save() {
-    this.saves++;
-  },
+  async save() {},
   async list() {
     return [];
   },
@@ -103,36 +116,55 @@ const noopStore = () => ({
   async close() {},
 });
 
-const userMessage = (id) => ({ id: `u-${id}`, role: "user", parts: [{ type: "text", text: "Go" }] });
-const chatRequest = (id) =>
-  new Request("http://app.test/api/chat", {
+/** The tests' memory store (JSON text in and out), `history` stored first for every conversation. */
+async function seededMemoryStore(history, ids) {
+  const store = memoryStore();
+  if (history !== undefined) for (const id of ids) await store.save("owner", id, history);
+  return store;
+}
+
+/** Counts a store's saves. */
+function counted(store) {
+  const counting = Object.create(store);
+  counting.saves = 0;
+  counting.save = (...args) => (counting.saves++, store.save(...args));
+  return counting;
+}
+
+/** The AI SDK client's body of a send: the whole conversation, the new message last. */
+function chatRequest(id, history) {
+  const sent = sessionReducer(history ?? { messages: [], status: "idle" }, { type: "send", id: `u-${id}`, text: "Go" });
+  return new Request("http://app.test/api/chat", {
     method: "POST",
     headers: { "content-type": "application/json" },
-    body: JSON.stringify({ id, messages: [userMessage(id)], trigger: "submit-message" }),
+    body: JSON.stringify({ id, messages: toAiSdkMessages(sent.messages), trigger: "submit-message" }),
   });
+}
 
 /**
- * The variants. Each `prepare(replies)` gives `{ run(), check() }`: run() answers every
+ * The variants. Each `prepare(replies, history)` gives `{ run(), check() }`: run() answers every
  * conversation at once and resolves when every client has read its body (and, for the server,
  * its last save is written); check() (untimed) says the fold built the right reply.
  */
 const VARIANTS = [
   {
-    name: "plain pass-through (no fold)",
+    name: "plain pass-through",
     prepare: (replies) => ({
       run: () => Promise.all(replies.map(({ chunks }) => drain(passThrough(modelStream(chunks))))),
       check: () => {},
     }),
   },
   {
-    name: "ai createUIMessageStreamResponse (no fold)",
+    name: "ai createUIMessageStreamResponse",
+    peer: true,
     prepare: (replies) => ({
       run: () => Promise.all(replies.map(({ chunks }) => drain(createUIMessageStreamResponse({ stream: modelStream(chunks) })))),
       check: () => {},
     }),
   },
   {
-    name: "plain pass-through + ai readUIMessageStream (tee)",
+    name: "plain + ai readUIMessageStream (tee)",
+    peer: true,
     prepare: (replies) => {
       const last = [];
       return {
@@ -151,12 +183,12 @@ const VARIANTS = [
     },
   },
   ...[
-    ["chat-session-reducer/server, no-op store", noopStore],
-    ["chat-session-reducer/server, tests' memory store", memoryStore],
+    ["server, no-op store", async (history) => noopStore(history)],
+    ["server, tests' memory store", seededMemoryStore],
   ].map(([name, makeStore]) => ({
     name,
-    prepare: (replies) => {
-      const store = makeStore();
+    prepare: async (replies, history) => {
+      const store = counted(await makeStore(history, replies.map(({ id }) => id)));
       const byId = new Map(replies.map((reply) => [reply.id, reply]));
       const server = createChatServer({
         protocol: "ai-sdk",
@@ -171,7 +203,7 @@ const VARIANTS = [
         server,
         store,
         run: async () => {
-          await Promise.all(replies.map(async ({ id }) => drain(await server.fetch(chatRequest(id)))));
+          await Promise.all(replies.map(async ({ id }) => drain(await server.fetch(chatRequest(id, history)))));
           await server.idle();
         },
         // The conversation as the server answers its thread list's read (the store's when it keeps one).
@@ -196,7 +228,7 @@ const mb = (bytes) => bytes / 1024 / 1024;
 /** One timed run of `variant` on `shape`: wall and CPU ms, the heap's peak (sampled) and what stays after a collection. */
 async function measure(variant, shape, round) {
   const replies = Array.from({ length: shape.conversations }, (_, i) => ({ id: `c${round}-${i}`, ...chunksOf(shape.deltas, `a${round}-${i}`) }));
-  const prepared = variant.prepare(replies);
+  const prepared = await variant.prepare(replies, shape.turns > 0 ? historyOf(shape.turns) : undefined);
   gc();
   const heapBefore = process.memoryUsage().heapUsed;
   let peak = heapBefore;
@@ -221,29 +253,38 @@ console.log(`${RUNS} timed runs after 1 warm-up per variant and shape, medians; 
 const rows = [];
 for (const shape of SHAPES) {
   const chunks = shape.conversations * (shape.deltas + 4);
-  const results = new Map(VARIANTS.map((variant) => [variant, []]));
+  const variants = VARIANTS.filter((variant) => shape.peers || !variant.peer);
+  const results = new Map(variants.map((variant) => [variant, []]));
   // Rounds alternate the variants, so a slow spell of the machine falls on all of them.
   for (let round = 0; round <= RUNS; round++) {
-    for (const variant of VARIANTS) {
+    for (const variant of variants) {
       const result = await measure(variant, shape, round);
       if (round > 0) results.get(variant).push(result);
     }
   }
-  const base = median(results.get(VARIANTS[0]).map((r) => r.ms));
-  for (const variant of VARIANTS) {
+  const base = results.get(VARIANTS[0]);
+  const baseMs = median(base.map((r) => r.ms));
+  const baseCpu = median(base.map((r) => r.cpuMs));
+  for (const variant of variants) {
     const list = results.get(variant);
     const ms = median(list.map((r) => r.ms));
+    const cpuMs = median(list.map((r) => r.cpuMs));
+    const perChunk = (value) => ((value * 1000) / chunks).toFixed(1);
     rows.push({
       shape: shape.name,
       variant: variant.name,
-      "ms total": ms.toFixed(1),
-      "cpu ms": median(list.map((r) => r.cpuMs)).toFixed(0),
-      "µs / chunk": ((ms * 1000) / chunks).toFixed(2),
-      "µs / chunk over pass-through": (((ms - base) * 1000) / chunks).toFixed(2),
+      ms: ms.toFixed(0),
+      "µs/chunk": perChunk(ms),
+      "+µs/chunk": perChunk(ms - baseMs),
+      "cpu ms": cpuMs.toFixed(0),
+      "cpu µs/chunk": perChunk(cpuMs),
+      "+cpu µs/chunk": perChunk(cpuMs - baseCpu),
       "heap peak MB": median(list.map((r) => r.peakMb)).toFixed(1),
-      "heap kept MB": median(list.map((r) => r.keptMb)).toFixed(1),
+      "kept MB": median(list.map((r) => r.keptMb)).toFixed(1),
       saves: list[0].saves ?? "",
     });
   }
 }
 console.table(rows);
+console.log("ms: wall time, all conversations; +: over the plain pass-through; heap peak: sampled every 2 ms over the heap before;");
+console.log("kept: after a full collection while the server (its run log keeps an ended run 10 minutes) is alive; saves: the store's, all conversations.");
