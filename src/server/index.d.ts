@@ -1,6 +1,6 @@
 // chat-session-reducer/server: runs folded on the server with the client's own reducer, stored
 // conversations, resume and stop routes, web-standard handlers and a Node adapter.
-import type { SessionState, Message, ToolMap } from "chat-session-reducer";
+import type { AgentMessage, SessionState, ToolMap } from "chat-session-reducer";
 
 /** The protocols the server speaks. */
 export type ServerProtocol = "ai-sdk" | "ag-ui" | "actions" | "chat-stream";
@@ -162,4 +162,5 @@ export function createPostgresStore(options?: PostgresStoreOptions): SessionStor
 /** The schema version this release writes (chat_schema's row "chat-session-reducer"). */
 export const SCHEMA_VERSION: number;
 
-export type { Message };
+// The session's message type, for an app that reads stored conversations.
+export type { AgentMessage };

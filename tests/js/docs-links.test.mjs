@@ -49,10 +49,10 @@ for (const document of documents) {
   });
 }
 
-// 470 since the crate's "From Rust" section: the detail of every part lives in docs/.
-test("the README stays a README for users: at most 470 lines", () => {
+// 480 since the server's section (470 since the crate's "From Rust"): the detail of every part lives in docs/.
+test("the README stays a README for users: at most 480 lines", () => {
   const lines = readFileSync(join(root, "README.md"), "utf8").split("\n").length - 1;
-  assert.ok(lines <= 470, `README.md has ${lines} lines`);
+  assert.ok(lines <= 480, `README.md has ${lines} lines`);
 });
 
 test("the anchor of a heading is GitHub's", () => {

@@ -4,7 +4,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { copyFileSync, mkdirSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, symlinkSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createRequire } from "node:module";
@@ -13,14 +13,27 @@ import { consumerProject } from "../consumers/project.mjs";
 const here = dirname(fileURLToPath(import.meta.url));
 const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
 
+// A server app has Node's types and the AI SDK: the repository's locked copies, linked in.
+function linkServerDependencies(project) {
+  for (const name of ["ai", "@types/node"]) {
+    const link = join(project, "node_modules", name);
+    if (existsSync(link)) continue;
+    mkdirSync(dirname(link), { recursive: true });
+    symlinkSync(join(here, "..", "..", "node_modules", name), link, "dir");
+  }
+}
+
 // tsconfig.json checks the core's types without the DOM's (they must not need them);
-// tsconfig.react.json the hook's, in a page (lib "dom").
+// tsconfig.react.json the hook's, in a page (lib "dom"); tsconfig.server.json the server's in
+// Node (Node's types, no DOM); tsconfig.next.json a Next.js route on the AI SDK, as
+// create-next-app configures TypeScript.
 function typeCheck(project, ...extraArgs) {
   const dir = join(consumerProject(), "types");
   mkdirSync(dir, { recursive: true });
-  for (const file of ["usage.ts", "adapters-usage.ts", "tools-usage.ts", "react-usage.ts", "tsconfig.json", "tsconfig.react.json"]) {
+  for (const file of ["usage.ts", "adapters-usage.ts", "tools-usage.ts", "react-usage.ts", "server-usage.ts", "next-route.ts", "tsconfig.json", "tsconfig.react.json", "tsconfig.server.json", "tsconfig.next.json"]) {
     copyFileSync(join(here, file), join(dir, file));
   }
+  if (project === "tsconfig.server.json" || project === "tsconfig.next.json") linkServerDependencies(consumerProject());
   return spawnSync(process.execPath, [tsc, "-p", join(dir, project), ...extraArgs], { encoding: "utf8" });
 }
 
@@ -43,3 +56,18 @@ for (const [resolution, extraArgs] of [
     assert.equal(status, 0, stdout + stderr);
   });
 }
+
+for (const [resolution, extraArgs] of [
+  ["a bundler (Next.js)", []],
+  ["Node's ES module resolution", ["--module", "nodenext", "--moduleResolution", "nodenext"]],
+]) {
+  test(`the server's types check in a Node http server, resolved as ${resolution} does`, () => {
+    const { status, stdout, stderr } = typeCheck("tsconfig.server.json", ...extraArgs);
+    assert.equal(status, 0, stdout + stderr);
+  });
+}
+
+test("the README's Next.js route on streamText type-checks as create-next-app sets TypeScript up", () => {
+  const { status, stdout, stderr } = typeCheck("tsconfig.next.json");
+  assert.equal(status, 0, stdout + stderr);
+});
