@@ -63,9 +63,23 @@ export function createChatServer(options) {
   const api = (options.api ?? "/api/chat").replace(/\/+$/, "");
   const conversationsPath = (options.conversations ?? "/api/conversations").replace(/\/+$/, "");
   const serialized = createQueues();
+  const keepEndedMs = options.keepEndedMs ?? 60_000;
   /** The newest run of each conversation this process holds, by key. */
   const runs = new Map();
   const ready = recoverInterrupted(store, onError);
+
+  /**
+   * Lets go of a run some time after it ended and its state was written (a late Stop that names
+   * fewer frames than the run had still finds it meanwhile); the store has the conversation.
+   */
+  function forgetWhenDone(key, held) {
+    void held.done
+      .then(() => held.saver.written())
+      .then(() => {
+        const timer = setTimeout(() => runs.get(key) === held && runs.delete(key), keepEndedMs);
+        timer.unref?.();
+      });
+  }
 
   /** The owner of a request, or the 401 to answer. */
   async function ownerOf(request) {
@@ -143,6 +157,7 @@ export function createChatServer(options) {
         errorMessage,
       });
       runs.set(key, Object.assign(started, { saver }));
+      forgetWhenDone(key, started);
       return stream(runId, 0, request.signal, who.headers);
     });
   }

@@ -18,6 +18,10 @@ const asOne = (actions) => (actions.length === 1 ? actions[0] : { type: "batch",
 export function createRunFold(protocol, start) {
   const translate = protocol.translator({ onTransientData() {}, replay: false });
   let state = start;
+  // The actions not yet applied: applied together, as one batch, when the state is asked for (a
+  // save, a stop), so a chunk costs no call into the reducer, whose cost grows with the
+  // conversation once more conversations stream than it keeps indexed.
+  let pending = [];
   let frames = 0;
   // Set once the frame that ends the run came (for AG-UI, held until the next frame says whether it
   // starts the response's next run), or the run failed.
@@ -25,7 +29,12 @@ export function createRunFold(protocol, start) {
   /** @type {any[] | undefined} */
   let held;
   const apply = (actions) => {
-    if (actions.length > 0) state = sessionReducer(state, asOne(actions));
+    for (const action of actions) pending.push(action);
+  };
+  const applied = () => {
+    if (pending.length > 0) state = sessionReducer(state, asOne(pending));
+    pending = [];
+    return state;
   };
   const endWith = (actions) => {
     held = undefined;
@@ -34,7 +43,7 @@ export function createRunFold(protocol, start) {
   };
   return {
     get state() {
-      return state;
+      return applied();
     },
     /** Frames pushed so far: the run's offset. */
     get frames() {
@@ -80,7 +89,7 @@ export function createRunFold(protocol, start) {
     stop() {
       held = undefined;
       ended = true;
-      state = sessionReducer(state, { type: "stop" });
+      state = sessionReducer(applied(), { type: "stop" });
     },
   };
 }

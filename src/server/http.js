@@ -5,7 +5,7 @@ export function json(status, body, headers) {
   return new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json; charset=utf-8", ...headers } });
 }
 
-/** A refusal: `{ error: { code, message, path? } }` (the client's hook shows `message`). */
+/** A refusal: `{ error: message, code, path? }` (the client's hook shows `error`). */
 export function refuse(status, code, message, path, headers, extra) {
   return json(status, { error: message, code, ...(path === undefined ? {} : { path }), ...extra }, headers);
 }

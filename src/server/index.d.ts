@@ -91,6 +91,8 @@ export interface ChatServerOptions<Tools extends ToolMap = ToolMap> {
   maxBodyBytes?: number;
   /** How often a streaming conversation is saved at most (default 250 ms). */
   saveEveryMs?: number;
+  /** How long a run that ended is held in memory for a late Stop (default 60,000 ms); the store has it after. */
+  keepEndedMs?: number;
   /** A store that failed, a model stream that threw, a route that failed: the app's to log. */
   onError?(error: unknown): void;
   /** What the user reads when the model's stream throws (default: a sentence that says nothing of the server). */

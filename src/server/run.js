@@ -67,7 +67,7 @@ export function startRun({ key, id, protocol, start, produce, log, saver, onErro
     log.append(id, json);
     // The fold reads the frame as the client parses it.
     fold.push(JSON.parse(json));
-    saver.save(fold.state);
+    saver.save(() => fold.state);
   };
 
   async function pump() {

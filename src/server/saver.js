@@ -22,6 +22,8 @@ export function createSaver({ store, owner, id, saved, onError, everyMs = 250 })
 
   async function write() {
     timer = undefined;
+    // A state given as a function (the fold's) is made only now: once per save, not per chunk.
+    if (typeof wanted === "function") wanted = wanted();
     const state = wanted;
     if (state === last) return notify();
     try {
@@ -50,7 +52,8 @@ export function createSaver({ store, owner, id, saved, onError, everyMs = 250 })
   }
 
   return {
-    /** The newest state of the conversation: written within `everyMs`, or at once with `now`. */
+    /** The newest state of the conversation (or a function that gives it when the save is due):
+     *  written within `everyMs`, or at once with `now`. */
     save(state, { now = false } = {}) {
       wanted = state;
       if (now && timer !== undefined) {
