@@ -131,8 +131,8 @@ node --test tests/server/request.test.mjs
 suite "the server's SessionStore on PGlite and on a PostgreSQL server of its own: node --test tests/server/store.test.mjs"
 REQUIRE_POSTGRES=1 node --test tests/server/store.test.mjs
 
-suite "the server's runs against the real client: every ending of a run stored as the client shows it (3 protocols), the routes over node:http (bad input, owners, the owner cookie, resume, restart), 200 seeded runs cut by Stop, drops and failures: node --test tests/server/fold.test.mjs tests/server/routes.test.mjs tests/server/seeded.test.mjs"
-node --test tests/server/fold.test.mjs tests/server/routes.test.mjs tests/server/seeded.test.mjs
+suite "the server's runs against the real client: every ending of a run stored as the client shows it (3 protocols), a real streamText on MockLanguageModelV4 through an approval and an edit, the routes over node:http (bad input, owners, the owner cookie, resume, restart), 200 seeded runs cut by Stop, drops and failures: node --test tests/server/fold.test.mjs tests/server/stream-text.test.mjs tests/server/routes.test.mjs tests/server/seeded.test.mjs"
+node --test tests/server/fold.test.mjs tests/server/stream-text.test.mjs tests/server/routes.test.mjs tests/server/seeded.test.mjs
 
 # 100,000 random actions with every kind of hostile input, a few seconds (npm run fuzz runs
 # 1,000,000).
