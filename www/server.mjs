@@ -3,7 +3,7 @@
 // (PGlite under DATA_DIR, www/.data by default; Postgres when DATABASE_URL is set), keeps it
 // going when the page's connection closes, and serves reconnects and Stop:
 //   POST /api/chat/{actions|ai-sdk|ag-ui}          the protocol's body -> the run's stream
-//   GET  /api/chat/ai-sdk/{id}/stream              what the client lacks of the newest run, or 204
+//   GET  /api/chat/{ai-sdk|actions}/{id}/stream    what the client lacks of the newest run, or 204
 //   POST /api/chat/ag-ui/connect  RunAgentInput    the same for AG-UI
 //   POST /api/chat/{protocol}/stop                 the run cut where the client stopped; 204
 //   GET  /api/conversations, GET|DELETE /api/conversations/{id}   the owner's conversations
@@ -119,15 +119,15 @@ const chats = Object.fromEntries(
   ]),
 );
 
-/** The conversation a reconnect is about (the AI SDK's in its path, AG-UI's in its body). */
+/** The conversation a reconnect is about (in its path, or AG-UI's in its body). */
 async function reconnectedId(protocol, request, action) {
-  if (protocol === "ai-sdk") return decodeURIComponent(action.slice(0, -"/stream".length));
+  if (request.method === "GET") return decodeURIComponent(action.slice(0, -"/stream".length));
   return (await request.clone().json().catch(() => ({})))?.threadId;
 }
 
 async function chatRoute(request, protocol, action) {
   const chat = chats[protocol];
-  const reconnect = (protocol === "ai-sdk" && request.method === "GET" && action?.endsWith("/stream")) || (protocol === "ag-ui" && action === "connect");
+  const reconnect = (request.method === "GET" && action?.endsWith("/stream")) || (protocol === "ag-ui" && action === "connect");
   if (!reconnect) {
     const response = await chat.fetch(request);
     return action === undefined && hooks ? hooks.follow(response, hooks.takeCut()) : response;

@@ -118,7 +118,8 @@ export function createChatServer(options) {
     if (who.refusal) return who.refusal;
     const read = await readJson(request, maxBodyBytes);
     if (read.refusal) return read.refusal;
-    const id = conversationIdOf(options.protocol, read.body);
+    // A string once refusedId has passed it.
+    const id = /** @type {string} */ (conversationIdOf(options.protocol, read.body));
     const badId = refusedId(id, who.headers);
     if (badId) return badId;
     const key = keyOf(who.owner, id);
@@ -169,7 +170,7 @@ export function createChatServer(options) {
     if (id === undefined) {
       const read = await readJson(request, maxBodyBytes);
       if (read.refusal) return read.refusal;
-      id = conversationIdOf(options.protocol, read.body);
+      id = /** @type {string} */ (conversationIdOf(options.protocol, read.body));
     }
     const badId = refusedId(id, who.headers);
     if (badId) return badId;
@@ -187,7 +188,8 @@ export function createChatServer(options) {
     if (who.refusal) return who.refusal;
     const read = await readJson(request, maxBodyBytes);
     if (read.refusal) return read.refusal;
-    const id = conversationIdOf(options.protocol, read.body);
+    // A string once refusedId has passed it.
+    const id = /** @type {string} */ (conversationIdOf(options.protocol, read.body));
     const badId = refusedId(id, who.headers);
     if (badId) return badId;
     const key = keyOf(who.owner, id);

@@ -10,13 +10,14 @@ function requestOf(req, res) {
   res.on("close", () => controller.abort());
   const host = req.headers.host ?? "localhost";
   const hasBody = req.method !== "GET" && req.method !== "HEAD";
-  return new Request(new URL(req.originalUrl ?? req.url, `http://${host}`), {
+  // `duplex` (a streamed request body) is Node's and the fetch standard's, not yet in the DOM types.
+  return new Request(new URL(req.originalUrl ?? req.url, `http://${host}`), /** @type {RequestInit} */ ({
     method: req.method,
-    headers: Object.entries(req.headers).flatMap(([name, value]) => (Array.isArray(value) ? value.map((one) => [name, one]) : value === undefined ? [] : [[name, value]])),
+    headers: /** @type {[string, string][]} */ (Object.entries(req.headers).flatMap(([name, value]) => (Array.isArray(value) ? value.map((one) => [name, one]) : value === undefined ? [] : [[name, value]]))),
     body: hasBody ? /** @type {any} */ (Readable.toWeb(req)) : undefined,
     duplex: hasBody ? "half" : undefined,
     signal: controller.signal,
-  });
+  }));
 }
 
 /** Writes `response` to `res`, chunk by chunk; a connection that closes cancels its body. */

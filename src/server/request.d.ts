@@ -64,6 +64,9 @@ export function applyRequest<Tools extends ToolMap = ToolMap, Data extends DataM
  *  characters) naming `path` (default "id"), or undefined when it is a good one. */
 export function checkConversationId(id: unknown, path?: string): RefusedRequest | undefined;
 
+/** The conversation id a body of the protocol carries (unchecked: see checkConversationId). */
+export function conversationIdOf(protocolName: ServerProtocol, body: unknown): unknown;
+
 /** What the model is given for `state`: the active path in the protocol's message form. */
 export function modelInput(protocolName: "ai-sdk", state: SessionState): UIMessageLike[];
 /** AG-UI: a `RunAgentInput`'s `threadId` (the `id` given), `messages`, `resume` and `state` (the agent's). */
@@ -76,3 +79,5 @@ export function modelInput<Tools extends ToolMap = ToolMap, Data extends DataMap
   protocolName: "actions" | "chat-stream",
   state: SessionState<Tools, Data>,
 ): AgentMessage<Tools, Data>[];
+/** Any protocol (a server that serves several): one of the above. */
+export function modelInput(protocolName: ServerProtocol, state: SessionState, options?: { id?: string }): unknown;

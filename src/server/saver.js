@@ -65,7 +65,7 @@ export function createSaver({ store, owner, id, saved, onError, everyMs = 250 })
     /** Resolves once the newest state is written (it waits through retries). */
     written() {
       if (wanted === last && timer === undefined) return Promise.resolve();
-      return new Promise((resolve) => settled.push(resolve));
+      return new Promise((resolve) => settled.push(() => resolve(undefined)));
     },
     /** What the store holds now, as far as this saver knows. */
     get saved() {

@@ -29,23 +29,37 @@ export function createTestHooks() {
    */
   function follow(response, cutAfter) {
     if (response.body === null) return response;
+    const reader = response.body.getReader();
     let passed = 0;
-    let cut;
-    const entry = { cut: () => cut?.() };
+    let controller;
+    const entry = {
+      cut() {
+        following.delete(entry);
+        controller.error(new Error("cut by the test"));
+        reader.cancel().catch(() => {});
+      },
+    };
     following.add(entry);
-    const body = response.body.pipeThrough(
-      new TransformStream({
-        start(controller) {
-          cut = () => controller.error(new Error("cut by the test"));
-        },
-        transform(chunk, controller) {
-          controller.enqueue(chunk);
-          passed += 1;
-          if (passed === cutAfter) cut();
-        },
-        flush: () => void following.delete(entry),
-      }),
-    );
+    const body = new ReadableStream({
+      start(given) {
+        controller = given;
+      },
+      async pull() {
+        const { done, value } = await reader.read().catch(() => ({ done: true }));
+        if (!following.has(entry)) return;
+        if (done) {
+          following.delete(entry);
+          return controller.close();
+        }
+        controller.enqueue(value);
+        passed += 1;
+        if (passed === cutAfter) entry.cut();
+      },
+      cancel() {
+        following.delete(entry);
+        reader.cancel().catch(() => {});
+      },
+    });
     return new Response(body, { status: response.status, headers: response.headers });
   }
 
