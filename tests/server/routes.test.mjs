@@ -160,3 +160,26 @@ test("a restart mid-run stores the run as interrupted: the partial reply kept, a
   assert.match(JSON.stringify(read.state.messages[1]), /Half a repl/);
   await after.close();
 });
+
+test("a store that fails: the run still streams to the client, onError hears of it, and the save is retried until it lands", async () => {
+  const store = memoryStore();
+  const save = store.save;
+  let failures = 0;
+  store.save = async (...args) => {
+    if (failures < 3) {
+      failures += 1;
+      throw Object.assign(new Error("disk full"), { code: "store" });
+    }
+    return save.apply(store, args);
+  };
+  const setup = await listen({ store });
+  const started = await post(setup.base, "/api/chat", { id: "c1", messages: [userMessage("u1", "Hello")] });
+  answer(setup.models[0], "a1");
+  const body = await started.text();
+  assert.match(body, /"delta":"Hi\."/, "the reply streamed whole while the store failed");
+  await until(async () => (await store.load("alice", "c1"))?.state.status === "idle", "the retried save");
+  assert.equal(failures, 3);
+  assert.equal(setup.errors.filter((error) => error.message === "disk full").length, 3, "each failure reached onError");
+  assert.deepEqual((await store.load("alice", "c1")).state.messages.map((message) => message.id), ["u1", "a1"]);
+  await setup.close();
+});
