@@ -8,7 +8,8 @@
 //   POST /api/chat/{protocol}/stop                 the run cut where the client stopped; 204
 //   GET  /api/conversations, GET|DELETE /api/conversations/{id}   the owner's conversations
 // Each browser gets an anonymous owner in a signed, HttpOnly cookie (DEMO_OWNER_SECRET, else a
-// secret kept in the data directory, so every instance on it accepts the others' cookies).
+// secret kept in the data directory, so every instance on it accepts the others' cookies). A
+// restart (SIGTERM) stores the runs in flight as interrupted; a crash leaves that to the next start.
 // With DEMO_TEST_HOOKS=1 (the end-to-end tests), POST /api/test/disconnect cuts every connection
 // that follows a run, as a network failure would, and the runs go on; with { afterChunks: N },
 // the next run's once it has sent N chunks; GET /api/test/chunks says which run started last, how
@@ -209,6 +210,16 @@ const server = http.createServer((req, res) => {
   }
   res.writeHead(405, { "content-type": "application/json; charset=utf-8" }).end('{"error":"method not allowed"}');
 });
+
+// A restart (SIGTERM, Ctrl-C) ends the runs in flight as interrupted, saved, before the process goes.
+for (const signal of ["SIGTERM", "SIGINT"]) {
+  process.once(signal, async () => {
+    server.close();
+    await Promise.all(Object.values(chats).map((chat) => chat.close()));
+    await store.close();
+    process.exit(0);
+  });
+}
 
 const port = Number(process.env.PORT ?? 3000);
 server.listen(port, () => {

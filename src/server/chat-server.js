@@ -13,7 +13,7 @@ import { applyRequest, checkConversationId, conversationIdOf, modelInput } from 
 import { createMemoryRunLog } from "./run-log.js";
 import { startRun } from "./run.js";
 import { createSaver } from "./saver.js";
-import { recoverInterrupted } from "./recover.js";
+import { INTERRUPTED, recoverInterrupted } from "./recover.js";
 import { createPgliteStore } from "./store/index.js";
 import { RUN_HEADERS } from "../session/run.js";
 import { invalid } from "../shared/coded-error.js";
@@ -269,6 +269,15 @@ export function createChatServer(options) {
     resume,
     stop,
     conversations: { list, read, delete: remove },
+    /**
+     * A graceful shutdown: every run in flight ends now as interrupted (its followers get the
+     * same failure frame the store folds), and resolves once every state is written. A crash
+     * instead leaves them to the next start's recovery.
+     */
+    async close() {
+      for (const held of runs.values()) held.interrupt(INTERRUPTED);
+      for (const held of runs.values()) await held.saver.written();
+    },
     /** Resolves once every run in flight has ended and its state is written. */
     async idle() {
       for (const held of runs.values()) {

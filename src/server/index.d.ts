@@ -115,6 +115,8 @@ export interface ChatServer {
   };
   /** Resolves once every run in flight has ended and its state is written. */
   idle(): Promise<void>;
+  /** A graceful shutdown: every run in flight ends as interrupted (followers get the same end the store folds); resolves once all is written. */
+  close(): Promise<void>;
 }
 
 export function createChatServer<Tools extends ToolMap = ToolMap>(options: ChatServerOptions<Tools>): ChatServer;

@@ -5,6 +5,7 @@
 import { sessionReducer } from "chat-session-reducer";
 
 export const INTERRUPTED = "The reply was interrupted: the server restarted before it finished.";
+// (A graceful shutdown, ChatServer.close, ends the runs in flight with the same words.)
 
 const recovered = new WeakMap();
 

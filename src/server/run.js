@@ -134,6 +134,23 @@ export function startRun({ key, id, protocol, start, produce, log, saver, onErro
       stoppedState = state;
       return state;
     },
+    /**
+     * The server is shutting down: the run ends here with the protocol's failure frame saying so,
+     * written to the log and folded as every frame is, so those following it and the store end
+     * the same; its state is saved at once.
+     * @param {string} message
+     */
+    interrupt(message) {
+      if (finished || stopped) return;
+      write(protocol.failedFrame(message));
+      stopped = true;
+      controller.abort(new Error("the server is shutting down"));
+      stoppedNow();
+      fold.end();
+      finished = true;
+      log.end(key, id);
+      saver.save(fold.state, { now: true });
+    },
     /** The state the run left: stopped, or folded to its end. */
     get last() {
       return stoppedState ?? fold.state;

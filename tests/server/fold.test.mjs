@@ -5,7 +5,7 @@
 // byte for byte as JSON.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { createChatServer } from "../../pkg/server/index.js";
+import { INTERRUPTED, createChatServer } from "../../pkg/server/index.js";
 import { createAgentSession } from "../../pkg/session/index.js";
 import { memoryStore, routeFetch, scriptedModel, until } from "./helpers.mjs";
 
@@ -177,6 +177,21 @@ for (const protocol of Object.keys(SCRIPTS)) {
     assert.equal(await storedJson(setup), shown(setup));
     assert.equal(setup.errors.length, 1, "the app's onError heard of it");
     assert.doesNotMatch(shown(setup), /provider overloaded/, "the server's error is not shown to the user");
+    setup.done();
+  });
+
+  test(`${protocol}: a graceful shutdown mid-reply ends the run as interrupted, for the client and the store alike`, async () => {
+    const setup = setUp(protocol);
+    setup.client.send("Hello");
+    await until(() => setup.models.length === 1, "the run");
+    for (const frame of script.opening("a1")) setup.models[0].push(frame);
+    setup.models[0].push(script.word("a1", WORDS[0]));
+    await until(() => replyText(setup) === "Hi ", "a word shown");
+    await setup.server.close();
+    await until(() => setup.client.getSnapshot().status === "error", "the client's end");
+    assert.equal(setup.client.getSnapshot().state.error.message, INTERRUPTED);
+    assert.equal(await storedJson(setup), shown(setup));
+    assert.equal(setup.models[0].signal.aborted, true, "the model is stopped");
     setup.done();
   });
 
