@@ -92,6 +92,7 @@ const isShared = (storage) => typeof storage?.getItem === "function" && storage 
  * @property {WeakSet<object>} followed the sessions read from storage (never written back)
  * @property {boolean} open
  * @property {boolean} leaving the page is going away (pagehide): saves are written at once
+ * @property {boolean} running this tab's own run holds the stream lock (until it is freed)
  * @property {boolean} ending this tab's run ended: the stream lock goes once its end is stored
  * @property {ReturnType<typeof setTimeout> | undefined} endTimer
  * @property {AbortController | undefined} waiting a follower's wait for the stream lock
@@ -146,6 +147,11 @@ function waitForStream(t) {
   if (stream === undefined || t.waiting !== undefined) return;
   const wait = (t.waiting = new AbortController());
   const given = () => {
+    // Granted while this tab sent a run of its own (the moment before given): the lock is that run's.
+    if (t.running) {
+      if (t.waiting === wait) t.waiting = undefined;
+      return;
+    }
     if (wait.signal.aborted || !t.open) {
       if (t.waiting === wait) t.waiting = undefined;
       return void stream.release();
@@ -188,6 +194,7 @@ function takeOver(t, stored) {
  * @param {Connection} t
  */
 function free(t) {
+  t.running = false;
   t.ending = false;
   clearTimeout(t.endTimer);
   t.stream?.release();
@@ -234,6 +241,7 @@ function write(t, session, id, runStart) {
 function gate(t, start, signal) {
   const { stream } = t;
   if (stream === undefined || stream.held()) {
+    t.running = true;
     t.ending = false;
     clearTimeout(t.endTimer);
     return void start();
@@ -242,7 +250,10 @@ function gate(t, start, signal) {
     if (!held) return;
     if (signal.aborted || !t.open) return void stream.release();
     const stored = read(t);
-    if (stored === undefined || stored.rev <= t.rev) return void start();
+    if (stored === undefined || stored.rev <= t.rev) {
+      t.running = true;
+      return void start();
+    }
     stream.release();
     adopt(t, stored, true);
   });
@@ -374,7 +385,7 @@ export function coordinateTabs(standIns = {}) {
       const own = givenChannel === undefined && typeof BroadcastChannel === "function" ? new BroadcastChannel(NAME) : undefined;
       const locks = givenLocks ?? globalThis.navigator?.locks;
       /** @type {Connection} */
-      const t = { key, storage, host, channel: givenChannel ?? own, own, locks, stream: locks && lockKeeper(locks, `csr:${key}:stream`), rev: 0, followed: new WeakSet(), open: true, leaving: false, ending: false, endTimer: undefined, waiting: undefined, live: liveState() };
+      const t = { key, storage, host, channel: givenChannel ?? own, own, locks, stream: locks && lockKeeper(locks, `csr:${key}:stream`), rev: 0, followed: new WeakSet(), open: true, leaving: false, running: false, ending: false, endTimer: undefined, waiting: undefined, live: liveState() };
       // What is stored now is what this tab read.
       t.rev = read(t)?.rev ?? 0;
       const stopListening = listen(t);

@@ -72,8 +72,10 @@ for (const [index, test] of selected.entries()) {
       await page.goto(`${url}&tabs=1`);
     }
     // hold(point) before the run that reaches it starts; held(point) once it is there; release(point).
-    const holds = { hold: server.hold, release: server.release, held: (point) => server.held(point, logStart) };
-    await test.run({ page, chat: chatPage(page), screenshot, serverLine, protocol: test.protocol, serverUrl: server.url, ...holds });
+    // holdChunks([N, …]) stops the next resumable run at those chunk counts: heldAtChunk(run, N), releaseChunks().
+    const { hold, release, latestRun, holdChunks, releaseChunks, heldAtChunk } = server;
+    const holds = { hold, release, held: (point) => server.held(point, logStart), latestRun, holdChunks, releaseChunks, heldAtChunk };
+    await test.run({ page, chat: chatPage(page), screenshot, serverLine, protocol: test.protocol, ...holds });
     if (pageErrors.length > 0) throw new Error(`the page threw: ${pageErrors.map((error) => error.message).join("; ")}`);
     passed += 1;
     console.log(`ok ${index + 1} - ${test.name} (${took()})`);

@@ -3,9 +3,11 @@
 // the chat page helpers, `serverLine(pattern)` (waits for a line the server prints from this
 // test on), `screenshot(name)`, `protocol`, and the agent's holds: `hold(point)` holds the next run
 // that reaches that point of its script (www/agent/scenarios.mjs), `held(point)` waits until one
-// is held there, `release(point)` lets it go on. A test that must act before a reply ends holds
-// the reply, so the agent's pace never decides its outcome. A test with `protocols` runs only in
-// those.
+// is held there, `release(point)` lets it go on; `holdChunks([N, …])` stops the next resumable
+// run's output at those chunk counts, `heldAtChunk(run, N)` waits until it is stopped there (run:
+// `latestRun().run` + 1), `releaseChunks()` moves it on. A test that must act before a reply ends
+// holds the reply, so the agent's pace (fast here: tests/e2e/server.mjs) never decides its
+// outcome. A test with `protocols` runs only in those.
 
 import assert from "node:assert/strict";
 import { createRandom } from "../fuzz/generate.mjs";
@@ -249,7 +251,7 @@ export const tests = [
   {
     name: "connections cut at seeded random chunk boundaries, half of them followed by a reload: each reply ends as the uninterrupted one",
     protocols: ["actions", "ai-sdk", "ag-ui"],
-    async run({ page, chat, screenshot, protocol }) {
+    async run({ page, chat, screenshot, protocol, latestRun, holdChunks, releaseChunks, heldAtChunk }) {
       const other = await page.context().newPage();
       await other.goto(page.url());
       const reference = chatPage(other);
@@ -258,6 +260,7 @@ export const tests = [
       await reference.waitUntilIdle();
       const uninterrupted = await storedConversation(other);
       await other.close();
+      const { chunks: length } = await latestRun();
 
       // Seeded (the fuzz's generator), so a failing run comes back with its seed.
       const random = createRandom(Number(process.env.E2E_SEED ?? 1));
@@ -265,15 +268,18 @@ export const tests = [
       const reconnects = agentReconnects(page);
       const plans = [];
       for (let index = 0; index < Number(process.env.E2E_RESUME_RUNS ?? 6); index += 1) {
-        const plan = { afterChunks: 1 + random.below(60), reload: random.chance(0.5), reloadAfterMs: random.below(400) };
+        const plan = { afterChunks: 1 + random.below(60), reloadAt: random.chance(0.5) ? 1 + random.below(length - 1) : undefined };
         plans.push(plan);
         await fetch(new URL("/api/test/disconnect", page.url()), { method: "POST", body: JSON.stringify({ afterChunks: plan.afterChunks }) });
-        await chat.send("Hello!");
-        if (plan.reload) {
-          await chat.replyContaining("Hello!");
-          await page.waitForTimeout(plan.reloadAfterMs);
+        if (plan.reloadAt !== undefined) {
+          // The run's output stops at that chunk until the page has reloaded: the reload lands mid-run.
+          await holdChunks([plan.reloadAt]);
+          const { run } = await latestRun();
+          await chat.send("Hello!");
+          await heldAtChunk(run + 1, plan.reloadAt);
           await page.reload();
-        }
+          await releaseChunks();
+        } else await chat.send("Hello!");
         await chat.replyContaining("Stop me halfway.");
         await chat.waitUntilIdle();
         assert.deepEqual(await storedConversation(page), uninterrupted, `run ${index}: ${JSON.stringify(plan)}`);
@@ -283,14 +289,19 @@ export const tests = [
         await chat.resetButton.click();
         await chat.hidden(chat.topMessages.first());
       }
-      console.log(`  ${protocol}: ${plans.length} runs cut at chunks ${plans.map((plan) => plan.afterChunks + (plan.reload ? "+reload" : "")).join(", ")}, ${reconnects.length} reconnects: 0 failures`);
+      const described = (plan) => plan.afterChunks + (plan.reloadAt === undefined ? "" : `+reload at ${plan.reloadAt}`);
+      console.log(`  ${protocol}: ${plans.length} runs cut at chunks ${plans.map(described).join(", ")}, ${reconnects.length} reconnects: 0 failures`);
       await screenshot("last");
     },
   },
   {
     name: "Retry after the agent's connection dropped re-sends the conversation through the finished tool call",
-    async run({ page, chat, screenshot }) {
+    async run({ page, chat, screenshot, hold, release }) {
+      // Dropped once the page shows the reply so far: what was still on its way would be lost with it.
+      await hold("failure: before the drop");
       await chat.send("What's the weather in Lisbon?");
+      await chat.replyContaining("In Lisbon it is");
+      await release("failure: before the drop");
       // The agent's connection to the server drops: the server stores and sends the failure.
       await chat.visible(chat.errorBanner.filter({ hasText: "The connection to the agent broke" }));
       const weather = chat.toolCall("get_weather");

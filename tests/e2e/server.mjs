@@ -1,6 +1,8 @@
 // Starts the demo server (www/server.mjs) on a free port for the end-to-end tests and keeps
 // what it prints, so tests can check what the agent did (e.g. that a Stop aborted its run), and
 // calls its test hooks (POST /api/test/hold and /api/test/release: www/server.mjs says what they take).
+// The agent streams at DEMO_PACE_MS (1 ms a word unless set; `npm start`'s agent, 35): the tests
+// hold a reply wherever they act while it streams, so they pass at any pace, the model's too.
 
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -16,7 +18,7 @@ export async function startServer() {
   const dataDir = mkdtempSync(join(tmpdir(), "chat-demo-e2e-"));
   const child = spawn(process.execPath, [SERVER], {
     // The test hooks: POST /api/test/disconnect cuts the connections that follow a run, …/hold holds one.
-    env: { ...process.env, PORT: "0", DEMO_TEST_HOOKS: "1", DATA_DIR: dataDir, DATABASE_URL: "" },
+    env: { ...process.env, PORT: "0", DEMO_TEST_HOOKS: "1", DEMO_PACE_MS: process.env.DEMO_PACE_MS ?? "1", DATA_DIR: dataDir, DATABASE_URL: "" },
     stdio: ["ignore", "pipe", "pipe"],
   });
   const lines = [];
@@ -65,6 +67,7 @@ export async function startServer() {
 
   const url = URL_LINE.exec(await waitForLine(URL_LINE))[1];
   const testHook = async (name, body) => (await fetch(new URL(`/api/test/${name}`, url), { method: "POST", body: JSON.stringify(body) })).json();
+  const latestRun = async () => (await fetch(new URL("/api/test/chunks", url))).json();
   return {
     url,
     /** Holds the next run that reaches `point` of its script (agent.hold in www/agent/scenarios.mjs). */
@@ -73,6 +76,20 @@ export async function startServer() {
     release: (point) => testHook("release", point === undefined ? {} : { point }),
     /** Resolves once a run is held at `point`, from the line the server prints from index `from` on. */
     held: (point, from = 0) => waitForLine(new RegExp(`^test: .+: held at ${point.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`), from, 30_000),
+    /** The run started last: its number (1 for the first, 0 before any), how many chunks it has written, and whether it is held. */
+    latestRun,
+    /** Stops the output of the next run that outlives its connection (AI SDK, AG-UI) at each of `stops` (ascending chunk counts). */
+    holdChunks: (stops) => testHook("hold", { chunks: stops }),
+    /** Moves the run started last on from the stop it is held at to its next. */
+    releaseChunks: () => testHook("release", { chunks: true }),
+    /** Resolves once run number `run` is held at `chunks` chunks (a page following it has those and no more). */
+    async heldAtChunk(run, chunks) {
+      for (const deadline = Date.now() + 30_000; Date.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 5))) {
+        const latest = await latestRun();
+        if (latest.run === run && latest.chunks === chunks && latest.held) return;
+      }
+      throw new Error(`run ${run} was not held at chunk ${chunks}`);
+    },
     /** How many lines the server has printed so far: pass it to waitForLine to see only later ones. */
     get lineCount() {
       return lines.length;

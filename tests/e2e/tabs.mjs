@@ -250,23 +250,12 @@ export const tabsTests = [
     name: "tabs: seeded runs, tabs opened and the tab that streams closed at random chunk boundaries: one request per run, each ends as the uninterrupted run",
     tabs: true,
     protocols: RESUMING,
-    async run({ page, protocol, serverUrl }) {
+    async run({ page, protocol, latestRun, holdChunks, releaseChunks, heldAtChunk, release }) {
       const context = page.context();
       const url = page.url();
       // `page` only measures: the run's own tabs are opened for each run.
       await page.goto(url.replace("&tabs=1", ""));
       const expected = await uninterrupted(context, page.url(), "Hello!", "Stop me halfway.");
-      // The server's count of the chunks of the run started last (`run`: its number), and whether it is held.
-      const latestRun = async () => (await fetch(new URL("/api/test/chunks", serverUrl))).json();
-      const testHook = (name, body) => fetch(new URL(`/api/test/${name}`, serverUrl), { method: "POST", body: JSON.stringify(body) });
-      /** Resolves once run number `run` is held at `chunks` chunks (the page has those and no more). */
-      async function heldAt(run, chunks) {
-        for (const deadline = Date.now() + 30_000; Date.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 5))) {
-          const latest = await latestRun();
-          if (latest.run === run && latest.chunks === chunks && latest.held) return;
-        }
-        throw new Error(`run ${run} was not held at chunk ${chunks}`);
-      }
       const { chunks: length } = await latestRun();
       const random = createRandom(Number(process.env.E2E_SEED ?? 1));
       const count = Number(process.env.E2E_TABS_RUNS ?? 2);
@@ -284,11 +273,11 @@ export const tabsTests = [
         try {
           // The run's output stops at each planned boundary until the test has acted there.
           const stops = [...new Set([plan.openAt, plan.closeAt].filter((at) => at !== undefined))].sort((a, b) => a - b);
-          await testHook("hold", { chunks: stops });
+          await holdChunks(stops);
           const { run: before } = await latestRun();
           await streamer.chat.send("Hello!");
           for (const at of stops) {
-            await heldAt(before + 1, at);
+            await heldAtChunk(before + 1, at);
             // The tab opens as the run goes on (it loads while frames arrive); the streaming one is
             // closed before any later frame reaches it, so it never ends the run itself.
             const opening = at === plan.openAt ? openTab(context, url) : undefined;
@@ -297,7 +286,7 @@ export const tabsTests = [
               tabs[0] = undefined;
               figures.closed += 1;
             }
-            await testHook("release", { chunks: true });
+            await releaseChunks();
             if (opening !== undefined) {
               tabs.push(await opening);
               figures.opened += 1;
@@ -319,7 +308,7 @@ export const tabsTests = [
           figures.failures.push(`run ${index} ${JSON.stringify(plan)}: ${error.message.split("\n")[0]}`);
         } finally {
           figures.runs += 1;
-          await testHook("release", {});
+          await release();
           await closeTabs(tabs.filter((tab) => tab !== undefined)).catch((error) => figures.failures.push(`run ${index}: ${error.message}`));
         }
       }

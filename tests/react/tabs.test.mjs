@@ -189,6 +189,34 @@ test("tabs: a send and a stop from the tab that follows run in the tab that stre
   await b.close();
 });
 
+test("tabs: a run sent by the follower as the other tab's run ends keeps the stream lock: it is not taken over and stopped", async () => {
+  const bot = agent();
+  const { options, storage } = setup();
+  const a = await mount(options);
+  const b = await mount(options);
+  await act(async () => a.session.send("One"));
+  await until(() => bot.replies.length === 1, "the request");
+  bot.text(0, "First");
+  await until(() => b.session.state.status === "streaming", "the follower following (it waits for the stream lock)");
+  bot.finish(0);
+  // A's end stored frees the lock to B's wait; B sends in the moment before that wait reads storage.
+  await until(() => stored(storage).state?.status === "idle" && b.session.status === "idle", "A's reply stored");
+  await act(async () => b.session.send("Two"));
+  await until(() => bot.replies.length === 2, "B's request");
+  bot.text(1, "Second");
+  await until(() => replyOf(a) === "Second", "A following B's run");
+  // Past both tabs' settle moments (200 ms each) with nothing written: A would take the run over there.
+  await act(() => sleep(600));
+  assert.equal(bot.endpoint.requests[1].signal.aborted, false, "B's run goes on");
+  assert.equal(b.session.status, "streaming");
+  bot.finish(1);
+  await until(() => a.session.status === "idle" && b.session.status === "idle", "both idle");
+  assert.equal(replyOf(b), "Second");
+  assert.deepEqual(a.session.state, b.session.state);
+  await a.close();
+  await b.close();
+});
+
 test("tabs: a tab opened mid-run shows the run so far and follows it; no second request", async () => {
   const bot = agent();
   const { options, storage } = setup();
