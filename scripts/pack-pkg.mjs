@@ -169,7 +169,7 @@ async function packSubpath(subpath, folder) {
     entryPoints: [join(source, "index.js")],
     outfile: join(outDir, subpath, "index.js"),
     // The server's database clients are the app's (optional peers), Node's modules the runtime's.
-    external: ["react", "vue", "svelte", "jest-environment-jsdom", "@electric-sql/pglite", "pg", "node:*"],
+    external: ["react", "vue", "svelte", "jest-environment-jsdom", "@electric-sql/pglite", "pg", "redis", "node:*"],
     plugins: [selfImports],
   });
   // In the source the package's types come from it by name (the core, another subpath); beside

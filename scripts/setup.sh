@@ -54,13 +54,17 @@ fi
 
 # Debian's packages, those missing, in one apt-get run: Chromium + ChromeDriver for the browser
 # tests; PostgreSQL for the server store's tests (tests/server/postgres-server.mjs starts its own
-# server from /usr/lib/postgresql/*/bin as the postgres user the package creates).
+# server from /usr/lib/postgresql/*/bin as the postgres user the package creates); Redis for the
+# server's several-instances tests (tests/server/redis-server.mjs starts its own redis-server).
 apt_packages=()
 if [[ ! -x /usr/bin/chromium || ! -x /usr/bin/chromedriver ]]; then
   apt_packages+=(chromium chromium-driver)
 fi
 if ! compgen -G "/usr/lib/postgresql/*/bin/postgres" >/dev/null; then
   apt_packages+=(postgresql)
+fi
+if [[ ! -x /usr/bin/redis-server ]]; then
+  apt_packages+=(redis-server)
 fi
 if (( ${#apt_packages[@]} )); then
   sudo=()

@@ -129,6 +129,10 @@ node --test tests/server/request.test.mjs
 suite "the server's SessionStore on PGlite and on a PostgreSQL server of its own: node --test tests/server/store.test.mjs"
 REQUIRE_POSTGRES=1 node --test tests/server/store.test.mjs
 
+# A redis-server of the suite's own (setup.sh installs it): npm test never skips it.
+suite "the server on several instances: two createChatServer on one Redis (run log, stop across instances, a newer run superseding), against the real client: node --test tests/server/redis.test.mjs"
+REQUIRE_REDIS=1 node --test tests/server/redis.test.mjs
+
 suite "the server's runs against the real client: every ending of a run stored as the client shows it (3 protocols), a real streamText on MockLanguageModelV4 through an approval and an edit, the routes over node:http (bad input, owners, the owner cookie, resume, restart), 200 seeded runs cut by Stop, drops and failures: node --test tests/server/fold.test.mjs tests/server/stream-text.test.mjs tests/server/routes.test.mjs tests/server/seeded.test.mjs"
 node --test tests/server/fold.test.mjs tests/server/stream-text.test.mjs tests/server/routes.test.mjs tests/server/seeded.test.mjs
 

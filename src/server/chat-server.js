@@ -67,6 +67,9 @@ export function createChatServer(options) {
   /** The newest run of each conversation this process holds, by key. */
   const runs = new Map();
   const ready = recoverInterrupted(store, onError);
+  /** Several instances: how a stop reaches the instance holding the run (createRedisControl). */
+  const control = options.control;
+  control?.listen(async (command) => command?.type === "stop" && typeof command.key === "string" && serialized(command.key, () => stopHeld(command.key, command.run, command.offset)));
 
   /**
    * Lets go of a run some time after it ended and its state was written (a late Stop that names
@@ -81,6 +84,16 @@ export function createChatServer(options) {
       });
   }
 
+  /**
+   * The conversation's run this instance holds, if it is the newest: with several instances
+   * (`control`) a later run may have been another's, and then the store has the state.
+   */
+  async function heldNewest(key) {
+    const held = runs.get(key);
+    if (held === undefined || control === undefined) return held;
+    return (await log.newest(key))?.id === held.id ? held : undefined;
+  }
+
   /** The owner of a request, or the 401 to answer. */
   async function ownerOf(request) {
     await ready;
@@ -92,7 +105,7 @@ export function createChatServer(options) {
 
   /** The conversation's state now: its run's, else the store's (undefined when unknown). */
   async function stateOf(owner, id) {
-    const held = runs.get(keyOf(owner, id));
+    const held = await heldNewest(keyOf(owner, id));
     if (held !== undefined) return held.ended ? held.last : held.state;
     return (await store.load(owner, id))?.state;
   }
@@ -124,7 +137,7 @@ export function createChatServer(options) {
     if (badId) return badId;
     const key = keyOf(who.owner, id);
     return serialized(key, async () => {
-      const previous = runs.get(key);
+      const previous = await heldNewest(key);
       let state;
       let saved;
       if (previous !== undefined) {
@@ -132,6 +145,7 @@ export function createChatServer(options) {
         await previous.saver.written();
         saved = previous.saver.saved;
       } else {
+        await stopElsewhere(key, undefined, undefined);
         state = (await store.load(who.owner, id))?.state;
         saved = state;
       }
@@ -194,14 +208,36 @@ export function createChatServer(options) {
     if (badId) return badId;
     const key = keyOf(who.owner, id);
     return serialized(key, async () => {
-      const held = runs.get(key);
+      const held = await heldNewest(key);
       const named = request.headers.get(RUN_HEADERS.id);
-      if (held === undefined || (named !== null && named !== held.id)) return noContent(who.headers);
       const offset = Number(request.headers.get(RUN_HEADERS.offset));
-      await held.stop(request.headers.has(RUN_HEADERS.offset) && Number.isInteger(offset) && offset >= 0 ? offset : undefined);
-      await held.saver.written();
+      const cut = request.headers.has(RUN_HEADERS.offset) && Number.isInteger(offset) && offset >= 0 ? offset : undefined;
+      if (held === undefined) await stopElsewhere(key, named ?? undefined, cut);
+      else await stopHeld(key, named ?? undefined, cut);
       return noContent(who.headers);
     });
+  }
+
+  /** Stops the conversation's run this instance holds (the one named, when named); false when it holds none. */
+  async function stopHeld(key, named, cut) {
+    const held = runs.get(key);
+    if (held === undefined || (named !== undefined && named !== held.id)) return false;
+    await held.stop(cut);
+    await held.saver.written();
+    return true;
+  }
+
+  /**
+   * Asks the instance holding the conversation's run to stop it (several instances, `control`):
+   * resolves once that one has stored it, or the control's wait ran out. Nothing to ask when the
+   * run ended, unless the client stopped before its end (a late Stop that cuts it shorter).
+   */
+  async function stopElsewhere(key, named, cut) {
+    if (control === undefined) return;
+    const newest = await log.newest(key);
+    if (newest === undefined || (named !== undefined && named !== newest.id)) return;
+    if (newest.ended && (cut === undefined || cut >= newest.length)) return;
+    await control.send({ type: "stop", key, run: newest.id, offset: cut });
   }
 
   async function list(request) {

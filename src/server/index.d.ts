@@ -42,6 +42,20 @@ export interface RunLog {
   follow(runId: string, from: number, signal?: AbortSignal): AsyncGenerator<string, void, undefined>;
 }
 
+/** A channel between instances: a command sent reaches the instance that can carry it out. */
+export interface RunControl {
+  listen(handle: (command: any) => Promise<boolean>): void;
+  send(command: unknown): Promise<boolean>;
+  close?(): Promise<void>;
+}
+
+/** Options of the Redis run log and control: a Redis URL, or a node-redis client of the app's (left open by `close`). */
+export interface RedisOptions {
+  url?: string;
+  client?: unknown;
+  onError?(error: unknown): void;
+}
+
 /** What the app's `run` is given to call its model. */
 export interface RunContext<Tools extends ToolMap = ToolMap> {
   /** The conversation's id (the client's). */
@@ -81,8 +95,10 @@ export interface ChatServerOptions<Tools extends ToolMap = ToolMap> {
   authorize(request: Request): Authorization | Promise<Authorization>;
   /** Where conversations are kept (default: `createPgliteStore()`, in memory: give it a `dataDir` to keep them). */
   store?: SessionStore;
-  /** A shared run log (several instances); the process's own by default. */
+  /** A shared run log (several instances: `createRedisRunLog`); the process's own by default. */
   log?: RunLog;
+  /** Several instances: how a stop (or a newer run) reaches the instance holding the run (`createRedisControl`). */
+  control?: RunControl;
   /** The chat routes' base path (default "/api/chat"): POST {api}, POST {api}/stop, GET {api}/{id}/stream, POST {api}/connect. */
   api?: string;
   /** The thread list's base path (default "/api/conversations"): GET, GET /{id}, DELETE /{id}. */
@@ -126,6 +142,12 @@ export const RUN_HEADERS: { readonly id: "chat-run-id"; readonly offset: "chat-r
 
 /** The process's own run log; an ended run stays readable for `keepEndedMs` (default 10 minutes). */
 export function createMemoryRunLog(options?: { keepEndedMs?: number }): RunLog;
+
+/** The run log on Redis (several instances): each run a Redis Stream of at most `maxLength` frames (100,000), kept `ttlSeconds` (600) after it ended. */
+export function createRedisRunLog(options: RedisOptions & { maxLength?: number; ttlSeconds?: number; prefix?: string }): RunLog & { close(): Promise<void> };
+
+/** The control channel on Redis pub/sub: a stop received by one instance is carried out by the one holding the run; `send` waits at most `answerWithinMs` (2,000). */
+export function createRedisControl(options: RedisOptions & { channel?: string; answerWithinMs?: number }): RunControl & { ready: Promise<void>; close(): Promise<void> };
 
 /** A Node `(req, res)` listener (Express too) from a web handler. */
 export function toNodeHandler(handler: (request: Request) => Promise<Response>): (req: import("node:http").IncomingMessage, res: import("node:http").ServerResponse) => void;

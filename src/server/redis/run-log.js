@@ -1,0 +1,129 @@
+// The run log on Redis, for several instances: each run's frames in a Redis Stream of its own, so
+// any instance serves a reconnect from the client's offset and follows the run live (a blocking
+// XREAD on a connection of the follower's own). Entry ids carry the offsets (`0-1` marks the
+// start, frame n is `0-(n+2)`), so trimming never renumbers a run, and the end is an entry with
+// an id of Redis's own (`*`, always above them): followers read it as any frame, and a frame that
+// comes after it is refused by Redis. The conversation's newest run id is a key beside it.
+
+import { connectRedis, drop } from "./connection.js";
+
+// A run still streaming is kept this long at most (an instance that died mid-run leaves it).
+const RUNNING_TTL_SECONDS = 24 * 3600;
+// A blocking read wakes at least this often to see whether its follower went away.
+const BLOCK_MS = 5_000;
+// Renews the newest-run key's expiry only while it still names this run (a newer run keeps its own).
+const EXPIRE_IF_NEWEST = "if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('EXPIRE', KEYS[1], ARGV[2]) end return 0";
+
+const frameId = (offset) => `0-${offset + 2}`;
+const offsetOf = (entryId) => Number(entryId.slice(2)) - 2;
+const isFrame = (entryId) => entryId.startsWith("0-") && entryId !== "0-1";
+
+/** The entries of XREAD's reply for one stream: an array (RESP2), a map by stream name (RESP3, node-redis 6). */
+function entriesOf(reply) {
+  if (Array.isArray(reply)) return reply[0][1];
+  return (reply instanceof Map ? [...reply.values()] : Object.values(reply))[0];
+}
+
+/**
+ * @param {{ url?: string, client?: any, maxLength?: number, ttlSeconds?: number, prefix?: string, onError?: (error: unknown) => void }} options
+ */
+export function createRedisRunLog(options = {}) {
+  const { maxLength = 100_000, ttlSeconds = 600, prefix = "chat-session-reducer:" } = options;
+  const onError = options.onError ?? ((error) => console.error("chat-session-reducer/server (redis run log):", error));
+  const redis = connectRedis(options, "createRedisRunLog", onError);
+  const streamKey = (runId) => `${prefix}run:${runId}`;
+  const newestKey = (key) => `${prefix}newest:${key}`;
+  /** The next offset of each run this instance writes. @type {Map<string, number>} */
+  const writing = new Map();
+  /** Sends one command in the order it was asked (node-redis keeps one connection's order). */
+  const command = async (args) => (await redis.ready).sendCommand(args);
+  const fire = (args) => void command(args).catch(onError);
+
+  return {
+    async start(key, runId) {
+      writing.set(runId, 0);
+      const stream = streamKey(runId);
+      await command(["XADD", stream, "0-1", "s", "1"]);
+      await Promise.all([
+        command(["EXPIRE", stream, String(RUNNING_TTL_SECONDS)]),
+        command(["SET", newestKey(key), runId, "EX", String(RUNNING_TTL_SECONDS)]),
+      ]);
+    },
+    /** Appends a frame of a run this instance writes; returns its offset (-1 when it does not). */
+    append(runId, frame) {
+      const offset = writing.get(runId);
+      if (offset === undefined) return -1;
+      writing.set(runId, offset + 1);
+      fire(["XADD", streamKey(runId), "MAXLEN", "~", String(maxLength), frameId(offset), "f", frame]);
+      return offset;
+    },
+    /** The run wrote its last frame (any instance may end it: one that died mid-run cannot). */
+    end(key, runId) {
+      writing.delete(runId);
+      const stream = streamKey(runId);
+      fire(["XADD", stream, "NOMKSTREAM", "*", "e", "1"]);
+      fire(["EXPIRE", stream, String(ttlSeconds)]);
+      fire(["EVAL", EXPIRE_IF_NEWEST, "1", newestKey(key), runId, String(ttlSeconds)]);
+    },
+    /** The conversation's newest run: `{ id, length, ended }`, or undefined. */
+    async newest(key) {
+      const id = await command(["GET", newestKey(key)]);
+      if (id === null) return undefined;
+      const last = await command(["XREVRANGE", streamKey(id), "+", "-", "COUNT", "2"]);
+      if (last.length === 0) return undefined;
+      const ended = !isFrame(last[0][0]);
+      const frame = last.find(([entryId]) => isFrame(entryId));
+      return { id, length: frame === undefined ? 0 : offsetOf(frame[0]) + 1, ended };
+    },
+    /** The run's frames `[from, to)` as they are now. */
+    async slice(runId, from, to) {
+      if (to <= from) return [];
+      const entries = await command(["XRANGE", streamKey(runId), frameId(from), frameId(to - 1)]);
+      return entries.map(([, fields]) => fields[1]);
+    },
+    /**
+     * The run's frames from offset `from`, then each one as it is appended, until the run ends or
+     * `signal` aborts (a closed connection stops following; the run goes on).
+     * @param {string} runId @param {number} from @param {AbortSignal} [signal]
+     */
+    async *follow(runId, from, signal) {
+      const stream = streamKey(runId);
+      // What is there already, on the shared connection: a run that ended needs no blocking read.
+      let after = `0-${from + 1}`;
+      const present = await command(["XRANGE", stream, `(${after}`, "+"]);
+      if (present.length === 0 && (await command(["EXISTS", stream])) === 0) return;
+      for (const [entryId, fields] of present) {
+        if (!isFrame(entryId)) return;
+        yield fields[1];
+        after = entryId;
+      }
+      if (signal?.aborted) return;
+      const reader = await redis.duplicate();
+      const onAbort = () => drop(reader);
+      signal?.addEventListener("abort", onAbort, { once: true });
+      try {
+        for (;;) {
+          const reply = await reader.sendCommand(["XREAD", "COUNT", "100", "BLOCK", String(BLOCK_MS), "STREAMS", stream, after]);
+          if (signal?.aborted) return;
+          if (reply === null) {
+            if ((await reader.sendCommand(["EXISTS", stream])) === 0) return;
+            continue;
+          }
+          for (const [entryId, fields] of entriesOf(reply)) {
+            if (!isFrame(entryId)) return;
+            yield fields[1];
+            after = entryId;
+          }
+        }
+      } catch (error) {
+        // Dropping the reader is how a follower that went away ends its blocking read.
+        if (!signal?.aborted) throw error;
+      } finally {
+        signal?.removeEventListener("abort", onAbort);
+        if (reader.isOpen) drop(reader);
+      }
+    },
+    /** Closes the connections this log opened. */
+    close: () => redis.close(),
+  };
+}

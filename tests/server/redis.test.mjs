@@ -1,0 +1,212 @@
+// Two instances of chat-session-reducer/server on one Redis (tests/server/redis-server.mjs starts
+// a real redis-server) and one store: a run started on A is resumed from B at the client's
+// offset, a Stop sent to B stops A's model and stores what the client shows, a newer run on B
+// supersedes A's, and a reconnect after the run ended gets its end. Without redis-server the
+// suite is skipped with a note, and fails when CI or REQUIRE_REDIS is set.
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { createChatServer, createRedisControl, createRedisRunLog, RUN_HEADERS } from "../../pkg/server/index.js";
+import { createAgentSession } from "../../pkg/session/index.js";
+import { memoryStore, routeFetch, scriptedModel, until } from "./helpers.mjs";
+import { startRedis } from "./redis-server.mjs";
+
+const requireRedis = Boolean(process.env.CI && process.env.CI !== "0") || process.env.REQUIRE_REDIS === "1";
+
+let redis;
+let why;
+before(async () => {
+  try {
+    redis = await startRedis();
+  } catch (error) {
+    why = error;
+  }
+});
+after(() => redis?.stop());
+
+const opening = [{ type: "start", messageId: "a1" }, { type: "text-start", id: "t" }];
+const word = (text) => ({ type: "text-delta", id: "t", delta: text });
+const closing = [{ type: "text-end", id: "t" }, { type: "finish", finishReason: "stop" }];
+
+/** One instance: its own run log and control on the shared Redis, the shared store; its models in `models`. */
+function instance(store, models) {
+  const log = createRedisRunLog({ url: redis.url });
+  const control = createRedisControl({ url: redis.url });
+  const server = createChatServer({
+    protocol: "ai-sdk",
+    store,
+    log,
+    control,
+    authorize: () => "owner-1",
+    run: ({ signal }) => {
+      const model = scriptedModel();
+      model.signal = signal;
+      models.push(model);
+      return model.stream();
+    },
+  });
+  return { server, log, control, close: async () => (await control.close(), await log.close()) };
+}
+
+/**
+ * Instances A and B; the client's chat requests go to `chatOn`, every other request to the other
+ * one (its reconnects and stops), and the first chat response drops after `cutAfter` chunks.
+ */
+async function setUp({ chatOn = "A", cutAfter } = {}) {
+  const store = memoryStore();
+  const models = [];
+  const A = instance(store, models);
+  const B = instance(store, models);
+  await Promise.all([A.control.ready, B.control.ready]);
+  const chatServer = chatOn === "A" ? A : B;
+  const otherServer = chatOn === "A" ? B : A;
+  const seen = [];
+  let cut = cutAfter;
+  const undo = routeFetch(async (request) => {
+    const isChat = request.method === "POST" && new URL(request.url).pathname === "/api/chat";
+    const response = await (isChat ? chatServer : otherServer).server.fetch(request);
+    seen.push({ path: new URL(request.url).pathname, on: isChat ? chatOn : chatOn === "A" ? "B" : "A", offset: response.headers.get(RUN_HEADERS.offset), status: response.status });
+    if (!isChat || cut === undefined) return response;
+    const after = cut;
+    cut = undefined;
+    return dropAfter(response, after);
+  });
+  const client = createAgentSession({ protocol: "ai-sdk", api: "/api/chat", stopApi: "/api/chat/stop", resume: true, throttle: 0, id: "c1" });
+  const unsubscribe = client.subscribe(() => {});
+  return {
+    A,
+    B,
+    models,
+    client,
+    seen,
+    stored: async () => {
+      await A.server.idle();
+      await B.server.idle();
+      return JSON.stringify((await store.load("owner-1", "c1"))?.state);
+    },
+    shown: () => JSON.stringify(client.getSnapshot().state),
+    done: async () => {
+      unsubscribe();
+      undo();
+      await A.close();
+      await B.close();
+    },
+  };
+}
+
+/** `response` whose body fails ("network error", as fetch's does) after `chunks` chunks. */
+function dropAfter(response, chunks) {
+  let passed = 0;
+  const body = response.body.pipeThrough(
+    new TransformStream({
+      transform(chunk, controller) {
+        if (passed++ >= chunks) controller.error(new TypeError("network error"));
+        else controller.enqueue(chunk);
+      },
+    }),
+  );
+  return new Response(body, { status: response.status, headers: response.headers });
+}
+
+const replyText = (client) =>
+  (client.getSnapshot().state.messages[1]?.parts ?? [])
+    .filter((part) => part.type === "text")
+    .map((part) => part.text)
+    .join("");
+
+/** The suite's tests, failing (CI, REQUIRE_REDIS=1) or skipped when redis-server did not start. */
+function redisTest(name, body) {
+  test(name, async (t) => {
+    if (redis === undefined) {
+      if (requireRedis) throw new Error(`redis-server could not start (required: CI or REQUIRE_REDIS=1): ${why?.message}`);
+      console.log(`redis.test.mjs: redis-server could not start, so this test is SKIPPED (CI=1 or REQUIRE_REDIS=1 makes it fail): ${why?.message}`);
+      return t.skip(`redis-server could not start: ${why?.message}`);
+    }
+    await body();
+  });
+}
+
+redisTest("a run on A, its connection dropped, resumes from B at the client's offset and ends as the whole reply", async () => {
+  const setup = await setUp({ cutAfter: 3 });
+  setup.client.send("Hello");
+  await until(() => setup.models.length === 1, "the run");
+  const model = setup.models[0];
+  for (const frame of opening) model.push(frame);
+  model.push(word("Hi "));
+  // The client has applied 3 frames when its connection drops at the 4th.
+  await until(() => replyText(setup.client) === "Hi ", "a word shown");
+  for (const text of ["there ", "friend."]) model.push(word(text));
+  for (const frame of closing) model.push(frame);
+  model.end();
+  await until(() => setup.client.getSnapshot().status === "idle", "the end");
+  assert.equal(replyText(setup.client), "Hi there friend.", "nothing lost, nothing doubled");
+  const resumed = setup.seen.findLast((request) => request.path === "/api/chat/c1/stream");
+  assert.equal(resumed?.on, "B");
+  assert.equal(resumed.offset, "3", "B answered from the client's offset, not from the start");
+  assert.equal(model.signal.aborted, false);
+  assert.equal(await setup.stored(), setup.shown());
+  await setup.done();
+});
+
+redisTest("a Stop sent to B stops A's model, and the stored reply is the one the client shows", async () => {
+  const setup = await setUp();
+  setup.client.send("Hello");
+  await until(() => setup.models.length === 1, "the run");
+  const model = setup.models[0];
+  for (const frame of opening) model.push(frame);
+  model.push(word("Hi "));
+  model.push(word("there "));
+  await until(() => replyText(setup.client) === "Hi there ", "two words shown");
+  setup.client.stop();
+  // The model writes on before the stop reaches it: none of it may be stored.
+  model.push(word("friend."));
+  await until(() => model.signal.aborted, "A's model aborted");
+  await until(() => setup.seen.some((request) => request.path === "/api/chat/stop" && request.on === "B"), "B answered the stop");
+  assert.equal(replyText(setup.client), "Hi there ");
+  assert.equal(await setup.stored(), setup.shown());
+  await setup.done();
+});
+
+redisTest("a newer run sent to B supersedes A's: A's model aborted, the stopped reply stored, B's run on top of it", async () => {
+  const setup = await setUp();
+  setup.client.send("Hello");
+  await until(() => setup.models.length === 1, "the first run");
+  const first = setup.models[0];
+  for (const frame of opening) first.push(frame);
+  first.push(word("Hi "));
+  await until(() => replyText(setup.client) === "Hi ", "a word shown");
+  // The AI SDK's own regenerate of the reply, as another page's useChat sends it, reaching B.
+  const user = setup.client.getSnapshot().state.messages[0];
+  const body = { id: "c1", trigger: "regenerate-message", messages: [{ id: user.id, role: "user", parts: [{ type: "text", text: "Hello" }] }] };
+  const response = await setup.B.server.fetch(new Request("http://app.test/api/chat", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) }));
+  assert.equal(response.status, 200);
+  assert.equal(first.signal.aborted, true, "A's model was aborted before B's run started");
+  await until(() => setup.models.length === 2, "B's run");
+  const second = setup.models[1];
+  for (const frame of [{ type: "start", messageId: "a2" }, { type: "text-start", id: "t" }, word("Again."), ...closing]) second.push(frame);
+  second.end();
+  await response.text();
+  const stored = JSON.parse(await setup.stored());
+  assert.deepEqual(stored.messages.map((message) => message.id), [user.id, "a2"]);
+  assert.equal(stored.status, "idle");
+  await setup.done();
+});
+
+redisTest("a reconnect after the run ended, on the other instance, gets the end (and only what the client lacks)", async () => {
+  const setup = await setUp();
+  setup.client.send("Hello");
+  await until(() => setup.models.length === 1, "the run");
+  const model = setup.models[0];
+  for (const frame of [...opening, word("Done."), ...closing]) model.push(frame);
+  model.end();
+  await until(() => setup.client.getSnapshot().status === "idle", "the end");
+  await setup.stored();
+  const runId = setup.client.getSnapshot().run?.id ?? (await setup.B.log.newest(JSON.stringify(["owner-1", "c1"]))).id;
+  const frames = opening.length + 1 + closing.length;
+  const late = await setup.B.server.fetch(new Request("http://app.test/api/chat/c1/stream", { headers: { [RUN_HEADERS.id]: runId, [RUN_HEADERS.offset]: String(frames) } }));
+  assert.equal(late.status, 200);
+  assert.equal(late.headers.get(RUN_HEADERS.offset), String(frames));
+  assert.equal(await late.text(), "data: [DONE]\n\n", "the end, nothing the client had");
+  const fresh = await setup.A.server.fetch(new Request("http://app.test/api/chat/c1/stream"));
+  assert.equal((await fresh.text()).match(/^data: \{/gm)?.length, frames, "a client with nothing gets the whole run");
+  await setup.done();
+});
