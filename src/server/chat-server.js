@@ -13,7 +13,7 @@ import { applyRequest, checkConversationId, conversationIdOf, modelInput } from 
 import { createMemoryRunLog } from "./run-log.js";
 import { startRun } from "./run.js";
 import { createSaver } from "./saver.js";
-import { INTERRUPTED, recoverInterrupted } from "./recover.js";
+import { INTERRUPTED, interrupt, recoverInterrupted } from "./recover.js";
 import { createPgliteStore } from "./store/index.js";
 import { RUN_HEADERS } from "../session/run.js";
 import { invalid } from "../shared/coded-error.js";
@@ -56,6 +56,7 @@ export function createChatServer(options) {
   const { authorize, run: produce } = options;
   const store = options.store ?? createPgliteStore();
   const protocol = PROTOCOLS[options.protocol];
+  /** @type {import("./index.js").RunLog} */
   const log = options.log ?? createMemoryRunLog();
   const maxBodyBytes = options.maxBodyBytes ?? 1_000_000;
   const onError = options.onError ?? ((error) => console.error("chat-session-reducer/server:", error));
@@ -66,9 +67,15 @@ export function createChatServer(options) {
   const keepEndedMs = options.keepEndedMs ?? 60_000;
   /** The newest run of each conversation this process holds, by key. */
   const runs = new Map();
-  const ready = recoverInterrupted(store, onError);
   /** Several instances: how a stop reaches the instance holding the run (createRedisControl). */
   const control = options.control;
+  /** Several instances: a lease per conversation's run, by which a run whose instance died is told (createRedisLeases). */
+  const leases = options.leases;
+  /** The sweep for runs whose instance died, while one goes on. @type {Promise<void> | undefined} */
+  let sweeping;
+  const ready = leases === undefined ? recoverInterrupted(store, onError) : interruptAbandoned();
+  const checking = leases && setInterval(() => void interruptAbandoned(), options.checkAbandonedMs ?? leases.leaseMs);
+  if (checking) checking.unref?.();
   control?.listen(async (command) => command?.type === "stop" && typeof command.key === "string" && serialized(command.key, () => stopHeld(command.key, command.run, command.offset)));
 
   /**
@@ -92,6 +99,30 @@ export function createChatServer(options) {
     const held = runs.get(key);
     if (held === undefined || control === undefined) return held;
     return (await log.newest(key))?.id === held.id ? held : undefined;
+  }
+
+  /**
+   * Stores as interrupted every conversation stored streaming whose run no instance holds (its
+   * lease ran out: the instance died), and ends that run's log so its followers get the end.
+   */
+  function interruptAbandoned() {
+    sweeping ??= (async () => {
+      for (const { owner, id } of await store.streaming()) {
+        const key = keyOf(owner, id);
+        await serialized(key, () => interruptIfAbandoned(key, owner, id));
+      }
+    })()
+      .catch(onError)
+      .finally(() => (sweeping = undefined));
+    return sweeping;
+  }
+
+  async function interruptIfAbandoned(key, owner, id) {
+    const held = runs.get(key);
+    if ((held !== undefined && !held.ended) || (await leases?.held(key))) return;
+    if (!(await interrupt(store, owner, id))) return;
+    const newest = await log.newest(key);
+    if (newest !== undefined && !newest.ended) await log.abandon?.(key, newest.id, JSON.stringify(protocol.failedFrame(INTERRUPTED)));
   }
 
   /** The owner of a request, or the 401 to answer. */
@@ -157,6 +188,8 @@ export function createChatServer(options) {
         await saver.written();
         return noContent(who.headers);
       }
+      const lease = await leases?.acquire(key);
+      if (leases !== undefined && lease === undefined) return refuse(503, "run_elsewhere", "another instance still runs this conversation; try again", undefined, who.headers);
       const runId = crypto.randomUUID();
       await log.start(key, runId);
       const context = { id, owner: who.owner, messages: modelInput(options.protocol, applied.state, { id }), state: applied.state, body: read.body, request };
@@ -173,6 +206,7 @@ export function createChatServer(options) {
       });
       runs.set(key, Object.assign(started, { saver }));
       forgetWhenDone(key, started);
+      if (lease !== undefined) void started.settled().then(() => lease.release()).catch(onError);
       return stream(runId, 0, request.signal, who.headers);
     });
   }
@@ -306,11 +340,13 @@ export function createChatServer(options) {
     stop,
     conversations: { list, read, delete: remove },
     /**
-     * A graceful shutdown: every run in flight ends now as interrupted (its followers get the
-     * same failure frame the store folds), and resolves once every state is written. A crash
-     * instead leaves them to the next start's recovery.
+     * A graceful shutdown: the sweep for runs whose instance died (`leases`) stops, every run in
+     * flight ends now as interrupted (its followers get the same failure frame the store folds),
+     * and resolves once every state is written. A crash instead leaves them to the next start's
+     * recovery (or, with `leases`, to another instance's sweep).
      */
     async close() {
+      clearInterval(checking);
       for (const held of runs.values()) held.interrupt(INTERRUPTED);
       for (const held of runs.values()) await held.saver.written();
     },

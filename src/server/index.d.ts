@@ -40,12 +40,22 @@ export interface RunLog {
   newest(key: string): { id: string; length: number; ended: boolean } | undefined | Promise<{ id: string; length: number; ended: boolean } | undefined>;
   slice(runId: string, from: number, to: number): string[] | Promise<string[]>;
   follow(runId: string, from: number, signal?: AbortSignal): AsyncGenerator<string, void, undefined>;
+  /** Ends a run another instance wrote and can no longer end (it died): `json` after its last frame, then the end. */
+  abandon?(key: string, runId: string, json: string): Promise<void>;
 }
 
 /** A channel between instances: a command sent reaches the instance that can carry it out. */
 export interface RunControl {
   listen(handle: (command: any) => Promise<boolean>): void;
   send(command: unknown): Promise<boolean>;
+  close?(): Promise<void>;
+}
+
+/** Leases on conversations' runs, renewed by the instance running them. */
+export interface RunLeases {
+  readonly leaseMs: number;
+  acquire(key: string): Promise<{ release(): Promise<void> } | undefined>;
+  held(key: string): Promise<boolean>;
   close?(): Promise<void>;
 }
 
@@ -99,6 +109,10 @@ export interface ChatServerOptions<Tools extends ToolMap = ToolMap> {
   log?: RunLog;
   /** Several instances: how a stop (or a newer run) reaches the instance holding the run (`createRedisControl`). */
   control?: RunControl;
+  /** Several instances: a lease per conversation's run (`createRedisLeases`); a run whose lease ran out is stored interrupted by another. */
+  leases?: RunLeases;
+  /** How often, with `leases`, conversations stored streaming are checked for a run whose instance died (default: the lease's time). */
+  checkAbandonedMs?: number;
   /** The chat routes' base path (default "/api/chat"): POST {api}, POST {api}/stop, GET {api}/{id}/stream, POST {api}/connect. */
   api?: string;
   /** The thread list's base path (default "/api/conversations"): GET, GET /{id}, DELETE /{id}. */
@@ -131,7 +145,7 @@ export interface ChatServer {
   };
   /** Resolves once every run in flight has ended and its state is written. */
   idle(): Promise<void>;
-  /** A graceful shutdown: every run in flight ends as interrupted (followers get the same end the store folds); resolves once all is written. */
+  /** A graceful shutdown: the sweep for runs whose instance died (`leases`) stops, every run in flight ends as interrupted (followers get the same end the store folds); resolves once all is written. */
   close(): Promise<void>;
 }
 
@@ -148,6 +162,9 @@ export function createRedisRunLog(options: RedisOptions & { maxLength?: number; 
 
 /** The control channel on Redis pub/sub: a stop received by one instance is carried out by the one holding the run; `send` waits at most `answerWithinMs` (2,000). */
 export function createRedisControl(options: RedisOptions & { channel?: string; answerWithinMs?: number }): RunControl & { ready: Promise<void>; close(): Promise<void> };
+
+/** Leases on Redis (SET NX PX, renewed every third of `leaseMs`, 5,000 by default): an instance that dies loses its runs' leases within `leaseMs`. */
+export function createRedisLeases(options: RedisOptions & { leaseMs?: number; prefix?: string }): RunLeases & { close(): Promise<void> };
 
 /** A Node `(req, res)` listener (Express too) from a web handler. */
 export function toNodeHandler(handler: (request: Request) => Promise<Response>): (req: import("node:http").IncomingMessage, res: import("node:http").ServerResponse) => void;

@@ -6,7 +6,7 @@
 export { createChatServer } from "./chat-server.js";
 export { RUN_HEADERS } from "../session/run.js";
 export { createMemoryRunLog } from "./run-log.js";
-export { createRedisControl, createRedisRunLog } from "./redis/index.js";
+export { createRedisControl, createRedisLeases, createRedisRunLog } from "./redis/index.js";
 export { toNodeHandler } from "./node.js";
 export { ownerCookie } from "./owner.js";
 export { INTERRUPTED } from "./recover.js";

@@ -25,12 +25,18 @@ async function interruptAll(store, onError) {
   }
   for (const { owner, id } of streaming) {
     try {
-      const stored = await store.load(owner, id);
-      if (stored?.state.status !== "streaming") continue;
-      const state = sessionReducer(stored.state, { type: "part", part: { type: "error", error: INTERRUPTED } });
-      await store.save(owner, id, state, stored.state);
+      await interrupt(store, owner, id);
     } catch (error) {
       onError(error);
     }
   }
+}
+
+/** Stores the conversation, if still stored streaming, as interrupted; true when it did. */
+export async function interrupt(store, owner, id) {
+  const stored = await store.load(owner, id);
+  if (stored?.state.status !== "streaming") return false;
+  const state = sessionReducer(stored.state, { type: "part", part: { type: "error", error: INTERRUPTED } });
+  await store.save(owner, id, state, stored.state);
+  return true;
 }

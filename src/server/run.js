@@ -95,6 +95,8 @@ export function startRun({ key, id, protocol, start, produce, log, saver, onErro
   /** @type {() => void} */
   let stoppedNow = () => {};
   const done = Promise.race([pump(), new Promise((resolve) => (stoppedNow = () => resolve(undefined)))]);
+  /** The stop's save, once asked (a stop resolves `done` before it has folded its cut). */
+  let stopSaving = Promise.resolve();
 
   return {
     id,
@@ -124,15 +126,28 @@ export function startRun({ key, id, protocol, start, produce, log, saver, onErro
       stopped = true;
       controller.abort(new Error("stopped by the user"));
       stoppedNow();
-      const frames = (await log.slice(id, 0, cut)).map((json) => JSON.parse(json));
-      const state = foldStopped(protocol, start, frames, cut);
-      if (wasRunning) {
-        log.append(id, JSON.stringify(protocol.stoppedFrame));
-        log.end(key, id);
+      /** @type {() => void} */
+      let saving = () => {};
+      stopSaving = new Promise((resolve) => (saving = () => resolve(undefined)));
+      try {
+        const frames = (await log.slice(id, 0, cut)).map((json) => JSON.parse(json));
+        const state = foldStopped(protocol, start, frames, cut);
+        if (wasRunning) {
+          log.append(id, JSON.stringify(protocol.stoppedFrame));
+          log.end(key, id);
+        }
+        saver.save(state, { now: true });
+        stoppedState = state;
+        return state;
+      } finally {
+        saving();
       }
-      saver.save(state, { now: true });
-      stoppedState = state;
-      return state;
+    },
+    /** Resolves once the run ended (or was stopped) and its last state is written. */
+    async settled() {
+      await done;
+      await stopSaving;
+      await saver.written();
     },
     /**
      * The server is shutting down: the run ends here with the protocol's failure frame saying so,

@@ -5,7 +5,7 @@
 // suite is skipped with a note, and fails when CI or REQUIRE_REDIS is set.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { createChatServer, createRedisControl, createRedisRunLog, RUN_HEADERS } from "../../pkg/server/index.js";
+import { createChatServer, createRedisControl, createRedisLeases, createRedisRunLog, INTERRUPTED, RUN_HEADERS } from "../../pkg/server/index.js";
 import { createAgentSession } from "../../pkg/session/index.js";
 import { memoryStore, routeFetch, scriptedModel, until } from "./helpers.mjs";
 import { startRedis } from "./redis-server.mjs";
@@ -27,15 +27,27 @@ const opening = [{ type: "start", messageId: "a1" }, { type: "text-start", id: "
 const word = (text) => ({ type: "text-delta", id: "t", delta: text });
 const closing = [{ type: "text-end", id: "t" }, { type: "finish", finishReason: "stop" }];
 
-/** One instance: its own run log and control on the shared Redis, the shared store; its models in `models`. */
-function instance(store, models) {
+// Short leases, so an instance that died is found out within about a second.
+const LEASE_MS = 1_000;
+
+/**
+ * One instance: its own run log, control and leases on the shared Redis, the shared store (whose
+ * saves stop once the instance is killed); its models in `models`. `kill()` is a death as far as
+ * the others can tell: no more renewals, saves or answers.
+ */
+function instance(shared, models) {
+  let dead = false;
+  const store = { ...shared, save: (...args) => (dead ? new Promise(() => {}) : shared.save(...args)) };
   const log = createRedisRunLog({ url: redis.url });
   const control = createRedisControl({ url: redis.url });
+  const leases = createRedisLeases({ url: redis.url, leaseMs: LEASE_MS });
   const server = createChatServer({
     protocol: "ai-sdk",
     store,
     log,
     control,
+    leases,
+    checkAbandonedMs: 200,
     authorize: () => "owner-1",
     run: ({ signal }) => {
       const model = scriptedModel();
@@ -44,7 +56,23 @@ function instance(store, models) {
       return model.stream();
     },
   });
-  return { server, log, control, close: async () => (await control.close(), await log.close()) };
+  const connections = () => Promise.all([control.close(), leases.close(), log.close()]);
+  return {
+    server,
+    log,
+    control,
+    kill: async () => {
+      dead = true;
+      await connections();
+      // Only to stop its sweep: its runs' ends reach neither Redis nor the store.
+      void server.close();
+    },
+    close: async () => {
+      if (dead) return;
+      await server.close();
+      await connections();
+    },
+  };
 }
 
 /**
@@ -61,14 +89,18 @@ async function setUp({ chatOn = "A", cutAfter } = {}) {
   const otherServer = chatOn === "A" ? B : A;
   const seen = [];
   let cut = cutAfter;
+  /** Cuts the client's chat connection now (its instance died). */
+  let cutChat = () => {};
   const undo = routeFetch(async (request) => {
     const isChat = request.method === "POST" && new URL(request.url).pathname === "/api/chat";
     const response = await (isChat ? chatServer : otherServer).server.fetch(request);
     seen.push({ path: new URL(request.url).pathname, on: isChat ? chatOn : chatOn === "A" ? "B" : "A", offset: response.headers.get(RUN_HEADERS.offset), status: response.status });
-    if (!isChat || cut === undefined) return response;
-    const after = cut;
+    if (!isChat || response.body === null) return response;
+    const after = cut ?? Infinity;
     cut = undefined;
-    return dropAfter(response, after);
+    const dropped = dropAfter(response, after);
+    const body = dropped.body.pipeThrough(new TransformStream({ start: (controller) => (cutChat = () => controller.error(new TypeError("network error"))) }));
+    return new Response(body, { status: response.status, headers: response.headers });
   });
   const client = createAgentSession({ protocol: "ai-sdk", api: "/api/chat", stopApi: "/api/chat/stop", resume: true, throttle: 0, id: "c1" });
   const unsubscribe = client.subscribe(() => {});
@@ -78,6 +110,8 @@ async function setUp({ chatOn = "A", cutAfter } = {}) {
     models,
     client,
     seen,
+    store,
+    cutChat: () => cutChat(),
     stored: async () => {
       await A.server.idle();
       await B.server.idle();
@@ -208,5 +242,28 @@ redisTest("a reconnect after the run ended, on the other instance, gets the end 
   assert.equal(await late.text(), "data: [DONE]\n\n", "the end, nothing the client had");
   const fresh = await setup.A.server.fetch(new Request("http://app.test/api/chat/c1/stream"));
   assert.equal((await fresh.text()).match(/^data: \{/gm)?.length, frames, "a client with nothing gets the whole run");
+  await setup.done();
+});
+
+redisTest("A dies mid-reply: B stores the run interrupted within the lease's time, and the client following it gets its end", async () => {
+  const setup = await setUp();
+  setup.client.send("Hello");
+  await until(() => setup.models.length === 1, "the run");
+  const model = setup.models[0];
+  for (const frame of opening) model.push(frame);
+  model.push(word("Hi "));
+  await until(() => replyText(setup.client) === "Hi ", "a word shown");
+  await until(async () => (await setup.store.load("owner-1", "c1"))?.state.messages[1]?.parts.some((part) => part.text === "Hi "), "the word saved");
+  const died = Date.now();
+  await setup.A.kill();
+  setup.cutChat();
+  await until(async () => (await setup.store.load("owner-1", "c1"))?.state.status === "error", "the run stored interrupted");
+  const after = Date.now() - died;
+  assert.ok(after < 15_000, `stored interrupted ${after} ms after A died`);
+  await until(() => setup.client.getSnapshot().status === "error", "the client's end");
+  const stored = (await setup.store.load("owner-1", "c1")).state;
+  assert.equal(replyText(setup.client), "Hi ", "the partial reply kept");
+  assert.match(JSON.stringify(stored), new RegExp(INTERRUPTED.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")));
+  assert.equal(JSON.stringify(stored), setup.shown());
   await setup.done();
 });

@@ -3,3 +3,4 @@
 
 export { createRedisRunLog } from "./run-log.js";
 export { createRedisControl } from "./control.js";
+export { createRedisLeases } from "./lease.js";

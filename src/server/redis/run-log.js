@@ -38,6 +38,12 @@ export function createRedisRunLog(options = {}) {
   /** Sends one command in the order it was asked (node-redis keeps one connection's order). */
   const command = async (args) => (await redis.ready).sendCommand(args);
   const fire = (args) => void command(args).catch(onError);
+  // The end entry (a frame after it is refused), and the expiry of the run and of its newest-run key.
+  const endCommands = (key, runId) => [
+    ["XADD", streamKey(runId), "NOMKSTREAM", "*", "e", "1"],
+    ["EXPIRE", streamKey(runId), String(ttlSeconds)],
+    ["EVAL", EXPIRE_IF_NEWEST, "1", newestKey(key), runId, String(ttlSeconds)],
+  ];
 
   return {
     async start(key, runId) {
@@ -57,13 +63,22 @@ export function createRedisRunLog(options = {}) {
       fire(["XADD", streamKey(runId), "MAXLEN", "~", String(maxLength), frameId(offset), "f", frame]);
       return offset;
     },
-    /** The run wrote its last frame (any instance may end it: one that died mid-run cannot). */
+    /** The run wrote its last frame. */
     end(key, runId) {
       writing.delete(runId);
+      for (const args of endCommands(key, runId)) fire(args);
+    },
+    /**
+     * Ends a run another instance wrote and can no longer end (it died mid-run): `frame` (the
+     * protocol's failure) after its last frame, then the end, so its followers get both.
+     */
+    async abandon(key, runId, frame) {
       const stream = streamKey(runId);
-      fire(["XADD", stream, "NOMKSTREAM", "*", "e", "1"]);
-      fire(["EXPIRE", stream, String(ttlSeconds)]);
-      fire(["EVAL", EXPIRE_IF_NEWEST, "1", newestKey(key), runId, String(ttlSeconds)]);
+      const [last] = await command(["XREVRANGE", stream, "+", "-", "COUNT", "1"]);
+      if (last === undefined || !last[0].startsWith("0-")) return;
+      const next = last[0] === "0-1" ? 0 : offsetOf(last[0]) + 1;
+      await command(["XADD", stream, frameId(next), "f", frame]);
+      await Promise.all(endCommands(key, runId).map(command));
     },
     /** The conversation's newest run: `{ id, length, ended }`, or undefined. */
     async newest(key) {
