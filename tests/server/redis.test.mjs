@@ -1,7 +1,8 @@
 // Two instances of chat-session-reducer/server on one Redis (tests/server/redis-server.mjs starts
 // a real redis-server) and one store: a run started on A is resumed from B at the client's
 // offset, a Stop sent to B stops A's model and stores what the client shows, a newer run on B
-// supersedes A's, and a reconnect after the run ended gets its end. Without redis-server the
+// supersedes A's, a reconnect after the run ended gets its end, a run whose instance died is
+// stored interrupted and ended, and a starting instance leaves live runs alone. Without redis-server the
 // suite is skipped with a note, and fails when CI or REQUIRE_REDIS is set.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
@@ -265,5 +266,26 @@ redisTest("A dies mid-reply: B stores the run interrupted within the lease's tim
   assert.equal(replyText(setup.client), "Hi ", "the partial reply kept");
   assert.match(JSON.stringify(stored), new RegExp(INTERRUPTED.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")));
   assert.equal(JSON.stringify(stored), setup.shown());
+  await setup.done();
+});
+
+redisTest("an instance starting while A's run streams leaves it streaming: the lease says it is alive", async () => {
+  const setup = await setUp();
+  setup.client.send("Hello");
+  await until(() => setup.models.length === 1, "the run");
+  const model = setup.models[0];
+  for (const frame of opening) model.push(frame);
+  model.push(word("Hi "));
+  await until(() => replyText(setup.client) === "Hi ", "a word shown");
+  const C = instance(setup.store, setup.models);
+  // Any route waits for the start-up recovery first.
+  assert.equal((await C.server.fetch(new Request("http://app.test/api/conversations"))).status, 200);
+  assert.equal((await setup.store.load("owner-1", "c1")).state.status, "streaming");
+  for (const frame of [word("there."), ...closing]) model.push(frame);
+  model.end();
+  await until(() => setup.client.getSnapshot().status === "idle", "the end");
+  assert.equal(replyText(setup.client), "Hi there.");
+  assert.equal(await setup.stored(), setup.shown());
+  await C.close();
   await setup.done();
 });
