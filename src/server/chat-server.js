@@ -24,6 +24,9 @@ const PROTOCOLS = { "ai-sdk": aiSdkProtocol, "ag-ui": agUiProtocol, actions: act
 
 const keyOf = (owner, id) => JSON.stringify([owner, id]);
 
+/** The 503 for a new run while another instance still holds the conversation's (several instances). */
+const runElsewhere = (headers) => refuse(503, "run_elsewhere", "another instance still runs this conversation; try again", undefined, headers);
+
 /** The 400 for a conversation id the server does not accept (request.js's rule), or undefined. */
 function refusedId(id, headers) {
   const refused = checkConversationId(id);
@@ -157,6 +160,24 @@ export function createChatServer(options) {
     return new Response(body, { status: 200, headers: { ...protocol.headers, [RUN_HEADERS.id]: runId, [RUN_HEADERS.offset]: String(from), ...headers } });
   }
 
+  /**
+   * The state a new request of the conversation applies to: its run in flight stopped (here, or
+   * through `control` on the instance holding it), a run whose instance died stored interrupted
+   * (`leases`), else the store's. `elsewhere` when another instance still holds a run it did not stop.
+   */
+  async function stateBefore(key, owner, id) {
+    const previous = await heldNewest(key);
+    if (previous !== undefined) {
+      const state = previous.ended ? previous.last : await previous.stop();
+      await previous.saver.written();
+      return { state, saved: previous.saver.saved };
+    }
+    await stopElsewhere(key, undefined, undefined);
+    if (leases !== undefined) await interruptIfAbandoned(key, owner, id);
+    const state = (await store.load(owner, id))?.state;
+    return { state, saved: state, elsewhere: leases !== undefined && state?.status === "streaming" };
+  }
+
   async function chat(request) {
     const who = await ownerOf(request);
     if (who.refusal) return who.refusal;
@@ -168,18 +189,8 @@ export function createChatServer(options) {
     if (badId) return badId;
     const key = keyOf(who.owner, id);
     return serialized(key, async () => {
-      const previous = await heldNewest(key);
-      let state;
-      let saved;
-      if (previous !== undefined) {
-        state = previous.ended ? previous.last : await previous.stop();
-        await previous.saver.written();
-        saved = previous.saver.saved;
-      } else {
-        await stopElsewhere(key, undefined, undefined);
-        state = (await store.load(who.owner, id))?.state;
-        saved = state;
-      }
+      const { state, saved, elsewhere } = await stateBefore(key, who.owner, id);
+      if (elsewhere) return runElsewhere(who.headers);
       const applied = applyRequest(options.protocol, read.body, state);
       if (!applied.ok) return refuse(applied.status, applied.error.code, applied.error.message, applied.error.path, who.headers, applied.status === 409 ? { state: applied.state } : undefined);
       const saver = createSaver({ store, owner: who.owner, id, saved, onError, everyMs: options.saveEveryMs });
@@ -189,7 +200,7 @@ export function createChatServer(options) {
         return noContent(who.headers);
       }
       const lease = await leases?.acquire(key);
-      if (leases !== undefined && lease === undefined) return refuse(503, "run_elsewhere", "another instance still runs this conversation; try again", undefined, who.headers);
+      if (leases !== undefined && lease === undefined) return runElsewhere(who.headers);
       const runId = crypto.randomUUID();
       await log.start(key, runId);
       const context = { id, owner: who.owner, messages: modelInput(options.protocol, applied.state, { id }), state: applied.state, body: read.body, request };

@@ -2,8 +2,9 @@
 // a real redis-server) and one store: a run started on A is resumed from B at the client's
 // offset, a Stop sent to B stops A's model and stores what the client shows, a newer run on B
 // supersedes A's, a reconnect after the run ended gets its end, a run whose instance died is
-// stored interrupted and ended, and a starting instance leaves live runs alone. Without redis-server the
-// suite is skipped with a note, and fails when CI or REQUIRE_REDIS is set.
+// stored interrupted and ended (by the sweep, or by a newer run reaching B first), and a starting
+// instance leaves live runs alone. Without redis-server the suite is skipped with a note, and
+// fails when CI or REQUIRE_REDIS is set.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { createChatServer, createRedisControl, createRedisLeases, createRedisRunLog, INTERRUPTED, RUN_HEADERS } from "../../pkg/server/index.js";
@@ -36,7 +37,7 @@ const LEASE_MS = 1_000;
  * saves stop once the instance is killed); its models in `models`. `kill()` is a death as far as
  * the others can tell: no more renewals, saves or answers.
  */
-function instance(shared, models) {
+function instance(shared, models, { checkAbandonedMs = 200 } = {}) {
   let dead = false;
   const store = { ...shared, save: (...args) => (dead ? new Promise(() => {}) : shared.save(...args)) };
   const log = createRedisRunLog({ url: redis.url });
@@ -48,7 +49,7 @@ function instance(shared, models) {
     log,
     control,
     leases,
-    checkAbandonedMs: 200,
+    checkAbandonedMs,
     authorize: () => "owner-1",
     run: ({ signal }) => {
       const model = scriptedModel();
@@ -80,11 +81,11 @@ function instance(shared, models) {
  * Instances A and B; the client's chat requests go to `chatOn`, every other request to the other
  * one (its reconnects and stops), and the first chat response drops after `cutAfter` chunks.
  */
-async function setUp({ chatOn = "A", cutAfter } = {}) {
+async function setUp({ chatOn = "A", cutAfter, checkAbandonedMs } = {}) {
   const store = memoryStore();
   const models = [];
-  const A = instance(store, models);
-  const B = instance(store, models);
+  const A = instance(store, models, { checkAbandonedMs });
+  const B = instance(store, models, { checkAbandonedMs });
   await Promise.all([A.control.ready, B.control.ready]);
   const chatServer = chatOn === "A" ? A : B;
   const otherServer = chatOn === "A" ? B : A;
@@ -287,5 +288,35 @@ redisTest("an instance starting while A's run streams leaves it streaming: the l
   assert.equal(replyText(setup.client), "Hi there.");
   assert.equal(await setup.stored(), setup.shown());
   await C.close();
+  await setup.done();
+});
+
+redisTest("A dies mid-reply and a newer run reaches B before any sweep: B stores A's run interrupted, then runs the new one", async () => {
+  const setup = await setUp({ checkAbandonedMs: 60_000 });
+  setup.client.send("Hello");
+  await until(() => setup.models.length === 1, "the run");
+  for (const frame of opening) setup.models[0].push(frame);
+  setup.models[0].push(word("Hi "));
+  await until(async () => (await setup.store.load("owner-1", "c1"))?.state.messages[1]?.parts.some((part) => part.text === "Hi "), "the word saved");
+  await setup.A.kill();
+  setup.cutChat();
+  const user = setup.client.getSnapshot().state.messages[0];
+  const body = { id: "c1", trigger: "regenerate-message", messages: [{ id: user.id, role: "user", parts: [{ type: "text", text: "Hello" }] }] };
+  // Nobody answers B's stop (A is dead): B waits for that (2 s), by when A's lease (1 s) ran out.
+  const response = await setup.B.server.fetch(new Request("http://app.test/api/chat", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) }));
+  assert.equal(response.status, 200);
+  await until(() => setup.models.length === 2, "B's run");
+  for (const frame of [{ type: "start", messageId: "a2" }, { type: "text-start", id: "t" }, word("Again."), ...closing]) setup.models[1].push(frame);
+  setup.models[1].end();
+  await response.text();
+  // A's run never ends (its instance is "dead"): B's is the one to wait for.
+  await setup.B.server.idle();
+  const stored = (await setup.store.load("owner-1", "c1")).state;
+  assert.deepEqual(stored.messages.map((message) => message.id), [user.id, "a2"]);
+  assert.equal(stored.status, "idle");
+  // The client following A's run got its end from B: the interrupted reply, as stored before the new run.
+  await until(() => setup.client.getSnapshot().status === "error", "the client's end");
+  assert.equal(replyText(setup.client), "Hi ");
+  assert.match(JSON.stringify(setup.client.getSnapshot().state), /interrupted/);
   await setup.done();
 });
