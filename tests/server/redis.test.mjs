@@ -40,9 +40,11 @@ const LEASE_MS = 1_000;
 function instance(shared, models, { checkAbandonedMs = 200 } = {}) {
   let dead = false;
   const store = { ...shared, save: (...args) => (dead ? new Promise(() => {}) : shared.save(...args)) };
-  const log = createRedisRunLog({ url: redis.url });
-  const control = createRedisControl({ url: redis.url });
-  const leases = createRedisLeases({ url: redis.url, leaseMs: LEASE_MS });
+  // A killed instance's failures (its connections closed) are its own: the test watches the others.
+  const onError = (error) => dead || console.error(error);
+  const log = createRedisRunLog({ url: redis.url, onError });
+  const control = createRedisControl({ url: redis.url, onError });
+  const leases = createRedisLeases({ url: redis.url, leaseMs: LEASE_MS, onError });
   const server = createChatServer({
     protocol: "ai-sdk",
     store,
@@ -50,6 +52,7 @@ function instance(shared, models, { checkAbandonedMs = 200 } = {}) {
     control,
     leases,
     checkAbandonedMs,
+    onError,
     authorize: () => "owner-1",
     run: ({ signal }) => {
       const model = scriptedModel();
