@@ -7,7 +7,8 @@ import { createConnection, createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
-const SERVER = "/usr/bin/redis-server";
+// Debian's by default; REDIS_SERVER names another (a laptop's Homebrew one).
+const SERVER = process.env.REDIS_SERVER ?? "/usr/bin/redis-server";
 const READY_WITHIN_MS = 10_000;
 
 /** Starts a server; resolves `{ url, stop }` once it answers PING, or rejects with why it could not start. */
