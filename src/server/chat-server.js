@@ -202,7 +202,11 @@ export function createChatServer(options) {
       const lease = await leases?.acquire(key);
       if (leases !== undefined && lease === undefined) return runElsewhere(who.headers);
       const runId = crypto.randomUUID();
-      await log.start(key, runId);
+      // A run that cannot start lets go of its lease (it would be renewed for nothing).
+      await Promise.resolve(log.start(key, runId)).catch(async (error) => {
+        await lease?.release();
+        throw error;
+      });
       const context = { id, owner: who.owner, messages: modelInput(options.protocol, applied.state, { id }), state: applied.state, body: read.body, request };
       const started = startRun({
         key,
