@@ -1,6 +1,7 @@
 // The demo's server: serves the built page (www/dist) and the scripted agent in three protocols,
 // every run through chat-session-reducer/server, which folds it into the stored conversation
-// (PGlite under DATA_DIR, www/.data by default; Postgres when DATABASE_URL is set), keeps it
+// (PGlite under DATA_DIR, www/.data by default; Postgres when DATABASE_URL is set; with REDIS_URL
+// the runs on Redis, so several instances serve one conversation), keeps it
 // going when the page's connection closes, and serves reconnects and Stop:
 //   POST /api/chat/{actions|ai-sdk|ag-ui}          the protocol's body -> the run's stream
 //   GET  /api/chat/{ai-sdk|actions}/{id}/stream    what the client lacks of the newest run, or 204
@@ -26,7 +27,16 @@ import { stat } from "node:fs/promises";
 import http from "node:http";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { createChatServer, createPgliteStore, createPostgresStore, ownerCookie, toNodeHandler } from "chat-session-reducer/server";
+import {
+  createChatServer,
+  createPgliteStore,
+  createPostgresStore,
+  createRedisControl,
+  createRedisLeases,
+  createRedisRunLog,
+  ownerCookie,
+  toNodeHandler,
+} from "chat-session-reducer/server";
 import { pickRun } from "./agent/scenarios.mjs";
 import { createHolds } from "./agent/holds.mjs";
 import { AGENT_DROPPED, createModelOutput } from "./agent/model-stream.mjs";
@@ -72,6 +82,11 @@ function ownerSecret() {
 mkdirSync(DATA_DIR, { recursive: true });
 const store = process.env.DATABASE_URL ? createPostgresStore({ connectionString: process.env.DATABASE_URL }) : createPgliteStore({ dataDir: path.join(DATA_DIR, "pglite") });
 const authorize = ownerCookie({ secret: ownerSecret() });
+// With REDIS_URL, several instances share the runs: the log, Stop routed to the run, leases.
+const url = process.env.REDIS_URL;
+const shared = url ? { log: createRedisRunLog({ url }), leases: createRedisLeases({ url }) } : {};
+// A control channel each: one chat server listens on it.
+const controlOf = (protocol) => (url ? { control: createRedisControl({ url, channel: `chat-demo:control:${protocol}` }) } : {});
 
 // The newest run of each conversation, for the server's log lines (a reconnect names its run).
 const newestRun = new Map();
@@ -112,6 +127,8 @@ const chats = Object.fromEntries(
       conversations: "/api/conversations",
       store,
       authorize,
+      ...shared,
+      ...controlOf(protocol),
       run: (context) => agentRun(protocol, context),
       onError: (error) => console.error(`chat: ${protocol}:`, error?.message ?? error),
       // The scenario's drop is the agent's connection failing mid-reply; anything else, a failure.
