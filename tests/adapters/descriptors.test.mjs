@@ -71,7 +71,11 @@ test("each descriptor's request body carries the session, and only the resumable
   assert.equal(input.runId, "r1");
   assert.deepEqual(input.messages, agUi.toAgUiInput(sent).messages);
 
-  assert.equal(chatStream.actionsProtocol.resume, undefined);
+  // This package's own protocol reconnects as the AI SDK's does (chat-session-reducer/server serves it); seed 001's does not.
+  assert.deepEqual(chatStream.actionsProtocol.resume({ api: "/api/chat", id: "c 1", body: () => assert.fail("no body") }), {
+    url: "/api/chat/c%201/stream",
+    method: "GET",
+  });
   assert.equal(chatStream.chatStreamProtocol.resume, undefined);
   assert.deepEqual(aiSdk.aiSdkProtocol.resume({ api: "/api/chat", id: "c 1", body: () => assert.fail("no body") }), {
     url: "/api/chat/c%201/stream",
