@@ -27,6 +27,13 @@ const keyOf = (owner, id) => JSON.stringify([owner, id]);
 /** The 503 for a new run while another instance still holds the conversation's (several instances). */
 const runElsewhere = (headers) => refuse(503, "run_elsewhere", "another instance still runs this conversation; try again", undefined, headers);
 
+/** The frames the client says it applied of the run it names (`chat-run-offset`), or undefined when it says none. */
+function offsetOf(request) {
+  if (!request.headers.has(RUN_HEADERS.offset)) return undefined;
+  const offset = Number(request.headers.get(RUN_HEADERS.offset));
+  return Number.isInteger(offset) && offset >= 0 ? offset : undefined;
+}
+
 /** The 400 for a conversation id the server does not accept (request.js's rule), or undefined. */
 function refusedId(id, headers) {
   const refused = checkConversationId(id);
@@ -178,20 +185,27 @@ export function createChatServer(options) {
     return { state, saved: state, elsewhere: leases !== undefined && state?.status === "streaming" };
   }
 
-  async function chat(request) {
+  /** The owner, the JSON body and the conversation it names (`id`, `key`), or the refusal to answer. */
+  async function bodyConversation(request) {
     const who = await ownerOf(request);
-    if (who.refusal) return who.refusal;
+    if (who.refusal) return { refusal: who.refusal };
     const read = await readJson(request, maxBodyBytes);
-    if (read.refusal) return read.refusal;
+    if (read.refusal) return { refusal: read.refusal };
     // A string once refusedId has passed it.
     const id = /** @type {string} */ (conversationIdOf(options.protocol, read.body));
-    const badId = refusedId(id, who.headers);
-    if (badId) return badId;
-    const key = keyOf(who.owner, id);
+    const refusal = refusedId(id, who.headers);
+    if (refusal) return { refusal };
+    return { who, body: read.body, id, key: keyOf(who.owner, id) };
+  }
+
+  async function chat(request) {
+    const conversation = await bodyConversation(request);
+    if (conversation.refusal) return conversation.refusal;
+    const { who, id, key, body } = conversation;
     return serialized(key, async () => {
       const { state, saved, elsewhere } = await stateBefore(key, who.owner, id);
       if (elsewhere) return runElsewhere(who.headers);
-      const applied = applyRequest(options.protocol, read.body, state);
+      const applied = applyRequest(options.protocol, body, state);
       if (!applied.ok) return refuse(applied.status, applied.error.code, applied.error.message, applied.error.path, who.headers, applied.status === 409 ? { state: applied.state } : undefined);
       const saver = createSaver({ store, owner: who.owner, id, saved, onError, everyMs: options.saveEveryMs });
       if (applied.state.status !== "streaming") {
@@ -207,7 +221,7 @@ export function createChatServer(options) {
         await lease?.release();
         throw error;
       });
-      const context = { id, owner: who.owner, messages: modelInput(options.protocol, applied.state, { id }), state: applied.state, body: read.body, request };
+      const context = { id, owner: who.owner, messages: modelInput(options.protocol, applied.state, { id }), state: applied.state, body, request };
       const started = startRun({
         key,
         id: runId,
@@ -239,28 +253,21 @@ export function createChatServer(options) {
     if (badId) return badId;
     const newest = await log.newest(keyOf(who.owner, id));
     if (newest === undefined) return noContent(who.headers);
-    const offset = Number(request.headers.get(RUN_HEADERS.offset));
+    const offset = offsetOf(request);
     const sameRun = request.headers.get(RUN_HEADERS.id) === newest.id;
-    const from = sameRun && Number.isInteger(offset) && offset >= 0 ? Math.min(offset, newest.length) : 0;
+    const from = sameRun && offset !== undefined ? Math.min(offset, newest.length) : 0;
     return stream(newest.id, from, request.signal, who.headers);
   }
 
   /** Stop: the conversation's run is cut where the client says it stopped, and stored so. */
   async function stop(request) {
-    const who = await ownerOf(request);
-    if (who.refusal) return who.refusal;
-    const read = await readJson(request, maxBodyBytes);
-    if (read.refusal) return read.refusal;
-    // A string once refusedId has passed it.
-    const id = /** @type {string} */ (conversationIdOf(options.protocol, read.body));
-    const badId = refusedId(id, who.headers);
-    if (badId) return badId;
-    const key = keyOf(who.owner, id);
+    const conversation = await bodyConversation(request);
+    if (conversation.refusal) return conversation.refusal;
+    const { who, key } = conversation;
     return serialized(key, async () => {
       const held = await heldNewest(key);
       const named = request.headers.get(RUN_HEADERS.id);
-      const offset = Number(request.headers.get(RUN_HEADERS.offset));
-      const cut = request.headers.has(RUN_HEADERS.offset) && Number.isInteger(offset) && offset >= 0 ? offset : undefined;
+      const cut = offsetOf(request);
       if (held === undefined) await stopElsewhere(key, named ?? undefined, cut);
       else await stopHeld(key, named ?? undefined, cut);
       return noContent(who.headers);
