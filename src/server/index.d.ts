@@ -175,7 +175,7 @@ export function ownerCookie(options: { secret: string; name?: string; maxAgeSeco
 /** The error part's text of a run a restart interrupted. */
 export const INTERRUPTED: string;
 
-// The stores (src/server/store/index.d.ts says the same for its own folder).
+// The stores (src/server/store/index.d.ts re-exports these for its own folder).
 export interface PgliteStoreOptions {
   /** The data directory; in memory when absent. */
   dataDir?: string;
