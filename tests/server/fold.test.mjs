@@ -7,7 +7,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { INTERRUPTED, createChatServer } from "../../pkg/server/index.js";
 import { createAgentSession } from "../../pkg/session/index.js";
-import { memoryStore, routeFetch, scriptedModel, until } from "./helpers.mjs";
+import { dropAfter, memoryStore, routeFetch, scriptedRun, until } from "./helpers.mjs";
 
 // Each protocol's frames for a reply "Hi there friend." and for a question the user must answer.
 const SCRIPTS = {
@@ -60,12 +60,7 @@ function setUp(protocol, { cutAfter } = {}) {
     store,
     authorize: () => "owner-1",
     onError: (error) => errors.push(error),
-    run: ({ signal }) => {
-      const model = scriptedModel();
-      model.signal = signal;
-      models.push(model);
-      return model.stream();
-    },
+    run: scriptedRun(models),
   });
   let cut = cutAfter;
   const undo = routeFetch(async (request) => {
@@ -85,19 +80,6 @@ function setUp(protocol, { cutAfter } = {}) {
   return { server, client, models, stored, errors, done };
 }
 
-/** `response` whose body fails ("network error", as fetch's does) after `chunks` chunks. */
-function dropAfter(response, chunks) {
-  let passed = 0;
-  const body = response.body.pipeThrough(
-    new TransformStream({
-      transform(chunk, controller) {
-        if (passed++ >= chunks) controller.error(new TypeError("network error"));
-        else controller.enqueue(chunk);
-      },
-    }),
-  );
-  return new Response(body, { status: response.status, headers: response.headers });
-}
 
 /** The stored state, once the server is idle and its saves are written, as JSON. */
 async function storedJson(setup) {
@@ -147,9 +129,7 @@ for (const protocol of Object.keys(SCRIPTS)) {
     setup.done();
   });
 
-  // The NDJSON protocols have no reconnect: a dropped connection there is the client's error.
-  const resumes = protocol !== "actions";
-  test(`${protocol}: a connection dropped mid-reply resumes from where it was, and the store agrees`, { skip: !resumes && "no reconnect in this protocol" }, async () => {
+  test(`${protocol}: a connection dropped mid-reply resumes from where it was, and the store agrees`, async () => {
     const setup = setUp(protocol, { cutAfter: 2 });
     setup.client.send("Hello");
     await until(() => setup.models.length === 1, "the run");

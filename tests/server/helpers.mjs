@@ -72,10 +72,34 @@ export function scriptedModel() {
   return model;
 }
 
+/** A server's `run` for the tests: each run a new scriptedModel, given the run's signal and pushed onto `models`. */
+export function scriptedRun(models) {
+  return ({ signal }) => {
+    const model = scriptedModel();
+    model.signal = signal;
+    models.push(model);
+    return model.stream();
+  };
+}
+
 /** Resolves once `check()` holds, polling (bounded: fails after 5 s). */
 export async function until(check, what) {
   for (let waited = 0; !(await check()); waited += 5) {
     if (waited > 5000) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
+}
+
+/** `response` whose body fails ("network error", as fetch's does) after `chunks` chunks. */
+export function dropAfter(response, chunks) {
+  let passed = 0;
+  const body = response.body.pipeThrough(
+    new TransformStream({
+      transform(chunk, controller) {
+        if (passed++ >= chunks) controller.error(new TypeError("network error"));
+        else controller.enqueue(chunk);
+      },
+    }),
+  );
+  return new Response(body, { status: response.status, headers: response.headers });
 }

@@ -9,7 +9,7 @@ import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { createChatServer, createRedisControl, createRedisLeases, createRedisRunLog, INTERRUPTED, RUN_HEADERS } from "../../pkg/server/index.js";
 import { createAgentSession } from "../../pkg/session/index.js";
-import { memoryStore, routeFetch, scriptedModel, until } from "./helpers.mjs";
+import { dropAfter, memoryStore, routeFetch, scriptedRun, until } from "./helpers.mjs";
 import { startRedis } from "./redis-server.mjs";
 
 const requireRedis = Boolean(process.env.CI && process.env.CI !== "0") || process.env.REQUIRE_REDIS === "1";
@@ -54,12 +54,7 @@ function instance(shared, models, { checkAbandonedMs = 200 } = {}) {
     checkAbandonedMs,
     onError,
     authorize: () => "owner-1",
-    run: ({ signal }) => {
-      const model = scriptedModel();
-      model.signal = signal;
-      models.push(model);
-      return model.stream();
-    },
+    run: scriptedRun(models),
   });
   const connections = () => Promise.all([control.close(), leases.close(), log.close()]);
   return {
@@ -132,19 +127,6 @@ async function setUp({ chatOn = "A", cutAfter, checkAbandonedMs } = {}) {
   };
 }
 
-/** `response` whose body fails ("network error", as fetch's does) after `chunks` chunks. */
-function dropAfter(response, chunks) {
-  let passed = 0;
-  const body = response.body.pipeThrough(
-    new TransformStream({
-      transform(chunk, controller) {
-        if (passed++ >= chunks) controller.error(new TypeError("network error"));
-        else controller.enqueue(chunk);
-      },
-    }),
-  );
-  return new Response(body, { status: response.status, headers: response.headers });
-}
 
 const replyText = (client) =>
   (client.getSnapshot().state.messages[1]?.parts ?? [])

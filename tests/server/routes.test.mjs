@@ -6,7 +6,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import http from "node:http";
 import { INTERRUPTED, createChatServer, ownerCookie, toNodeHandler } from "../../pkg/server/index.js";
-import { memoryStore, scriptedModel, until } from "./helpers.mjs";
+import { memoryStore, scriptedRun, until } from "./helpers.mjs";
 
 /** A server on a free port; `models` are the runs' scripted models. */
 async function listen({ store = memoryStore(), authorize = ownerFromHeader, maxBodyBytes } = {}) {
@@ -18,12 +18,7 @@ async function listen({ store = memoryStore(), authorize = ownerFromHeader, maxB
     authorize,
     maxBodyBytes,
     onError: (error) => errors.push(error),
-    run: ({ signal }) => {
-      const model = scriptedModel();
-      model.signal = signal;
-      models.push(model);
-      return model.stream();
-    },
+    run: scriptedRun(models),
   });
   const server = http.createServer(toNodeHandler(chat.fetch));
   await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));

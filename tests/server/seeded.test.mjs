@@ -8,24 +8,12 @@ import assert from "node:assert/strict";
 import { createChatServer } from "../../pkg/server/index.js";
 import { createAgentSession } from "../../pkg/session/index.js";
 import { createRandom } from "../fuzz/generate.mjs";
-import { memoryStore, routeFetch, scriptedModel, until } from "./helpers.mjs";
+import { dropAfter, memoryStore, routeFetch, scriptedRun, until } from "./helpers.mjs";
 
 const RUNS = Number(process.env.SERVER_RUNS ?? 200);
 const SEED = Number(process.env.SERVER_SEED ?? 7);
 const ENDINGS = ["finish", "stop", "drop", "fail"];
 
-function dropAfter(response, chunks) {
-  let passed = 0;
-  const body = response.body.pipeThrough(
-    new TransformStream({
-      transform(chunk, controller) {
-        if (passed++ >= chunks) controller.error(new TypeError("network error"));
-        else controller.enqueue(chunk);
-      },
-    }),
-  );
-  return new Response(body, { status: response.status, headers: response.headers });
-}
 
 const shownText = (client) => JSON.stringify(client.getSnapshot().state);
 
@@ -38,12 +26,7 @@ test(`ai-sdk: ${RUNS} seeded runs cut by Stop, drops and failures: every stored 
     store,
     authorize: () => "owner",
     onError: () => {},
-    run: ({ signal }) => {
-      const model = scriptedModel();
-      model.signal = signal;
-      models.push(model);
-      return model.stream();
-    },
+    run: scriptedRun(models),
   });
   let cutNext;
   const undo = routeFetch(async (request) => {
