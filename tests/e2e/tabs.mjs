@@ -73,8 +73,6 @@ async function uninterrupted(context, url, text, ending) {
   return conversation;
 }
 
-const RESUMING = ["actions", "ai-sdk", "ag-ui"];
-
 export const tabsTests = [
   {
     name: "tabs: one request per run: the other tab follows the reply live and both end showing the same",
@@ -249,7 +247,6 @@ export const tabsTests = [
   {
     name: "tabs: seeded runs, tabs opened and the tab that streams closed at random chunk boundaries: one request per run, each ends as the uninterrupted run",
     tabs: true,
-    protocols: RESUMING,
     async run({ page, protocol, latestRun, holdChunks, releaseChunks, heldAtChunk, release }) {
       const context = page.context();
       const url = page.url();

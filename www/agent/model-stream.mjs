@@ -9,8 +9,8 @@ const encoder = new TextEncoder();
 export const AGENT_DROPPED = "the agent's connection dropped";
 
 /**
- * A sink for a wire and the stream it feeds. `run` is the test hooks' record of the run
- * (`{ chunks, stops, pending }`), or undefined outside the tests.
+ * A sink for a wire and the stream it feeds. `run` is the record of the run (`{ chunks, stops,
+ * pending }`): the test hooks', or one that is never held outside the tests.
  */
 export function createModelOutput(run) {
   let controller;
@@ -28,24 +28,22 @@ export function createModelOutput(run) {
     if (closed) return;
     if (chunk === END) {
       closed = true;
-      if (run !== undefined) run.ended = true;
+      run.ended = true;
       controller.close();
       return;
     }
     controller.enqueue(typeof chunk === "string" ? encoder.encode(chunk) : chunk);
-    if (run !== undefined) run.chunks += 1;
+    run.chunks += 1;
   };
   // Held: the run has delivered the chunks of its next stop (or still writes what was held).
-  const isHeld = () => run !== undefined && (run.pending.length > 0 || run.chunks === run.stops[0]);
+  const isHeld = () => run.pending.length > 0 || run.chunks === run.stops[0];
   const write = (chunk) => (isHeld() ? run.pending.push(chunk) : deliver(chunk));
-  if (run !== undefined) {
-    run.isHeld = isHeld;
-    // Moves the run on from its stop: what it wrote meanwhile goes out, up to its next stop.
-    run.moveOn = (stops) => {
-      run.stops = stops;
-      while (run.pending.length > 0 && run.chunks !== run.stops[0] && !closed) deliver(run.pending.shift());
-    };
-  }
+  run.isHeld = isHeld;
+  // Moves the run on from its stop: what it wrote meanwhile goes out, up to its next stop.
+  run.moveOn = (stops) => {
+    run.stops = stops;
+    while (run.pending.length > 0 && run.chunks !== run.stops[0] && !closed) deliver(run.pending.shift());
+  };
   const res = {
     destroyed: false,
     writeHead() {},
@@ -59,7 +57,7 @@ export function createModelOutput(run) {
       if (res.destroyed || closed) return;
       res.destroyed = true;
       closed = true;
-      if (run !== undefined) run.ended = true;
+      run.ended = true;
       controller.error(new Error(AGENT_DROPPED));
     },
   };
