@@ -29,8 +29,9 @@ const opening = [{ type: "start", messageId: "a1" }, { type: "text-start", id: "
 const word = (text) => ({ type: "text-delta", id: "t", delta: text });
 const closing = [{ type: "text-end", id: "t" }, { type: "finish", finishReason: "stop" }];
 
-// Short leases, so an instance that died is found out within about a second.
-const LEASE_MS = 1_000;
+// Short leases, so an instance that died is found out within about two seconds; renewed every
+// third of that, so a live instance loses its lease only if its timers lag over 1.3 s.
+const LEASE_MS = 2_000;
 
 /**
  * One instance: its own run log, control and leases on the shared Redis, the shared store (whose
