@@ -7,7 +7,8 @@ export interface ConversationSummary {
   readonly id: string;
   /** The text of its first user message. */
   readonly title: string;
-  /** `"streaming"` while a reply streams (on screen or in the background), else its session's status. */
+  /** `"streaming"` while a reply streams (on screen or in the background), else its session's status;
+   *  with `remote`, the server's for a conversation the tab does not hold. */
   readonly status: "streaming" | "idle" | "error";
   /** Something arrived, or its run ended, while it was not on screen; cleared when it is shown. */
   readonly unread: boolean;

@@ -251,8 +251,11 @@ export function createConversations({ storage = sessionStorageIfAny(), keyPrefix
       } catch {
         // Nothing stored, or storage unavailable: nothing to remove.
       }
-      const wasListed = entries.delete(id) || serverList.delete(id);
-      if (wasListed) changed();
+      // A list asked for before the delete would list it again.
+      asked += 1;
+      shown.delete(id);
+      const local = entries.delete(id);
+      if (serverList.delete(id) || local) changed();
       return Promise.resolve(source?.remove?.(id));
     },
     // For the session controller (chat-session-reducer/session).

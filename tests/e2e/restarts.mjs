@@ -72,10 +72,9 @@ function restartMidRun(signal) {
 
 export const restartScenarios = [
   restartMidRun("SIGTERM"),
-  { ...restartMidRun("SIGKILL"), protocols: ["ai-sdk"] },
+  restartMidRun("SIGKILL"),
   {
     name: "an approval pending when the server crashes (SIGKILL): after the restart and a reload, approving goes on to the run's end, stored as shown",
-    protocols: ["actions", "ag-ui"],
     async run({ page, chat, screenshot, restart, serverLine }) {
       await chat.send("Delete the old drafts");
       const call = chat.toolCall("delete_drafts");

@@ -178,6 +178,17 @@ test("remote: a list that fails keeps the one shown, the same array", async () =
   assert.throws(() => createConversations({ remote: { list() {} } }), { code: "invalid", path: "options.remote" });
 });
 
+test("remote: remove(id) deletes it on the server and from the list; a later refresh does not bring it back", async () => {
+  await store.save("alice", "c-gone", { messages: [{ id: "u1", role: "user", parts: [{ type: "text", text: "Old news" }] }], status: "idle" });
+  const conversations = remoteStore();
+  await conversations.refresh();
+  assert.ok(conversations.list().some((entry) => entry.id === "c-gone" && entry.title === "Old news"));
+  await conversations.remove("c-gone");
+  assert.equal(await stored("alice", "c-gone"), undefined, "deleted on the server");
+  await conversations.refresh();
+  assert.ok(!conversations.list().some((entry) => entry.id === "c-gone"));
+});
+
 test.after(async () => {
   await store.close();
 });
