@@ -67,8 +67,8 @@ export interface ConversationsOptions {
    * (`GET {url}` → `{ conversations }`, `GET {url}/{id}` → `{ id, state }`, `DELETE {url}/{id}`;
    * fetched with the page's cookies), or a source of the app's. The list then merges the server's
    * with the tab's entries (the tab's marks while it holds a conversation, the server's status
-   * for the rest), and a conversation the tab has no copy of, or whose last run it did not see
-   * end, opens from the server's copy.
+   * for the rest), and a conversation the tab does not hold opens from the server's copy unless
+   * the tab's knows more (a message the server never got, a queue, a run both still stream).
    */
   remote?: string | URL | ConversationsSource;
 }

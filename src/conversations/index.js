@@ -7,8 +7,8 @@
 // thread list (`list()`, useConversations) says per conversation its title, status, whether
 // something arrived while it was not on screen, and whether it waits on the user; it is kept
 // under the key prefix itself, so it survives a reload. With `remote` (the server's conversations,
-// remote.js), the list is the tab's entries merged with the server's, and a conversation the tab
-// has never seen (or whose last run it did not see end) opens from the server's copy.
+// remote.js), the list is the tab's entries merged with the server's, and a conversation opens
+// from the server's copy unless the tab's own knows more (serverCopyWins).
 
 import { useSyncExternalStore } from "react";
 import { clearSession, restoreSessionEntry, saveSession } from "chat-session-reducer";

@@ -67,15 +67,16 @@ export const sameEntry = (a, b) =>
   a !== undefined && a.id === b.id && a.title === b.title && a.status === b.status && a.unread === b.unread && a.waiting === b.waiting && a.updatedAt === b.updatedAt;
 
 /**
- * Which copy of conversation `id` a tab that does not hold it opens, given the tab's entry
- * (`local`, restoreSessionEntry's) and the server's stored state (`state`, undefined when the
- * server has none): the server's when the tab has none, or when the tab's last run ended unseen
- * (stored mid-reply, or failed) and the server's did end (finished, stopped, interrupted by a
- * restart), since the server stored what the user was shown; else the tab's, which also knows
- * its queue and where its run started.
+ * Whether a tab that does not hold a conversation opens the server's copy (`state`, undefined
+ * when the server has none) rather than its own (`local`, restoreSessionEntry's): the server
+ * stored exactly what it streamed, so its copy is the one the user was shown, also where the tab
+ * did not see a run end (a restart's interrupted error) or another browser went on. The tab's
+ * own wins only where it knows more: a message the server never got (its messages are not the
+ * start of the server's), a queue not sent yet, or a run both still stream (the tab knows where
+ * it started, so its resume goes on from its offset).
  */
 export function serverCopyWins(local, state) {
-  if (state === undefined) return false;
-  if (local.state.messages.length === 0) return true;
-  return (local.wasStreaming === true || local.state.status === "error") && state.status !== "streaming";
+  if (state === undefined || local.state.queue !== undefined) return false;
+  if (local.wasStreaming === true && state.status === "streaming") return false;
+  return local.state.messages.every((message, at) => state.messages[at]?.id === message.id);
 }

@@ -134,29 +134,45 @@ test("remote: a run the tab does not hold lists the server's status; opened, it 
   await second.unmount();
 });
 
-test("remote: a conversation the tab stored mid-reply whose run the server ended (a restart) opens as the server stored it", async () => {
+test("remote: the tab's own copy, where another profile went on since, opens as the server's; one with a message the server never got opens as the tab's", async () => {
   const storage = memoryStorage();
   const first = await profile(remoteStore(storage));
   const id = first.conversations.create();
   await first.open(id);
-  await act(async () => first.session.send("Write a poem"));
-  await until(() => models.length === 3, "the run");
-  reply(models[2], "a-poem", { end: false });
-  await until(() => first.session.messages[1]?.parts.length > 0, "the first words");
-  // The tab's copy as a reload finds it: stored while the reply streamed.
-  const streaming = first.session.state;
+  await act(async () => first.session.send("First question"));
+  await until(() => models.length === 3, "the first run");
+  reply(models[2], "a-first");
+  await until(() => first.session.state.status === "idle", "the first reply's end");
   await first.unmount();
-  saveSession(`chat:${id}`, streaming, storage);
-  // The server shuts down mid-run (its SIGTERM path): the run stored interrupted.
-  await chat.close();
-  assert.equal((await stored("alice", id)).error?.message, INTERRUPTED);
 
+  const second = await profile(remoteStore());
+  await second.open(id);
+  await until(() => second.session.messages.length === 2, "the server's copy");
+  await act(async () => second.session.send("Second question"));
+  await until(() => models.length === 4, "the second run");
+  reply(models[3], "a-second");
+  await until(() => second.session.state.status === "idle", "the second reply's end");
+  await untilServer(async () => (await stored("alice", id))?.messages.length === 4, "the stored turn");
+  const continued = second.session.state;
+  await second.unmount();
+
+  // The first profile reloads: its copy has two messages, the server's four.
   const reloaded = await profile(remoteStore(storage));
   await reloaded.open(id);
-  await until(() => reloaded.session.state.status === "error", "the server's copy");
-  assert.deepEqual(reloaded.session.state, await stored("alice", id), "the partial reply and the interrupted error, as stored");
-  assert.equal(models.length, 3, "nothing sent again");
+  await until(() => reloaded.session.messages.length === 4, "the server's copy");
+  assert.deepEqual(reloaded.session.state, continued);
   await reloaded.unmount();
+
+  // A send that never reached the server (offline): the tab's copy knows more.
+  const unsent = { ...continued, messages: [...continued.messages, { id: "u-offline", role: "user", parts: [{ type: "text", text: "Third question" }] }], status: "error", error: { message: "offline" } };
+  saveSession(`chat:${id}`, unsent, storage);
+  const offline = await profile(remoteStore(storage));
+  await offline.open(id);
+  await until(() => offline.session.messages.length === 5, "the tab's copy");
+  await act(() => offline.conversations.refresh());
+  assert.equal(offline.session.messages.length, 5, "kept: the server's copy lacks the unsent message");
+  assert.equal(offline.session.state.error.message, "offline");
+  await offline.unmount();
 });
 
 test("remote: a list that fails keeps the one shown, the same array", async () => {
@@ -187,6 +203,31 @@ test("remote: remove(id) deletes it on the server and from the list; a later ref
   assert.equal(await stored("alice", "c-gone"), undefined, "deleted on the server");
   await conversations.refresh();
   assert.ok(!conversations.list().some((entry) => entry.id === "c-gone"));
+});
+
+test("remote: a conversation the tab stored mid-reply whose run the server ended (a restart) opens as the server stored it", async () => {
+  const storage = memoryStorage();
+  const first = await profile(remoteStore(storage));
+  const id = first.conversations.create();
+  await first.open(id);
+  await act(async () => first.session.send("Write a poem"));
+  await until(() => models.length === 5, "the run");
+  reply(models[4], "a-poem", { end: false });
+  await until(() => first.session.messages[1]?.parts.length > 0, "the first words");
+  // The tab's copy as a reload finds it: stored while the reply streamed.
+  const streaming = first.session.state;
+  await first.unmount();
+  saveSession(`chat:${id}`, streaming, storage);
+  // The server shuts down mid-run (its SIGTERM path): the run stored interrupted.
+  await chat.close();
+  assert.equal((await stored("alice", id)).error?.message, INTERRUPTED);
+
+  const reloaded = await profile(remoteStore(storage));
+  await reloaded.open(id);
+  await until(() => reloaded.session.state.status === "error", "the server's copy");
+  assert.deepEqual(reloaded.session.state, await stored("alice", id), "the partial reply and the interrupted error, as stored");
+  assert.equal(models.length, 5, "nothing sent again");
+  await reloaded.unmount();
 });
 
 test.after(async () => {
