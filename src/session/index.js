@@ -139,8 +139,9 @@ export function createAgentSession(options) {
     if (taken === undefined) {
       // The store's entry: its storage's, or the server's copy, read first (its `remote`).
       const stored = store.restore?.(wanted.id) ?? restoreSessionEntry(wanted.storageKey, wanted.storage);
-      store.show(wanted.id, conversation);
-      // Until it is read, the conversation shown is this one, not opened (nothing saved).
+      // Until it is read, the conversation shown is this one, not opened (nothing saved), and the
+      // store lists it as it was (opened, it is shown there: owner.changed).
+      if (!(stored instanceof Promise)) store.show(wanted.id, conversation);
       openEntry(stored, wanted);
     } else {
       conversation = taken;

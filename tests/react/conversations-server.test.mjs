@@ -158,9 +158,12 @@ test("remote: the tab's own copy, where another profile went on since, opens as 
 
   // The first profile reloads: its copy has two messages, the server's four.
   const reloaded = await profile(remoteStore(storage));
+  const titles = [];
+  reloaded.conversations.subscribe(() => titles.push(reloaded.conversations.list().find((entry) => entry.id === id)?.title));
   await reloaded.open(id);
   await until(() => reloaded.session.messages.length === 4, "the server's copy");
   assert.deepEqual(reloaded.session.state, continued);
+  assert.ok(titles.every((title) => title === "First question"), `listed as it was while the server's copy was read, no flicker: ${JSON.stringify(titles)}`);
   await reloaded.unmount();
 
   // A send that never reached the server (offline): the tab's copy knows more.
