@@ -13,6 +13,7 @@ import { cpus } from "node:os";
 import { fileURLToPath } from "node:url";
 import { createUIMessageStreamResponse, readUIMessageStream } from "ai";
 import { median } from "./median.mjs";
+import { modelStream, passThrough } from "./server-parts.mjs";
 
 const PKG = fileURLToPath(new URL("../pkg/", import.meta.url));
 if (!existsSync(`${PKG}server/index.js`)) {
@@ -58,33 +59,6 @@ function chunksOf(deltas, reply) {
       { type: "finish", finishReason: "stop" },
     ],
   };
-}
-
-/** The model's stream as streamText(...).toUIMessageStream() hands it over: a ReadableStream of chunk objects. */
-const modelStream = (chunks) => {
-  let next = 0;
-  return new ReadableStream({
-    pull(controller) {
-      if (next < chunks.length) controller.enqueue(chunks[next++]);
-      else controller.close();
-    },
-  });
-};
-
-/** The plain pass-through: each chunk of `stream` written to a Response body as the AI SDK's SSE bytes, one read per write. */
-function passThrough(stream) {
-  const encoder = new TextEncoder();
-  const reader = stream.getReader();
-  const body = new ReadableStream({
-    async pull(controller) {
-      const { done, value } = await reader.read();
-      if (done) {
-        controller.enqueue(encoder.encode("data: [DONE]\n\n"));
-        controller.close();
-      } else controller.enqueue(encoder.encode(`data: ${JSON.stringify(value)}\n\n`));
-    },
-  });
-  return new Response(body, { headers: { "content-type": "text/event-stream" } });
 }
 
 /** The client side of every variant: the response body read to its end. */
