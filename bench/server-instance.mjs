@@ -18,6 +18,8 @@ const VARIANT = process.env.BENCH_VARIANT;
 const CHUNKS = Number(process.env.BENCH_CHUNKS ?? 200);
 const PACE_MS = Number(process.env.BENCH_PACE_MS ?? 0);
 const POOL_MAX = Number(process.env.BENCH_POOL_MAX ?? 10);
+// The server's own default (250 ms) unless set.
+const SAVE_EVERY_MS = process.env.BENCH_SAVE_EVERY_MS === undefined ? undefined : Number(process.env.BENCH_SAVE_EVERY_MS);
 
 const counts = { statements: 0, transactions: 0, modelChunks: 0, runs: 0, errors: 0 };
 const stamp = () => (performance.timeOrigin + performance.now()).toFixed(3);
@@ -73,7 +75,7 @@ function countingPool() {
 
 function serverHandler() {
   const url = process.env.REDIS_URL;
-  const onError = (error) => (counts.errors++, counts.errors <= 5 && console.error(`instance ${process.pid}:`, error));
+  const onError = (error) => (counts.errors++, counts.errors <= 5 && console.error(`instance ${process.pid}:`, error?.name, error?.message, error?.cause?.message ?? error?.errors?.[0]?.message ?? ""));
   const pool = countingPool();
   const log = createRedisRunLog({ url, onError });
   const control = createRedisControl({ url, onError });
@@ -85,6 +87,7 @@ function serverHandler() {
     control,
     leases,
     onError,
+    saveEveryMs: SAVE_EVERY_MS,
     authorize: () => "owner",
     run: ({ id, signal }) => model(id, signal),
   });

@@ -201,7 +201,7 @@ async function converse(i, ports, round, record) {
         await readAll(stopped);
         if (stopped.statusCode !== 204) throw new Error(`${id}: stop answered ${stopped.statusCode}`);
         record.stops.push(now() - asked);
-      });
+      }).catch((error) => record.failures.push(error.message));
     }
   };
   const how = await readFrames(res, conversation, latencies, onFrame);
@@ -217,21 +217,29 @@ async function converse(i, ports, round, record) {
   return conversation;
 }
 
-/** The stored conversation (read on the instance that did not run it, so from Postgres) is the client's, once saved. */
+/** The conversation as the instance that did not run it reads it (from Postgres): its status and last reply's text. */
+async function storedOf(port, id) {
+  const res = await send(port, "GET", `/api/conversations/${id}`);
+  const body = await readAll(res);
+  if (res.statusCode !== 200) return { status: `${res.statusCode}`, text: "" };
+  const { state } = JSON.parse(body);
+  return { status: state.status, text: state.messages.at(-1).parts.map((part) => part.text ?? "").join("") };
+}
+
+/** How many stored conversations are the client's (the text it showed, idle), waited for up to 10 s in all after the runs. */
 async function checkStored(conversations, ports) {
-  let checked = 0;
+  const checked = { equal: 0, differing: [] };
+  const deadline = Date.now() + 10_000;
   for (const [i, conversation] of conversations.entries()) {
+    if (conversation === undefined) continue;
     const expected = conversation.stoppedText ?? conversation.text;
-    const deadline = Date.now() + 10_000;
-    for (;;) {
-      const res = await send(ports[(i + 1) % 2], "GET", `/api/conversations/${conversation.id}`);
-      const { state } = JSON.parse(await readAll(res));
-      const text = state.messages.at(-1).parts.map((part) => part.text ?? "").join("");
-      if (state.status === "idle" && text === expected) break;
-      if (Date.now() > deadline) throw new Error(`${conversation.id} (${conversation.role}) stored ${state.status}, ${text.length} characters where the client has ${expected.length}`);
+    let stored = await storedOf(ports[(i + 1) % 2], conversation.id);
+    while (!(stored.status === "idle" && stored.text === expected) && Date.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, 100));
+      stored = await storedOf(ports[(i + 1) % 2], conversation.id);
     }
-    checked++;
+    if (stored.status === "idle" && stored.text === expected) checked.equal++;
+    else checked.differing.push(`${conversation.id} (${conversation.role}) stored ${stored.status}, ${stored.text.length} characters where the client has ${expected.length}`);
   }
   return checked;
 }
@@ -242,7 +250,7 @@ const mb = (bytes) => bytes / 1024 / 1024;
 async function runVariant(variant, phase, services) {
   const instances = await startInstances(variant, phase.pace, services);
   const ports = instances.map(({ port }) => port);
-  const record = { latencies: [], firstByte: [], resumes: [], stops: [], frames: 0, roles: variant === "server" && phase.roles, open: () => {} };
+  const record = { latencies: [], firstByte: [], resumes: [], stops: [], failures: [], frames: 0, roles: variant === "server" && phase.roles, open: () => {} };
   await Promise.all(Array.from({ length: WARM_UP }, (_, i) => converse(i, ports, `warm-${phase.name}-${variant}`, { ...record, latencies: [], roles: false })));
   record.firstByte = [];
   record.frames = 0;
@@ -261,19 +269,28 @@ async function runVariant(variant, phase, services) {
   };
   const cpuBefore = process.cpuUsage();
   const started = now();
+  // A conversation not ended a minute after the paced replies would have is given up (counted as a failure).
+  const giveUpMs = RAMP_MS + CHUNKS * phase.pace + 60_000;
+  let giveUp;
+  const givenUp = new Promise((resolve) => (giveUp = setTimeout(resolve, giveUpMs, "given up")));
   const conversations = await Promise.all(
     Array.from({ length: CONVERSATIONS }, async (_, i) => {
       await new Promise((resolve) => setTimeout(resolve, (RAMP_MS * i) / CONVERSATIONS));
-      return converse(i, ports, `${phase.name}-${variant}`, record);
+      const answered = converse(i, ports, `${phase.name}-${variant}`, record).catch((error) => error);
+      const result = await Promise.race([answered, givenUp]);
+      if (result instanceof Error || result === "given up") record.failures.push(result === "given up" ? `${i}: not ended within ${giveUpMs} ms` : result.message);
+      return result instanceof Error || result === "given up" ? undefined : result;
     }),
   );
+  clearTimeout(giveUp);
   const wallMs = now() - started;
   const cpu = process.cpuUsage(cpuBefore);
   load.push(loadavg()[0]);
-  const checked = variant === "server" ? await checkStored(conversations, ports) : 0;
   const countsAfter = await Promise.all(instances.map((instance) => ask(instance, "counts")));
   const redisAfter = await redisInfo(services.redisClient);
   const pgCpu = pgCpuMs(services.pgPort) - pgCpuBefore;
+  // After the counts: the check's reads are not the load's.
+  const checked = variant === "server" ? await checkStored(conversations, ports) : undefined;
   const [openMemory, openRedis] = (await openSample) ?? [];
   await stopInstances(instances);
   const pg = delta(await pgStats(services.pgClient), pgBefore);
@@ -295,6 +312,7 @@ async function runVariant(variant, phase, services) {
     resumeFirstFrameMs: record.resumes.length ? percentiles(record.resumes) : undefined,
     stopAnsweredMs: record.stops.length ? percentiles(record.stops) : undefined,
     storedChecked: checked,
+    failures: { count: record.failures.length, first: record.failures.slice(0, 5) },
     cpuMsPerChunk: { instances: sum("cpuMs") / chunks, client: (cpu.user + cpu.system) / 1000 / chunks, redis: ((redisAfter.fields.used_cpu_sys + redisAfter.fields.used_cpu_user - redisBefore.fields.used_cpu_sys - redisBefore.fields.used_cpu_user) * 1000) / chunks, postgres: pgCpu / chunks },
     redisCallsPerChunk: Object.fromEntries(Object.entries(redisAfter.calls).filter(([command]) => !["INFO", "CONFIG"].includes(command)).map(([command, calls]) => [command, calls / chunks])),
     redisCalls: redisAfter.calls,
@@ -328,6 +346,7 @@ function summary(result) {
     "cpu µs/chunk inst+redis+pg": `${f(result.cpuMsPerChunk.instances * 1000, 0)}+${f(result.cpuMsPerChunk.redis * 1000, 0)}+${f(result.cpuMsPerChunk.postgres * 1000, 0)}`,
     "redis/chunk": f(Object.values(result.redisCallsPerChunk).reduce((a, b) => a + b, 0), 2),
     "pg stmt/chunk": f(result.postgres.statementsPerChunk, 3),
+    failed: result.failures.count + result.errors,
     "heap kB/open run": f(result.memory?.perOpenRunKb.heap),
     load: result.loadAverage.map((value) => value.toFixed(1)).join("→"),
   };
@@ -338,6 +357,7 @@ const postgres = await startPostgres();
 const redisClient = createClient({ url: redis.url });
 await redisClient.connect();
 const pgClient = new pg.Client({ connectionString: postgres.connectionString });
+pgClient.on("error", (error) => console.error("bench's own Postgres connection:", error.message));
 await pgClient.connect();
 const services = { redis, postgres, redisClient, pgClient, pgPort: new URL(postgres.connectionString).port };
 const machine = `${cpus()[0].model.trim()}, ${cpus().length} cores; Node ${process.version}; ${(await redisClient.sendCommand(["INFO", "server"])).match(/redis_version:(\S+)/)[1]} Redis; ${(await pgClient.query("show server_version")).rows[0].server_version} Postgres`;
@@ -370,7 +390,7 @@ for (const result of results.filter(({ variant }) => variant === "server")) {
   console.log(`${result.phase}: the server adds ${(result.latencyMs.p50 - base.latencyMs.p50).toFixed(1)} ms at p50 and ${(result.latencyMs.p99 - base.latencyMs.p99).toFixed(1)} ms at p99 a chunk; Redis calls a chunk ${JSON.stringify(Object.fromEntries(Object.entries(result.redisCallsPerChunk).map(([command, calls]) => [command, Number(calls.toFixed(3))])))}`);
   const ms = (stats) => (stats ? `p50 ${stats.p50.toFixed(1)} ms, p99 ${stats.p99.toFixed(1)} ms (${stats.count})` : "none");
   if (result.phase === "paced") console.log(`  resumed on the other instance, its first frame: ${ms(result.resumeFirstFrameMs)}; a stop there answered: ${ms(result.stopAnsweredMs)}`);
-  console.log(`  ${result.storedChecked} stored conversations equal to the client's; memory a run open: ${JSON.stringify(result.memory?.perOpenRunKb)} kB`);
+  console.log(`  stored equal to the client's: ${result.storedChecked.equal}, differing ${result.storedChecked.differing.length} ${result.storedChecked.differing.slice(0, 3).join("; ")}; failed requests ${result.failures.count} ${result.failures.first.join("; ")}; instance errors ${result.errors}; memory a run open: ${JSON.stringify(result.memory?.perOpenRunKb)} kB`);
 }
 const date = new Date().toISOString().slice(0, 10);
 const out = fileURLToPath(new URL(`./results/server-instances-${date}.json`, import.meta.url));
