@@ -75,7 +75,7 @@ function countingPool() {
 
 function serverHandler() {
   const url = process.env.REDIS_URL;
-  const onError = (error) => (counts.errors++, counts.errors <= 5 && console.error(`instance ${process.pid}:`, error?.name, error?.message, error?.cause?.message ?? error?.errors?.[0]?.message ?? ""));
+  const onError = (error) => (counts.errors++, counts.errors <= 2 && console.error(`instance ${process.pid}:`, error));
   const pool = countingPool();
   const log = createRedisRunLog({ url, onError });
   const control = createRedisControl({ url, onError });

@@ -152,7 +152,7 @@ async function pgStats(client) {
   return Object.fromEntries(PG_STATS.map((name) => [name, Number(rows[0][name])]));
 }
 
-/** The CPU ms of every process of the Postgres server listening on `port` (its postmaster's process group). */
+/** The CPU ms of the Postgres server listening on `port`: its postmaster's process group, and the backends it reaped. */
 function pgCpuMs(port) {
   const stats = [];
   for (const pid of readdirSync("/proc").filter((name) => /^\d+$/.test(name))) {
@@ -163,9 +163,12 @@ function pgCpuMs(port) {
   const postmaster = stats.find(({ cmdline }) => cmdline.includes(`\0-p\0${port}\0`));
   if (postmaster === undefined) return NaN;
   let ticks = 0;
-  for (const { stat } of stats) {
+  for (const { pid, stat } of stats) {
     const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    if (fields[2] === postmaster.pid) ticks += Number(fields[11]) + Number(fields[12]);
+    if (fields[2] !== postmaster.pid) continue;
+    ticks += Number(fields[11]) + Number(fields[12]);
+    // The backends that exited (pg.Pool closes idle ones) count in their postmaster's children's time.
+    if (pid === postmaster.pid) ticks += Number(fields[13]) + Number(fields[14]);
   }
   return ticks * 10;
 }
