@@ -14,6 +14,7 @@ import type {
   ToolInput,
   ToolMap,
   ToolOutput,
+  ToolError,
   ToolPart,
   UserPart,
 } from "chat-session-reducer";
@@ -216,6 +217,8 @@ export interface AgentSession<Tools extends ToolMap = ToolMap, Data extends Data
   deny(callId: string, reason?: string): void;
   /** Answers a client-side tool call (its result) or a question (its approval's answer). */
   answer(callId: string, output: ToolOutput<Tools>): void;
+  /** Answers a client-side tool call with an error (it ends `error`, or `cancelled` for code `"cancelled"`); the agent goes on once no call waits. */
+  fail(callId: string, error: ToolError): void;
   /** Aborts the request and starts a new conversation: the initial one (`initialState`, `initialMessages`), a new id. */
   reset(): void;
   /** Makes `state` the session (SPEC v3 `load`: a streaming one is loaded with `stop` applied, aborting the request). */

@@ -236,6 +236,8 @@ export function createAgentSession(options) {
         ...(output === undefined ? {} : { output }),
       }),
     deny: (callId, reason) => dispatchAnswer({ type: "tool-approval-response", id: callId, approved: false, ...(reason === undefined ? {} : { reason }) }),
+    // A client-side call that failed: it ends `error` (tool-error), and the agent goes on as after an answer.
+    fail: (callId, error) => dispatchAnswer({ type: "tool-error", id: callId, error }),
     // A call that asked a question (an approval or an interrupt) takes the answer as its
     // approval; a client-side tool call takes it as its result.
     answer: (callId, output) => {
