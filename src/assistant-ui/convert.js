@@ -142,6 +142,8 @@ export function createConverter() {
   const cache = new WeakMap();
   const createdAt = new Map();
   const convert = {
+    /** The id each message object is shown under (toRepository). */
+    names: new WeakMap(),
     message(ours, id, session, last) {
       const status = ours.role === "assistant" ? statusOf(ours, last, session) : undefined;
       const cached = cache.get(ours);
@@ -164,45 +166,82 @@ export function createConverter() {
 const sameStatus = (a, b) => a === b || (a?.type === "incomplete" && b?.type === "incomplete" && a.reason === b.reason && a.error === b.error);
 
 /**
+ * The messages of the session's tree in the order assistant-ui must get them: each after its
+ * parent, and the alternatives of a fork in their order (assistant-ui orders siblings by when
+ * it last saw them). `first`: the `switchBranch` that shows a branch's first message.
+ */
+function treeOf(session) {
+  const nodes = [];
+  const emit = (messages, forks, parent, after, live) => {
+    const forkAt = new Map((forks ?? []).map((fork) => [fork.after, fork]));
+    const branches = (fork, from, to, at) => {
+      for (let index = from; index < to; index += 1) {
+        const branch = fork.alternatives[index];
+        if (branch?.messages.length) emit(branch.messages, branch.forks, at, fork.after, { first: { after: fork.after, to: index } });
+      }
+    };
+    let at = parent;
+    for (let index = 0; index <= messages.length; index += 1) {
+      const fork = forkAt.get(index === 0 ? after : messages[index - 1].id);
+      if (fork !== undefined) branches(fork, 0, fork.active, at);
+      const here = at;
+      if (index < messages.length) {
+        nodes.push({ message: messages[index], parent: here, live: live === LIVE, last: live === LIVE && index === messages.length - 1, first: index === 0 ? live.first : undefined });
+        at = nodes.length - 1;
+      }
+      if (fork !== undefined) branches(fork, fork.active + 1, fork.alternatives.length, here);
+    }
+  };
+  emit(session.messages, session.forks, -1, null, LIVE);
+  return nodes;
+}
+
+const LIVE = {};
+
+/**
+ * The ids messages are shown under: unique in the tree (a branch may reuse an id of the active
+ * path, a regenerated reply's), and kept for a message object once given (so a row keeps its
+ * key while it streams beside a branch, and after a switch). Otherwise a message's own id, or
+ * `id~n` when that is taken.
+ */
+function namesOf(nodes, given) {
+  const names = new Array(nodes.length);
+  const used = new Set();
+  nodes.forEach((node, index) => {
+    const name = given.get(node.message);
+    if (name !== undefined && !used.has(name)) {
+      names[index] = name;
+      used.add(name);
+    }
+  });
+  nodes.forEach((node, index) => {
+    if (names[index] !== undefined) return;
+    let name = node.message.id;
+    for (let n = 1; used.has(name); n += 1) name = `${node.message.id}~${n}`;
+    names[index] = name;
+    used.add(name);
+    given.set(node.message, name);
+  });
+  return names;
+}
+
+/**
  * The session as assistant-ui's message repository: `headId` the active path's last message,
- * each message with its `parentId`; `switches` maps the id of each branch's first message to
- * the `switchBranch` that shows it. Message ids are unique on the active path but a branch may
- * reuse one (a regenerated reply): such a branch message is shown as `id~n`.
+ * each message with its `parentId`; `switches` maps the shown id of each branch's first message
+ * to the `switchBranch` that shows it, `ours` the shown id of each active-path message to its id.
  */
 export function toRepository(session, convert) {
-  const items = [];
+  const nodes = treeOf(session);
+  const names = namesOf(nodes, convert.names);
   const switches = new Map();
-  const used = new Set(session.messages.map((message) => message.id));
-  const uniqueId = (id) => {
-    if (!used.has(id)) return (used.add(id), id);
-    let n = 1;
-    while (used.has(`${id}~${n}`)) n += 1;
-    used.add(`${id}~${n}`);
-    return `${id}~${n}`;
-  };
-  // A walk with a stack: branches nest up to 64 levels, each level a scope of its own ids.
-  const scopes = [{ messages: session.messages, forks: session.forks, parent: null, shown: (id) => id, live: true }];
-  for (let scope = scopes.pop(); scope !== undefined; scope = scopes.pop()) {
-    const shownIds = new Map();
-    let parent = scope.parent;
-    scope.messages.forEach((message, index) => {
-      const id = scope.live ? message.id : uniqueId(message.id);
-      shownIds.set(message.id, id);
-      const last = scope.live && index === scope.messages.length - 1;
-      items.push({ message: convert.message(message, id, scope.live ? session : IDLE, last), parentId: parent });
-      if (index === 0 && scope.first !== undefined) switches.set(id, scope.first);
-      parent = id;
-    });
-    const shownOf = (after) => (after === null ? scope.parent : (shownIds.get(after) ?? scope.shown(after)));
-    for (const fork of scope.forks ?? []) {
-      fork.alternatives.forEach((branch, to) => {
-        if (branch === null || branch.messages.length === 0) return;
-        scopes.push({ messages: branch.messages, forks: branch.forks, parent: shownOf(fork.after), shown: shownOf, live: false, first: { after: fork.after, to } });
-      });
-    }
-  }
-  const headId = session.messages.at(-1)?.id ?? null;
-  return { repository: { headId, messages: items }, switches };
+  const ours = new Map();
+  const messages = nodes.map((node, index) => {
+    if (node.first !== undefined) switches.set(names[index], node.first);
+    if (node.live) ours.set(names[index], node.message.id);
+    return { message: convert.message(node.message, names[index], node.live ? session : IDLE, node.last), parentId: node.parent < 0 ? null : names[node.parent] };
+  });
+  const head = nodes.findLastIndex((node) => node.live);
+  return { repository: { headId: head < 0 ? null : names[head], messages }, switches, ours };
 }
 
 // A branch set aside is not streaming: its messages are shown as a finished session's.

@@ -75,16 +75,21 @@ function queueAdapter(session, send) {
   };
 }
 
-/** The session's actions as the external store's callbacks; `current()` is the newest session. */
-function callbacks(current, switches) {
+/**
+ * The session's actions as the external store's callbacks; `current()` is the newest session,
+ * `shown()` the newest repository's maps (toRepository: `ours`, `switches`).
+ */
+function callbacks(current, shown) {
   const send = (message) => current().send(textOf(message), partsOf(message));
+  const ourId = (id) => (id === null ? null : (shown().ours.get(id) ?? id));
   return {
     send,
     onNew: async (message) => send(message),
     onEdit: async (message) => {
-      if (message.sourceId !== null) current().edit(message.sourceId, textOf(message));
+      if (message.sourceId !== null) current().edit(ourId(message.sourceId), textOf(message));
     },
-    onReload: async (parentId) => {
+    onReload: async (shownParent) => {
+      const parentId = ourId(shownParent);
       const { messages } = current();
       const next = messages[messages.findIndex((message) => message.id === parentId) + 1];
       current().regenerate(parentId !== null && next?.role === "assistant" ? next.id : undefined);
@@ -106,7 +111,7 @@ function callbacks(current, switches) {
     },
     // assistant-ui hands over the path its BranchPicker chose; the session switches to it.
     setMessages: (path) => {
-      for (const { after, to } of switchesTo(path, switches())) current().switchBranch(after, to);
+      for (const { after, to } of switchesTo(path, shown().switches)) current().switchBranch(after, to);
     },
   };
 }
@@ -125,14 +130,14 @@ export function useAgentSessionRuntime(given, extra = {}) {
   latest.current = session;
   const [convert] = useState(createConverter);
   const { state } = session;
-  const { repository, switches } = useMemo(() => toRepository(state, convert), [state, convert]);
-  const shown = useRef(switches);
-  shown.current = switches;
+  const tree = useMemo(() => toRepository(state, convert), [state, convert]);
+  const shown = useRef(tree);
+  shown.current = tree;
   const wired = useMemo(() => callbacks(() => latest.current, () => shown.current), []);
   const queue = useMemo(() => queueAdapter(session, wired.send), [session.queue, wired]);
   const { send, ...handlers } = wired;
   /** @type {import("@assistant-ui/react").ExternalStoreAdapter} */
-  const adapter = { messageRepository: repository, isRunning: state.status === "streaming", queue, ...handlers, ...extra };
+  const adapter = { messageRepository: tree.repository, isRunning: state.status === "streaming", queue, ...handlers, ...extra };
   return useExternalStoreRuntime(adapter);
 }
 

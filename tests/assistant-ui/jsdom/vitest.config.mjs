@@ -1,0 +1,5 @@
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  test: { environment: "jsdom", include: ["*.test.mjs"], testTimeout: 20000 },
+});
