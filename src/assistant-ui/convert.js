@@ -248,7 +248,8 @@ export function toRepository(session, convert) {
 const IDLE = Object.freeze({ messages: [], status: "idle" });
 
 /**
- * The `switchBranch` actions that show `path` (assistant-ui's visible messages after a
- * BranchPicker click), in order: one for each branch's first message on it.
+ * The `switchBranch` that shows `path` (assistant-ui's visible messages after a BranchPicker
+ * click), or undefined: the first branch on it is the one clicked to; what follows it is
+ * assistant-ui's guess, and the branch's own forks say which of their alternatives it shows.
  */
-export const switchesTo = (path, switches) => path.map((message) => switches.get(message.id)).filter((step) => step !== undefined);
+export const switchTo = (path, switches) => path.map((message) => switches.get(message.id)).find((step) => step !== undefined);

@@ -8,7 +8,7 @@ import { useExternalStoreRuntime } from "@assistant-ui/react";
 import { useAgentSession } from "chat-session-reducer/react";
 import { callsOfLastTurn } from "../session/calls.js";
 import { invalidInput } from "../shared/coded-error.js";
-import { createConverter, switchesTo, toRepository } from "./convert.js";
+import { createConverter, switchTo, toRepository } from "./convert.js";
 
 const isController = (given) => typeof given?.subscribe === "function" && typeof given.getSnapshot === "function";
 
@@ -111,7 +111,8 @@ function callbacks(current, shown) {
     },
     // assistant-ui hands over the path its BranchPicker chose; the session switches to it.
     setMessages: (path) => {
-      for (const { after, to } of switchesTo(path, shown().switches)) current().switchBranch(after, to);
+      const step = switchTo(path, shown().switches);
+      if (step !== undefined) current().switchBranch(step.after, step.to);
     },
   };
 }

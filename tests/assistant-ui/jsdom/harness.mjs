@@ -1,6 +1,6 @@
 // assistant-ui's primitives rendered in jsdom on useAgentSessionRuntime, over a session
 // controller the test holds (createAgentSession) and a scripted endpoint (../../react/harness.mjs's).
-import { act, createElement as h } from "react";
+import { act, createElement as h, useState } from "react";
 import { createRoot } from "react-dom/client";
 import {
   AssistantRuntimeProvider,
@@ -10,7 +10,7 @@ import {
   ThreadPrimitive,
   useAuiState,
 } from "@assistant-ui/react";
-import { useAgentSessionRuntime } from "chat-session-reducer/assistant-ui";
+import { useAgentSessionRuntime, useConversationsThreadList } from "chat-session-reducer/assistant-ui";
 import { createAgentSession } from "chat-session-reducer/session";
 import { scriptedAgent, until } from "./harness-react.mjs";
 
@@ -41,9 +41,7 @@ function Row() {
 }
 const components = { UserMessage: Row, AssistantMessage: Row };
 
-function Chat({ controller, result }) {
-  const runtime = useAgentSessionRuntime(controller);
-  result.runtime = runtime;
+function Thread({ runtime }) {
   return h(
     AssistantRuntimeProvider,
     { runtime },
@@ -51,14 +49,28 @@ function Chat({ controller, result }) {
   );
 }
 
-/** Mounts a chat on a controller for `options` (with the scripted agent's `api` unless given). */
-export async function mountChat(options) {
-  const controller = createAgentSession(options);
+function Chat({ controller, extras, result }) {
+  const runtime = useAgentSessionRuntime(controller, extras);
+  result.runtime = runtime;
+  return h(Thread, { runtime });
+}
+
+// A thread list over a store of conversations: the runtime made from the hook's options.
+function Conversations({ options, conversations, result }) {
+  const [id, setId] = useState(options.id);
+  const threadList = useConversationsThreadList({ conversations, id, onSwitch: setId });
+  const runtime = useAgentSessionRuntime({ ...options, conversations, id }, { adapters: { threadList } });
+  result.runtime = runtime;
+  result.id = id;
+  return h(Thread, { runtime });
+}
+
+async function mount(element, result) {
   const container = document.createElement("div");
   document.body.append(container);
-  const result = { controller, container, session: () => controller.getSnapshot() };
+  result.container = container;
   const root = createRoot(container);
-  await act(async () => root.render(h(Chat, { controller, result })));
+  await act(async () => root.render(element));
   result.unmount = async () => {
     await act(async () => root.unmount());
     container.remove();
@@ -73,6 +85,19 @@ export async function mountChat(options) {
     }));
   result.click = (element) => act(async () => element.dispatchEvent(new MouseEvent("click", { bubbles: true })));
   return result;
+}
+
+/** Mounts a chat on a controller for `options`; `extras`: the runtime's second argument. */
+export function mountChat(options, extras) {
+  const controller = createAgentSession(options);
+  const result = { controller, session: () => controller.getSnapshot() };
+  return mount(h(Chat, { controller, extras, result }), result);
+}
+
+/** Mounts a chat with assistant-ui's thread list over `conversations`, showing `options.id` first. */
+export function mountConversations(options, conversations) {
+  const result = {};
+  return mount(h(Conversations, { options, conversations, result }), result);
 }
 
 /** A state of `messages` given as `[role, text]` pairs (ids m0, m1, …). */
