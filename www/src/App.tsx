@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useState } from "react";
+import { Suspense, lazy, useEffect, useMemo, useRef, useState } from "react";
 import type { SessionErrorCode } from "chat-session-reducer";
 import { useAgentSession } from "chat-session-reducer/react";
 import type { AgentProtocol } from "chat-session-reducer/react";
@@ -36,7 +36,22 @@ function protocolInAddress(): AgentProtocol {
   return PROTOCOLS.find((protocol) => protocol.value === named)?.value ?? "actions";
 }
 
+/** `?ui=assistant-ui`: the page rendered by assistant-ui's components instead (components/AssistantUiChat.tsx),
+ *  a chunk of its own that the default page never downloads. */
+const ASSISTANT_UI = new URLSearchParams(location.search).get("ui") === "assistant-ui";
+const AssistantUiChat = lazy(() => import("./components/AssistantUiChat").then(({ AssistantUiChat }) => ({ default: AssistantUiChat })));
+
 export function App() {
+  return ASSISTANT_UI ? (
+    <Suspense>
+      <AssistantUiChat protocol={protocolInAddress()} />
+    </Suspense>
+  ) : (
+    <Chat />
+  );
+}
+
+function Chat() {
   const [protocol, setProtocol] = useState(protocolInAddress);
   useEffect(() => {
     const address = new URL(location.href);
