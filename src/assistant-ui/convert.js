@@ -144,6 +144,8 @@ export function createConverter() {
   const convert = {
     /** The id each message object is shown under (toRepository). */
     names: new WeakMap(),
+    /** The last session converted and its repository (toRepository's fast path). @type {any} */
+    previous: undefined,
     message(ours, id, session, last) {
       const status = ours.role === "assistant" ? statusOf(ours, last, session) : undefined;
       const cached = cache.get(ours);
@@ -231,6 +233,32 @@ function namesOf(nodes, given) {
  * to the `switchBranch` that shows it, `ours` the shown id of each active-path message to its id.
  */
 export function toRepository(session, convert) {
+  const result = lastChanged(session, convert) ?? wholeRepository(session, convert);
+  convert.previous = { session, result };
+  return result;
+}
+
+/**
+ * A streaming delta changes only the active path's last message: the repository before it, with
+ * that one item converted again under the same name (the walk would give the same tree and
+ * names), so a delta costs no walk of the thread. Otherwise undefined.
+ */
+function lastChanged(session, convert) {
+  const { previous } = convert;
+  if (previous === undefined || session.forks !== previous.session.forks) return undefined;
+  const { messages } = session;
+  const before = previous.session.messages;
+  const { repository } = previous.result;
+  const item = repository.messages.at(-1);
+  if (messages.length === 0 || messages.length !== before.length || messages.at(-1).id !== before.at(-1).id || item?.message.id !== repository.headId) return undefined;
+  for (let index = messages.length - 2; index >= 0; index -= 1) if (messages[index] !== before[index]) return undefined;
+  const last = messages.at(-1);
+  convert.names.set(last, repository.headId);
+  const message = convert.message(last, repository.headId, session, true);
+  return { ...previous.result, repository: { headId: repository.headId, messages: [...repository.messages.slice(0, -1), { message, parentId: item.parentId }] } };
+}
+
+function wholeRepository(session, convert) {
   const nodes = treeOf(session);
   const names = namesOf(nodes, convert.names);
   const switches = new Map();
