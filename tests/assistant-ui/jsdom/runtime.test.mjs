@@ -74,6 +74,24 @@ test("a reply streams with isRunning, a send while it streams is queued, Stop ca
   expect(agent.requests[0].signal.aborted).toBe(true);
 });
 
+test("no phantom sibling while a reply streams: assistant-ui's placeholder gives way to the reply, never a 2/2 (assistant-ui #4037, #4040, #4071)", async () => {
+  const agent = scriptedAgent();
+  chat = await mountChat({ api: agent.api, initialState: thread(["user", "before"], ["assistant", "an answer"]) });
+  const pickers = new Set();
+  const watch = new MutationObserver(() => pickers.add(chat.rows().map((row) => row.picker ?? "-").join(",")));
+  watch.observe(chat.container, { subtree: true, childList: true, characterData: true });
+  await act(async () => chat.runtime.thread.append("and now"));
+  await until(() => agent.requests.length === 1);
+  agent.part({ type: "message-start", messageId: "late-id" });
+  for (const piece of ["one ", "two ", "three"]) agent.part(text("late-id", piece));
+  agent.part({ type: "finish" });
+  agent.end();
+  await until(() => chat.session().state.status === "idle" && chat.rows().at(-1)?.text === "one two three");
+  watch.disconnect();
+  expect([...pickers].filter((seen) => seen.split(",").some((picker) => picker !== "-"))).toEqual([]);
+  expect(chat.rows().map((row) => row.id)).toEqual(["m0", "m1", chat.session().messages[2].id, "late-id"]);
+});
+
 test("streamed tool input shows argsText; approve and deny answer through onRespondToToolApproval", async () => {
   const agent = scriptedAgent();
   chat = await mountChat({ api: agent.api });
