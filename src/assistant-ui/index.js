@@ -90,7 +90,9 @@ function callbacks(current, shown) {
     },
     onReload: async (shownParent) => {
       const parentId = ourId(shownParent);
-      const { messages } = current();
+      const { messages, state } = current();
+      // A failed reply is sent again (retry: its partial text is no alternative to keep); any other is set aside as a branch.
+      if (state.status === "error" && parentId === messages.findLast((message) => message.role === "user")?.id) return current().retry();
       const next = messages[messages.findIndex((message) => message.id === parentId) + 1];
       current().regenerate(parentId !== null && next?.role === "assistant" ? next.id : undefined);
     },

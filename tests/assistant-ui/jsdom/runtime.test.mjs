@@ -92,6 +92,31 @@ test("no phantom sibling while a reply streams: assistant-ui's placeholder gives
   expect(chat.rows().map((row) => row.id)).toEqual(["m0", "m1", chat.session().messages[2].id, "late-id"]);
 });
 
+test("Reload on a failed reply retries it (no branch of the partial text); on a finished one it regenerates", async () => {
+  const agent = scriptedAgent();
+  chat = await mountChat({ api: agent.api });
+  await act(async () => chat.runtime.thread.append("hi"));
+  await until(() => agent.requests.length === 1);
+  agent.part({ type: "message-start", messageId: "r1" });
+  agent.part(text("r1", "half a rep"));
+  agent.part({ type: "error", error: "the model failed" });
+  agent.end();
+  await until(() => chat.session().state.status === "error");
+  expect(chat.runtime.thread.getState().messages[1].status).toMatchObject({ type: "incomplete", reason: "error" });
+  await act(async () => chat.runtime.thread.getMessageById("r1").reload());
+  await until(() => agent.requests.length === 2);
+  expect(chat.session().state.forks).toBeUndefined();
+  expect(chat.session().messages.map((message) => message.id)).toEqual([chat.session().messages[0].id]);
+  agent.part({ type: "message-start", messageId: "r2" });
+  agent.part(text("r2", "a whole reply"));
+  agent.part({ type: "finish" });
+  agent.end();
+  await until(() => chat.session().state.status === "idle");
+  await act(async () => chat.runtime.thread.getMessageById("r2").reload());
+  await until(() => agent.requests.length === 3);
+  expect(chat.session().state.forks).toEqual([expect.objectContaining({ active: 1, alternatives: [expect.objectContaining({ messages: [expect.objectContaining({ id: "r2" })] }), null] })]);
+});
+
 test("streamed tool input shows argsText; approve and deny answer through onRespondToToolApproval", async () => {
   const agent = scriptedAgent();
   chat = await mountChat({ api: agent.api });
