@@ -472,3 +472,21 @@ fn reset_after_a_prepend_is_the_empty_session() {
     ]);
     assert_eq!(*after, SessionState::empty());
 }
+
+#[test]
+fn the_given_messages_are_checked_as_a_states_messages_are() {
+    let failed = json!({ "messages": [], "status": "error" });
+    let page = json!([assistant(
+        "a-1",
+        json!([tool_with(
+            "c-1",
+            "agent",
+            "done",
+            json!({ "agent": failed, "output": 1 })
+        )])
+    )]);
+    assert_eq!(
+        refused(idle(json!([])), prepend(page)),
+        r#"action.messages[0].parts[0].agent.error: required when status is "error""#
+    );
+}

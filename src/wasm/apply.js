@@ -717,7 +717,8 @@ function prepend(step, root, action) {
   const forks = without(action.forks ?? [], step);
   const moved = step.next() === 1;
   root.messages = step.made(page.concat(root.messages));
-  if (root.forks === undefined && forks.length === 0) return;
+  // The held forks' array stays when nothing joins or changes it.
+  if (forks.length === 0 && !moved) return;
   const all = forks.concat(root.forks ?? []);
   if (moved) all[forks.length] = step.made({ ...all[forks.length], after: page[page.length - 1].id });
   root.forks = step.made(all);
