@@ -327,13 +327,12 @@ pub fn prepend(
     messages: &[Rc<AgentMessage>],
     forks: &[Rc<Fork>],
 ) -> Option<()> {
-    let in_branches = branch_ids(&editor.state().forks);
     let (mut page, mut calls) = (Located::default(), Located::default());
     let (mut kept, mut skipped) = (Vec::new(), Vec::new());
     for (index, message) in messages.iter().enumerate() {
         let session = &*editor.session;
         let held = page.get(&message.id).is_some()
-            || in_branches.get(&message.id).is_some()
+            || in_branches(&session.state.forks, &message.id)
             || session
                 .messages
                 .find(&[], &session.state, &message.id)
@@ -414,17 +413,13 @@ fn taken_call(
     None
 }
 
-/// The ids of the messages in the branches of `forks`, nested forks' included.
-fn branch_ids(forks: &[Rc<Fork>]) -> Located {
-    let mut ids = Located::default();
-    let mut pending: Vec<&Rc<Fork>> = forks.iter().collect();
-    while let Some(fork) = pending.pop() {
-        for branch in fork.alternatives.iter().flatten() {
-            for message in &branch.messages {
-                ids.get_or_insert_with(&message.id, Seen::default);
-            }
-            pending.extend(branch.forks.iter());
-        }
-    }
-    ids
+/// Whether a message of the branches of `forks` (nested forks' included) has this id.
+fn in_branches(forks: &[Rc<Fork>], id: &str) -> bool {
+    forks.iter().any(|fork| {
+        let branches = fork.alternatives.iter().flatten();
+        branches
+            .clone()
+            .any(|branch| branch.messages.iter().any(|message| message.id == id))
+            || branches.clone().any(|branch| in_branches(&branch.forks, id))
+    })
 }

@@ -786,11 +786,13 @@ impl<'a> Editor<'a> {
         );
         let last = messages.last().map(|message| message.id.clone());
         let state = self.root_mut();
-        state.messages.splice(0..0, messages);
+        in_front(&mut state.messages, messages);
         if let (true, Some(first)) = (after_moved, state.forks.first_mut()) {
             own(first).after = last;
         }
-        state.forks.splice(0..0, forks);
+        if !forks.is_empty() {
+            in_front(&mut state.forks, forks);
+        }
         self.session.learn_prepended(count);
         self.log(patch);
     }
@@ -991,6 +993,12 @@ fn count_up(log: &mut [usize], at: usize) {
     if let Some(count) = log.get_mut(at) {
         *count += 1;
     }
+}
+
+/// `list` with `front` before its items (`splice` would bring its drop guard's code into the wasm).
+fn in_front<T>(list: &mut Vec<T>, mut front: Vec<T>) {
+    front.append(list);
+    *list = front;
 }
 
 /// Takes the items of `list` from `at` on (checked first, so `split_off`'s panic, whose message

@@ -2,7 +2,6 @@
 //! of the conversation: the open calls, where each call id lives, and where each message id
 //! lives in its run.
 
-use std::borrow::Cow;
 use std::cell::{RefCell, RefMut};
 use std::ops::Range;
 use std::rc::Rc;
@@ -194,15 +193,11 @@ fn learn_nested_messages(
 
 /// v4: `path` with its root position moved by `by`, wrapping (an index keeps the positions of
 /// the messages prepended after it was read below its origin: see `Ids::shift`).
-fn moved(path: &[CallPos], by: usize) -> Cow<'_, [CallPos]> {
-    if by == 0 {
-        return Cow::Borrowed(path);
-    }
-    let mut path = path.to_vec();
+fn moved(mut path: CallPath, by: usize) -> CallPath {
     if let Some(first) = path.first_mut() {
         first.message = first.message.wrapping_add(by);
     }
-    Cow::Owned(path)
+    path
 }
 
 /// Where an id was last seen (a hint), and how many times the states using the index hold it
@@ -328,7 +323,7 @@ impl CallIndex {
         });
         let path = found?;
         let mut ids = ids(&self.0);
-        let stored = ids.stored(&path).into_owned();
+        let stored = ids.stored(path.clone());
         relocate(&mut ids.located, id, &stored);
         Some(path)
     }
@@ -336,7 +331,7 @@ impl CallIndex {
     /// Notes a call added at `path`.
     pub fn record(&self, id: &str, path: &CallPath) {
         let mut ids = ids(&self.0);
-        let stored = ids.stored(path).into_owned();
+        let stored = ids.stored(path.clone());
         add(&mut ids.located, id, &stored);
     }
 
@@ -422,16 +417,13 @@ impl Ids {
     }
 
     /// The position an entry holds for the root position in `path`.
-    fn stored<'p>(&self, path: &'p [CallPos]) -> Cow<'p, [CallPos]> {
+    fn stored(&self, path: CallPath) -> CallPath {
         moved(path, self.shift.wrapping_neg())
     }
 
     /// The root position of an entry's path.
     fn actual(&self, path: CallPath) -> CallPath {
-        match moved(&path, self.shift) {
-            Cow::Borrowed(_) => path,
-            Cow::Owned(path) => path,
-        }
+        moved(path, self.shift)
     }
 
     /// v4: the root's messages moved `by` (`Session::learn_prepended`). Whether the index was
@@ -499,7 +491,7 @@ impl MessageIndex {
         // a state that diverged.
         if let (Some(index), 1) = (found, Rc::strong_count(&self.0)) {
             let mut ids = ids(&self.0);
-            let stored = ids.stored(&at(path, index)).into_owned();
+            let stored = ids.stored(at(path, index));
             relocate(&mut ids.located, id, &stored);
         }
         found
@@ -510,7 +502,7 @@ impl MessageIndex {
         match Rc::get_mut(&mut self.0) {
             Some(ids) => {
                 let ids = ids.get_mut();
-                let stored = ids.stored(&at(path, index)).into_owned();
+                let stored = ids.stored(at(path, index));
                 add(&mut ids.located, id, &stored);
             }
             // Shared with a session that diverged, where this message's id may name another:

@@ -7,6 +7,7 @@
 
 import { checkAction, restoreSessionEntry } from "chat-session-reducer";
 import { findCall } from "./calls.js";
+import { checkHistoryOptions, fetchPage, prependOf } from "./history.js";
 import { answerAction, createConversation } from "./conversation.js";
 import { newId } from "./ids.js";
 import { initialSession, isOpened, opening, sameConversation } from "./open.js";
@@ -32,6 +33,7 @@ export function checkOptions(options) {
   checkProtocolName(options.protocol ?? "actions");
   if (options.api === undefined) throw invalid("options.api", "a URL or a function");
   reconnectOptions(options.reconnect);
+  checkHistoryOptions(options);
   if (options.conversations !== undefined && typeof options.id !== "string") throw invalid("options.id", "a string (with conversations)");
   // `tabs: true` was never enough: the coordinator is chat-session-reducer/tabs's, imported by the app.
   if (options.tabs !== undefined && typeof options.tabs?.connect !== "function") throw invalid("options.tabs", "coordinateTabs()");
@@ -150,6 +152,44 @@ export function createAgentSession(options) {
     store.leave(left.id, conversation, left);
   }
 
+  /** Issue 34: the cursor of each conversation's next older page (a message id; null: none older;
+   *  absent: not asked yet), and the page being loaded. */
+  const older = new Map();
+  let loadingOlder;
+  const hasOlder = () => {
+    if (given.history === undefined) return false;
+    const cursor = older.get(idNow());
+    return cursor === undefined ? conversation.state().session.messages.length > 0 : cursor !== null;
+  };
+  /** A conversation opened with nothing held starts with the server's newest page. */
+  function openNewestPage() {
+    const id = idNow();
+    if (given.history === undefined || older.has(id) || conversation.state().session.messages.length > 0) return;
+    older.set(id, null);
+    fetchPage(given, id).then((page) => {
+      if (page === undefined || idNow() !== id || conversation.state().session.messages.length > 0) return;
+      older.set(id, page.older);
+      conversation.dispatch(checkAction({ type: "load", state: page.state }));
+    }, () => older.delete(id));
+  }
+  /** Puts the next older page in front (the reducer's prepend); one at a time. */
+  function loadOlder() {
+    if (!hasOlder()) return Promise.resolve();
+    if (loadingOlder !== undefined) return loadingOlder;
+    const id = idNow();
+    const before = older.get(id) ?? conversation.state().session.messages[0].id;
+    const done = () => {
+      loadingOlder = undefined;
+      owner.changed();
+    };
+    loadingOlder = fetchPage(given, id, before).then((page) => {
+      if (idNow() !== id) return;
+      older.set(id, page?.older ?? null);
+      if (page !== undefined && page.messages.length > 0) conversation.dispatch(checkAction(prependOf(page)));
+    }).finally(done);
+    return loadingOlder;
+  }
+
   const host = {
     newest: () => ({ options: shownOptions, session: conversation.state().session, id: idNow(), follows: conversation.state().follows, runStart: conversation.state().runStart }),
     follow: (session, id, resume, runStart) => conversation.dispatch({ type: FOLLOW, session, id, resume, runStart }),
@@ -170,6 +210,7 @@ export function createAgentSession(options) {
     connectTabs();
     open();
     conversation.hold(true);
+    openNewestPage();
     void loadProtocol(shownOptions.protocol).catch(() => {});
   }
 
@@ -248,11 +289,12 @@ export function createAgentSession(options) {
   let exposed = forwarding(given.tabs);
 
   const snapshotOf = createSnapshots();
-  const getSnapshot = () => snapshotOf(conversation.state(), conversation.storageError(), idNow(), exposed);
+  const getSnapshot = () => snapshotOf(conversation.state(), conversation.storageError(), idNow(), exposed, hasOlder(), loadOlder);
   const serverSnapshot = getSnapshot();
 
   return {
     ...actions,
+    loadOlder,
     subscribe(listener) {
       listeners.add(listener);
       stopping = undefined;
@@ -279,7 +321,10 @@ export function createAgentSession(options) {
       const keyChanged = before.storageKey !== shownOptions.storageKey || before.storage !== shownOptions.storage;
       const tabsChanged = (before.tabs === undefined) !== (next.tabs === undefined);
       if (keyChanged || tabsChanged) disconnectTabs();
-      if (!sameConversation(shown, identityOf(shownOptions))) open(before);
+      if (!sameConversation(shown, identityOf(shownOptions))) {
+        open(before);
+        openNewestPage();
+      }
       if (keyChanged || tabsChanged) connectTabs();
       // The snapshot's id is the option's when it has one.
       if (before.id !== next.id || tabsChanged) owner.changed();
@@ -292,8 +337,8 @@ export function createAgentSession(options) {
 function createSnapshots() {
   let last;
   let error;
-  return (state, storageError, id, actions) => {
-    if (last !== undefined && last.state === state && last.storageError === storageError && last.id === id && last.actions === actions) return last.snapshot;
+  return (state, storageError, id, actions, hasOlder, loadOlder) => {
+    if (last !== undefined && last.state === state && last.storageError === storageError && last.id === id && last.actions === actions && last.hasOlder === hasOlder) return last.snapshot;
     const { session, runs, failure } = state;
     // The failure's details (HTTP status, body, cause) join the session's error while it is the current run's.
     const detailed = session.error !== undefined && failure?.run === runs ? failure : undefined;
@@ -304,8 +349,8 @@ function createSnapshots() {
     // the request is sent and nothing of the reply has arrived yet (a run another tab streams has).
     const streaming = session.status === "streaming";
     const status = streaming && state.reconnecting === runs ? "reconnecting" : streaming && !state.follows && state.streamed !== runs ? "submitted" : session.status;
-    const snapshot = { id, state: session, messages: session.messages, status, error: error.value, queue: session.queue ?? NOTHING_QUEUED, storageError, ...actions };
-    last = { state, storageError, id, actions, snapshot };
+    const snapshot = { id, state: session, messages: session.messages, status, error: error.value, queue: session.queue ?? NOTHING_QUEUED, storageError, hasOlder, ...actions, loadOlder };
+    last = { state, storageError, id, actions, hasOlder, snapshot };
     return snapshot;
   };
 }

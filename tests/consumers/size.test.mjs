@@ -11,8 +11,9 @@ import { gzipSync } from "node:zlib";
 import { build } from "vite";
 import { consumerProject } from "./project.mjs";
 
-// Issue 13's ceiling for the core entry (docs/performance.md has the current figure).
-const CORE_BUDGET = 40_000;
+// Issue 13's ceiling for the core entry (docs/performance.md has the current figure), raised by
+// 1,000 for SPEC v4's prepend (issue 34; docs/decisions.md "SPEC v4 prepend": to be reviewed).
+const CORE_BUDGET = 41_000;
 // What each subpath export adds to the core entry, everything it exports kept; the session
 // controller's is larger (the run, resume, saves, the conversations' hand-over and the tabs glue),
 // and each binding's (React, Vue, Svelte) is the controller's and its own together (issue 30: within 9,000).
