@@ -265,3 +265,12 @@ export function useThreadedChat(openId: string): readonly ConversationSummary[] 
   void [key, never];
   return list;
 }
+
+// Issue 34: older history from the server's conversations route, a page at a time.
+export function olderHistory(): Promise<void> | undefined {
+  const { hasOlder, loadOlder } = useAgentSession({ api: "/api/chat", history: "/api/conversations", pageSize: 30 });
+  // @ts-expect-error pageSize is a number of messages
+  useAgentSession({ api: "/api/chat", history: "/api/conversations", pageSize: "30" });
+  const more: boolean = hasOlder;
+  return more ? loadOlder() : undefined;
+}
