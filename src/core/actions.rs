@@ -420,6 +420,8 @@ fn in_branches(forks: &[Rc<Fork>], id: &str) -> bool {
         branches
             .clone()
             .any(|branch| branch.messages.iter().any(|message| message.id == id))
-            || branches.clone().any(|branch| in_branches(&branch.forks, id))
+            || branches
+                .clone()
+                .any(|branch| in_branches(&branch.forks, id))
     })
 }

@@ -54,12 +54,10 @@ export interface UseAgentSessionOptions<Tools extends ToolMap = ToolMap, Data ex
   /**
    * Older history on demand (chat-session-reducer/server's conversations route, e.g.
    * `"/api/conversations"`): a conversation opened with nothing held starts with its newest page
-   * (`GET {history}/{id}?limit=pageSize`), and `loadOlder()` puts the page before the oldest message
+   * (`GET {history}/{id}?limit=50`), and `loadOlder()` puts the 50 messages before the oldest one
    * held in front (`?before=…`). What was loaded is stored as the rest of the conversation is.
    */
   history?: string | URL;
-  /** How many messages a page holds (default 50, at most 1,000). */
-  pageSize?: number;
   /** Where the conversation is kept; no key: nothing is stored. With `conversations`, ignored: the store's key for `id`. */
   storageKey?: string;
   /** Any object with the Web Storage methods (default `sessionStorage`), or a session store such as

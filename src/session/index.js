@@ -7,7 +7,6 @@
 
 import { checkAction, restoreSessionEntry } from "chat-session-reducer";
 import { findCall } from "./calls.js";
-import { checkHistoryOptions, fetchPage, prependOf } from "./history.js";
 import { answerAction, createConversation } from "./conversation.js";
 import { newId } from "./ids.js";
 import { initialSession, isOpened, opening, sameConversation } from "./open.js";
@@ -33,7 +32,7 @@ export function checkOptions(options) {
   checkProtocolName(options.protocol ?? "actions");
   if (options.api === undefined) throw invalid("options.api", "a URL or a function");
   reconnectOptions(options.reconnect);
-  checkHistoryOptions(options);
+  if (options.history !== undefined && typeof options.history !== "string" && !(options.history instanceof URL)) throw invalid("options.history", "a URL");
   if (options.conversations !== undefined && typeof options.id !== "string") throw invalid("options.id", "a string (with conversations)");
   // `tabs: true` was never enough: the coordinator is chat-session-reducer/tabs's, imported by the app.
   if (options.tabs !== undefined && typeof options.tabs?.connect !== "function") throw invalid("options.tabs", "coordinateTabs()");
@@ -152,43 +151,22 @@ export function createAgentSession(options) {
     store.leave(left.id, conversation, left);
   }
 
-  /** Issue 34: the cursor of each conversation's next older page (a message id; null: none older;
-   *  absent: not asked yet), and the page being loaded. */
+  /** Issue 34, older history (chat-session-reducer/history, loaded with the `history` option's
+   *  first use): the cursor of each conversation's next older page, and the page being loaded. */
   const older = new Map();
   let loadingOlder;
-  const hasOlder = () => {
-    if (given.history === undefined) return false;
-    const cursor = older.get(idNow());
-    return cursor === undefined ? conversation.state().session.messages.length > 0 : cursor !== null;
-  };
-  /** A conversation opened with nothing held starts with the server's newest page. */
-  function openNewestPage() {
-    const id = idNow();
-    if (given.history === undefined || older.has(id) || conversation.state().session.messages.length > 0) return;
-    older.set(id, null);
-    fetchPage(given, id).then((page) => {
-      if (page === undefined || idNow() !== id || conversation.state().session.messages.length > 0) return;
-      older.set(id, page.older);
-      conversation.dispatch(checkAction({ type: "load", state: page.state }));
-    }, () => older.delete(id));
-  }
-  /** Puts the next older page in front (the reducer's prepend); one at a time. */
-  function loadOlder() {
-    if (!hasOlder()) return Promise.resolve();
-    if (loadingOlder !== undefined) return loadingOlder;
-    const id = idNow();
-    const before = older.get(id) ?? conversation.state().session.messages[0].id;
-    const done = () => {
-      loadingOlder = undefined;
-      owner.changed();
-    };
-    loadingOlder = fetchPage(given, id, before).then((page) => {
-      if (idNow() !== id) return;
-      older.set(id, page?.older ?? null);
-      if (page !== undefined && page.messages.length > 0) conversation.dispatch(checkAction(prependOf(page)));
-    }).finally(done);
-    return loadingOlder;
-  }
+  const hasOlder = () => given.history !== undefined && (older.has(idNow()) ? older.get(idNow()) !== null : conversation.state().session.messages.length > 0);
+  const history = (name) =>
+    import("chat-session-reducer/history").then((module) => module[name](given, idNow, () => conversation.state().session, (action) => conversation.dispatch(checkAction(action)), older));
+  const openNewestPage = () => given.history !== undefined && void history("openNewestPage");
+  /** Puts the next older page in front; one at a time. */
+  const loadOlder = () =>
+    hasOlder()
+      ? (loadingOlder ??= history("loadOlder").finally(() => {
+          loadingOlder = undefined;
+          owner.changed();
+        }))
+      : Promise.resolve();
 
   const host = {
     newest: () => ({ options: shownOptions, session: conversation.state().session, id: idNow(), follows: conversation.state().follows, runStart: conversation.state().runStart }),

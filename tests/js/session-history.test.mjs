@@ -43,7 +43,7 @@ test("opened with nothing held, a conversation starts with its newest page; load
   const unroute = await serverWith(conversation);
   try {
     const storage = memoryStorage();
-    const session = createAgentSession({ api: "/api/chat", id: "c1", storageKey: "chat", storage, history: "/api/conversations", pageSize: 50, throttle: 0 });
+    const session = createAgentSession({ api: "/api/chat", id: "c1", storageKey: "chat", storage, history: "/api/conversations", throttle: 0 });
     assert.equal(session.getSnapshot().hasOlder, false, "nothing held, nothing asked yet");
     const unsubscribe = session.subscribe(() => {});
     await until(() => session.getSnapshot().messages.length > 0, "the newest page");
@@ -79,7 +79,7 @@ test("restored from storage, a conversation pages on from its oldest message; on
     const storage = memoryStorage();
     const restored = { ...conversation, messages: conversation.messages.slice(40) };
     storage.setItem("chat", JSON.stringify({ format: "chat-session-reducer", version: 3, state: restored }));
-    const session = createAgentSession({ api: "/api/chat", id: "c1", storageKey: "chat", storage, history: "/api/conversations", pageSize: 50, throttle: 0 });
+    const session = createAgentSession({ api: "/api/chat", id: "c1", storageKey: "chat", storage, history: "/api/conversations", throttle: 0 });
     const unsubscribe = session.subscribe(() => {});
     assert.equal(session.getSnapshot().messages.length, 20);
     assert.equal(session.getSnapshot().hasOlder, true, "not known yet: there may be");
@@ -100,7 +100,6 @@ test("restored from storage, a conversation pages on from its oldest message; on
   }
 });
 
-test("history and pageSize are checked", () => {
+test("the history option is checked", () => {
   assert.throws(() => createAgentSession({ api: "/api/chat", history: 5 }), { code: "invalid", path: "options.history" });
-  assert.throws(() => createAgentSession({ api: "/api/chat", history: "/h", pageSize: 0 }), { code: "invalid", path: "options.pageSize" });
 });

@@ -268,9 +268,9 @@ export function useThreadedChat(openId: string): readonly ConversationSummary[] 
 
 // Issue 34: older history from the server's conversations route, a page at a time.
 export function olderHistory(): Promise<void> | undefined {
-  const { hasOlder, loadOlder } = useAgentSession({ api: "/api/chat", history: "/api/conversations", pageSize: 30 });
-  // @ts-expect-error pageSize is a number of messages
-  useAgentSession({ api: "/api/chat", history: "/api/conversations", pageSize: "30" });
+  const { hasOlder, loadOlder } = useAgentSession({ api: "/api/chat", history: new URL("https://app.test/api/conversations") });
+  // @ts-expect-error history is the conversations route's URL
+  useAgentSession({ api: "/api/chat", history: true });
   const more: boolean = hasOlder;
   return more ? loadOlder() : undefined;
 }
