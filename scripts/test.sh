@@ -159,6 +159,9 @@ node --test tests/react/resume.test.mjs
 suite "the hook's conversations in the background in jsdom: switching while a reply streams, the thread list, 20 seeded runs per protocol switching at random chunk boundaries: node --test tests/react/conversations.test.mjs"
 node --test tests/react/conversations.test.mjs
 
+suite "the thread list on the server's conversations (createConversations remote) in jsdom against createChatServer on PGlite in memory: another profile of the owner lists and opens a conversation, another owner sees none, a run the tab does not hold, a restart's interrupted run: node --test tests/react/conversations-server.test.mjs"
+node --test tests/react/conversations-server.test.mjs
+
 suite "the hook's tabs (chat-session-reducer/tabs) in jsdom: one request per run, saves checked by revision, a closed tab's run taken over, a tampered entry, 50 seeded runs (TABS_RUNS=200 for the long loop): node --test tests/react/tabs.test.mjs"
 node --test tests/react/tabs.test.mjs
 

@@ -20,7 +20,7 @@ import { invalid, invalidInput } from "../shared/coded-error.js";
 /** @typedef {import("chat-session-reducer/session").SendOptions} SendOptions */
 /** @typedef {import("chat-session-reducer/session").ApproveOptions} ApproveOptions */
 /** A store of conversations as the controller holds conversations in it (src/conversations/index.js).
- *  @typedef {import("chat-session-reducer/conversations").Conversations & { take: (id: string) => any, show: (id: string, conversation: any) => void, leave: (id: string, conversation: any, options: any) => void }} HeldConversations */
+ *  @typedef {import("chat-session-reducer/conversations").Conversations & { restore?: (id: string) => any, take: (id: string) => any, show: (id: string, conversation: any) => void, leave: (id: string, conversation: any, options: any) => void }} HeldConversations */
 
 // What the snapshot's `queue` is when nothing is queued: the same array every time.
 /** @type {readonly import("chat-session-reducer").QueuedMessage[]} */
@@ -109,6 +109,12 @@ export function createAgentSession(options) {
     if (given.conversations !== undefined) return openFromStore(before, wanted, left);
     if (before !== undefined && (before.storageKey !== wanted.storageKey || before.storage !== wanted.storage)) conversation.closeSaver();
     const stored = wanted.storageKey === undefined ? undefined : restoreSessionEntry(wanted.storageKey, wanted.storage);
+    openEntry(stored, before);
+  }
+
+  /** Opens the stored entry `stored`, or once it is read (a Promise); `before`: the conversation
+   *  shown until now, shown again if the options change before the entry is read. */
+  function openEntry(stored, before) {
     if (!(stored instanceof Promise)) return conversation.dispatch(opening(shownOptions, stored));
     // An action taken on the session shown before the store answered wins (session-state.js, OPEN).
     const wait = { before, cancelled: false };
@@ -132,8 +138,12 @@ export function createAgentSession(options) {
     const taken = store.take(wanted.id);
     lastShown = undefined;
     if (taken === undefined) {
-      store.show(wanted.id, conversation);
-      conversation.dispatch(opening(shownOptions, restoreSessionEntry(wanted.storageKey, wanted.storage)));
+      // The store's entry: its storage's, or the server's copy, read first (its `remote`).
+      const stored = store.restore?.(wanted.id) ?? restoreSessionEntry(wanted.storageKey, wanted.storage);
+      // Until it is read, the conversation shown is this one, not opened (nothing saved), and the
+      // store lists it as it was (opened, it is shown there: owner.changed).
+      if (!(stored instanceof Promise)) store.show(wanted.id, conversation);
+      openEntry(stored, wanted);
     } else {
       conversation = taken;
       taken.handTo(owner);

@@ -75,7 +75,8 @@ for (const [index, test] of selected.entries()) {
     // holdChunks([N, …]) stops the next resumable run at those chunk counts: heldAtChunk(run, N), releaseChunks().
     const { hold, release, latestRun, holdChunks, releaseChunks, heldAtChunk } = server;
     const holds = { hold, release, held: (point) => server.held(point, logStart), latestRun, holdChunks, releaseChunks, heldAtChunk };
-    await test.run({ page, chat: chatPage(page), screenshot, serverLine, protocol: test.protocol, ...holds });
+    // restart(signal): the demo's process ended with that signal and started again (same data, same port).
+    await test.run({ page, chat: chatPage(page), screenshot, serverLine, protocol: test.protocol, restart: server.restart, ...holds });
     if (pageErrors.length > 0) throw new Error(`the page threw: ${pageErrors.map((error) => error.message).join("; ")}`);
     passed += 1;
     console.log(`ok ${index + 1} - ${test.name} (${took()})`);

@@ -12,6 +12,7 @@
 import assert from "node:assert/strict";
 import { createRandom } from "../fuzz/generate.mjs";
 import { chatPage } from "./chatPage.mjs";
+import { restartScenarios } from "./restarts.mjs";
 import { threadScenarios } from "./threads.mjs";
 
 /** The protocols the demo's page offers, each on its own endpoint. */
@@ -555,4 +556,5 @@ export const tests = [
     },
   },
   ...threadScenarios,
+  ...restartScenarios,
 ];
