@@ -138,6 +138,7 @@ const javascriptSubpaths = {
   "chat-stream": "src/adapters/chat-stream",
   session: "src/session",
   resume: "src/resume",
+  history: "src/history",
   react: "src/react",
   vue: "src/vue",
   svelte: "src/svelte",

@@ -133,6 +133,9 @@ REQUIRE_POSTGRES=1 node --test tests/server/store.test.mjs
 suite "the server on several instances: two createChatServer on one Redis (run log, stop across instances, a newer run superseding), against the real client: node --test tests/server/redis.test.mjs"
 REQUIRE_REDIS=1 node --test tests/server/redis.test.mjs
 
+suite "older history paged: GET {conversations}/{id}?before=&limit= on a store without page and on PGlite (a query by position), pages prepended back to the stored conversation: node --test tests/server/paging.test.mjs"
+node --test tests/server/paging.test.mjs
+
 suite "the server's runs against the real client: every ending of a run stored as the client shows it (3 protocols), a real streamText on MockLanguageModelV4 through an approval and an edit, the routes over node:http (bad input, owners, the owner cookie, resume, restart), 200 seeded runs cut by Stop, drops and failures: node --test tests/server/fold.test.mjs tests/server/stream-text.test.mjs tests/server/routes.test.mjs tests/server/seeded.test.mjs"
 node --test tests/server/fold.test.mjs tests/server/stream-text.test.mjs tests/server/routes.test.mjs tests/server/seeded.test.mjs
 

@@ -52,6 +52,13 @@ export interface UseAgentSessionOptions<Tools extends ToolMap = ToolMap, Data ex
   body?: (session: SessionState<Tools, Data>, defaultBody: unknown) => unknown;
   /** Extra request headers (with a URL `api`), or a function called for each request. */
   headers?: Record<string, string> | (() => Record<string, string>);
+  /**
+   * Older history on demand (chat-session-reducer/server's conversations route, e.g.
+   * `"/api/conversations"`): a conversation opened with nothing held starts with its newest page
+   * (`GET {history}/{id}?limit=50`), and `loadOlder()` puts the 50 messages before the oldest one
+   * held in front (`?before=…`). What was loaded is stored as the rest of the conversation is.
+   */
+  history?: string | URL;
   /** Where the conversation is kept; no key: nothing is stored. With `conversations`, ignored: the store's key for `id`. */
   storageKey?: string;
   /** Any object with the Web Storage methods (default `sessionStorage`), or a session store such as
@@ -183,6 +190,11 @@ export interface AgentSession<Tools extends ToolMap = ToolMap, Data extends Data
   error: AgentError | undefined;
   /** The messages sent while a reply streamed, in order (`state.queue`, or an empty array). */
   queue: readonly QueuedMessage<Data>[];
+  /** With `history`: whether older messages may be on the server (until a page says there are none). */
+  hasOlder: boolean;
+  /** With `history`: loads the next older page and puts it in front (resolved once applied; one page
+   *  at a time: a call while one loads gets that one). Without `history`, or nothing older: resolved at once. */
+  loadOlder(): Promise<void>;
   /** Why the conversation is not being saved (storage full, blocked, or unreadable; with `tabs`,
    *  `conflict`: another tab stored a newer one, revision `rev`, which is shown); else undefined. */
   storageError: SessionReducerError | undefined;

@@ -8,6 +8,7 @@ import { Conversation } from "./components/Conversation";
 import { CallAnswersContext } from "./components/callAnswers";
 import { MessageActionsContext } from "./components/messageActions";
 import { ThreadList, conversations, threadsOn, useOpenThread } from "./components/ThreadList";
+import { OlderHistory } from "./components/OlderHistory";
 
 /** Where the conversation lives in sessionStorage: it survives a reload of this tab. */
 const STORAGE_KEY = "chat-session-reducer-demo";
@@ -72,6 +73,8 @@ function Chat() {
     ...(threadsOn ? { conversations, id: threadId } : { storageKey: STORAGE_KEY }),
     resume: true,
     stopApi: `/api/chat/${protocol}/stop`,
+    // Older messages come from the server a page at a time, as the user scrolls up (OlderHistory).
+    history: "/api/conversations",
     ...SHARED_BY_TABS,
   });
   const { state, approve, deny, answer, edit, regenerate, switchBranch } = chat;
@@ -83,10 +86,12 @@ function Chat() {
   );
   const messageActions = useMemo(() => ({ streaming, edit, regenerate, switchBranch }), [streaming, edit, regenerate, switchBranch]);
 
+  // Pinned to the newest message as it streams; a page of older ones put in front moves nothing.
   const end = useRef<HTMLDivElement>(null);
+  const newest = state.messages[state.messages.length - 1];
   useEffect(() => {
     end.current?.scrollIntoView({ block: "end" });
-  }, [state.messages]);
+  }, [newest]);
 
   const error = state.error;
   const errorTitle = error?.code === undefined ? "Something went wrong" : ERROR_TITLES[error.code];
@@ -118,6 +123,7 @@ function Chat() {
           <p className="empty">Pick a prompt below or type your own. The conversation survives a reload of this tab.</p>
         ) : (
           <CallAnswersContext.Provider value={streaming ? null : answers}>
+            <OlderHistory hasOlder={chat.hasOlder} loadOlder={chat.loadOlder} first={state.messages[0]} />
             <MessageActionsContext.Provider value={messageActions}>
               <Conversation messages={state.messages} session={state} />
             </MessageActionsContext.Provider>
