@@ -176,10 +176,22 @@ export const assistantUiTests = [
       await chat.replyContaining("Stop me halfway.");
       await chat.idle();
       await chat.visible(chat.questions().first().getByTestId("attachment").filter({ hasText: "dot.png" }));
-      // AG-UI's input has no part for the session's "file" parts (the ag-ui adapter sends data parts
-      // named image, audio, video or document): the file is kept, not sent, there.
-      const sent = JSON.stringify(runs[0].postDataJSON()).includes("data:image/png;base64,iVBORw==");
-      assert.equal(sent, protocol !== "ag-ui", "the request carries the file");
+      // Each protocol's body carries the file: AG-UI as an image part with the bytes inline.
+      const body = runs[0].postDataJSON();
+      const question = body.messages.find((message) => message.role === "user");
+      const carried = protocol === "ag-ui"
+        ? question.content.find((item) => item.type === "image")
+        : question.parts.find((part) => part.type === "file" || part.name === "file");
+      assert.ok(carried, "the request carries the file");
+      if (protocol === "ag-ui") assert.deepEqual(carried, { type: "image", source: { type: "data", value: "iVBORw==", mimeType: "image/png" }, metadata: { filename: "dot.png" } });
+      // And the server stored it as the page holds it, so the agent and a reload get it back.
+      const id = body.threadId ?? body.id;
+      const stored = await page.evaluate(async (id) => (await (await fetch(`/api/conversations/${encodeURIComponent(id)}`)).json()).state, id);
+      assert.deepEqual(stored.messages[0].parts.find((part) => part.name === "file"), {
+        type: "data",
+        name: "file",
+        data: { mediaType: "image/png", url: "data:image/png;base64,iVBORw==", filename: "dot.png" },
+      });
       await screenshot("attachment");
     },
   },
