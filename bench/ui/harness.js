@@ -152,9 +152,10 @@ export function runPage(mount) {
   const root = document.getElementById("root");
   const { send } = mount(root);
   const bench = {
-    /** Resolves once the thread's rows are in the DOM (the list is the element marked data-bench-list). */
+    /** Resolves once the thread's newest row is in the DOM, the list's last child (the list is the element
+     *  marked data-bench-list; a virtualised list holds a window of rows only). */
     async ready() {
-      while (!(list = document.querySelector("[data-bench-list]")) || list.childElementCount < THREAD) await nextPaint();
+      while (!(list = document.querySelector("[data-bench-list]")) || !lastRowText().startsWith(`${THREAD - 1}: `)) await nextPaint();
       observer.observe(list, { subtree: true, childList: true, characterData: true });
       return list.childElementCount;
     },

@@ -11,4 +11,7 @@ export const IMPLEMENTATIONS = [
   { name: "ours-assistant-ui", label: "useAgentSessionRuntime (assistant-ui)", page: "ours-assistant-ui", ext: "jsx", saves: true, available: () => pkg("assistant-ui/index.js"), missing: "pkg/assistant-ui (branch wt-aui) not merged" },
   { name: "ai-sdk", label: "@ai-sdk/react useChat", page: "ai-sdk-react", ext: "jsx" },
   { name: "assistant-ui-ai-sdk", label: "assistant-ui AI SDK runtime", page: "assistant-ui-ai-sdk", ext: "jsx" },
+  // Issue 34 item 3: the virtualised lists, measured at 5,000 messages (BENCH_UI_IMPLS picks them).
+  { name: "ours-react-tanstack", label: "useAgentSession + TanStack Virtual", page: "ours-react-tanstack", ext: "jsx", virtual: true },
+  { name: "ours-react-virtuoso", label: "useAgentSession + react-virtuoso", page: "ours-react-virtuoso", ext: "jsx", virtual: true },
 ];

@@ -9,7 +9,8 @@
 // table; bench/ui/charts.mjs draws the SVG charts from that file. It asserts nothing.
 //
 // BENCH_UI_SIZES (10,100,1000,10000), BENCH_UI_DELTAS (100 timed after BENCH_UI_WARM 10),
-// BENCH_UI_RUNS (3 fresh pages per implementation and size), BENCH_UI_IMPLS (all), BENCH_UI_OUT.
+// BENCH_UI_RUNS (3 fresh pages per implementation and size), BENCH_UI_IMPLS (all but the virtualised
+// lists), BENCH_UI_OUT.
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { cpus } from "node:os";
 import { fileURLToPath } from "node:url";
@@ -25,7 +26,7 @@ const SIZES = list("BENCH_UI_SIZES", "10,100,1000,10000").map(Number);
 const DELTAS = Number(process.env.BENCH_UI_DELTAS ?? 100);
 const WARM = Number(process.env.BENCH_UI_WARM ?? 10);
 const RUNS = Number(process.env.BENCH_UI_RUNS ?? 3);
-const WANTED = list("BENCH_UI_IMPLS", IMPLEMENTATIONS.map((impl) => impl.name).join(","));
+const WANTED = list("BENCH_UI_IMPLS", IMPLEMENTATIONS.filter((impl) => !impl.virtual).map((impl) => impl.name).join(","));
 
 /** One page module bundled as an app would ship it: minified, React and Vue in production mode. */
 export async function bundle(entry) {

@@ -2,7 +2,7 @@
 // a row renders again only when its message is a new object (both state layers keep unchanged messages).
 import { memo } from "react";
 
-const Row = memo(function Row({ message }) {
+export const Row = memo(function Row({ message }) {
   return (
     <li data-role={message.role}>
       {message.parts.map((part, index) => (part.type === "text" ? <p key={index}>{part.text}</p> : null))}
