@@ -172,6 +172,9 @@ node --test tests/react/tabs.test.mjs
 suite "bench:ui smoke: each implementation's page streams a reply into 10 messages in headless Chromium: node bench/ui/run.mjs"
 BENCH_UI_SIZES=10 BENCH_UI_DELTAS=3 BENCH_UI_WARM=1 BENCH_UI_RUNS=1 BENCH_UI_OUT="$(mktemp)" node bench/ui/run.mjs
 
+suite "memory bounded in headless Chromium: switching among 5 conversations of 10,000 messages and 2,000 calls (chat-session-reducer/conversations) does not grow the heap after GC: node --test bench/ui/memory.test.mjs"
+node --test bench/ui/memory.test.mjs
+
 suite "the demo end to end in headless Chromium, with its several-tabs scenarios (two pages of one context, tests/e2e/tabs.mjs): tests/e2e/run.mjs"
 bash scripts/setup.sh demo
 npm --prefix www run build
