@@ -168,6 +168,13 @@ node --test tests/react/conversations-server.test.mjs
 suite "the hook's tabs (chat-session-reducer/tabs) in jsdom: one request per run, saves checked by revision, a closed tab's run taken over, a tampered entry, 50 seeded runs (TABS_RUNS=200 for the long loop): node --test tests/react/tabs.test.mjs"
 node --test tests/react/tabs.test.mjs
 
+# bench:ui's pages still stream and paint (1 size, 3 deltas, 1 run; figures printed, nothing timed is asserted).
+suite "bench:ui smoke: each implementation's page streams a reply into 10 messages in headless Chromium: node bench/ui/run.mjs"
+BENCH_UI_SIZES=10 BENCH_UI_DELTAS=3 BENCH_UI_WARM=1 BENCH_UI_RUNS=1 BENCH_UI_OUT="$(mktemp)" node bench/ui/run.mjs
+
+suite "memory bounded in headless Chromium: switching among 5 conversations of 10,000 messages and 2,000 calls (chat-session-reducer/conversations) does not grow the heap after GC: node --test bench/ui/memory.test.mjs"
+node --test bench/ui/memory.test.mjs
+
 suite "the demo end to end in headless Chromium, with its several-tabs scenarios (two pages of one context, tests/e2e/tabs.mjs): tests/e2e/run.mjs"
 bash scripts/setup.sh demo
 npm --prefix www run build
