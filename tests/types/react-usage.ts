@@ -266,6 +266,15 @@ export function useThreadedChat(openId: string): readonly ConversationSummary[] 
   return list;
 }
 
+// Issue 34: older history from the server's conversations route, a page at a time.
+export function olderHistory(): Promise<void> | undefined {
+  const { hasOlder, loadOlder } = useAgentSession({ api: "/api/chat", history: new URL("https://app.test/api/conversations") });
+  // @ts-expect-error history is the conversations route's URL
+  useAgentSession({ api: "/api/chat", history: true });
+  const more: boolean = hasOlder;
+  return more ? loadOlder() : undefined;
+}
+
 // The server's conversations (issue 31 item 6): its routes' URL, or the app's own source.
 import type { ConversationsSource, RemoteConversationSummary } from "chat-session-reducer/conversations";
 const fromServer: Conversations = createConversations({ remote: "/api/conversations" });
