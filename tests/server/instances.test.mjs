@@ -1,0 +1,253 @@
+// Two real demo instances (node www/server.mjs, each its own port) on one Redis and one Postgres
+// the suite starts itself (tests/server/redis-server.mjs, postgres-server.mjs), driven over HTTP
+// by the package's session controller (resuming, with Stop on the server): a run on A resumed on B,
+// a Stop sent to B, A killed (SIGKILL) mid-reply, a newer run refused 503 while A's lease runs, a
+// delete on B of A's run, a run that lost its lease, Redis restarted (its data lost) and Postgres
+// down for 5 s mid-run, then SERVER_RUNS (200) seeded runs with kills, cuts and stops. The
+// scripted agent's "long" and "plain" replies, at DEMO_PACE_MS=1. Without redis-server or
+// Postgres the suite is skipped with a note, and fails when CI or REQUIRE_REDIS/REQUIRE_POSTGRES is set.
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { writeFileSync } from "node:fs";
+import { createClient } from "redis";
+import { INTERRUPTED } from "../../pkg/server/index.js";
+import { demoClient, post, startDemo, until } from "./demo-instances.mjs";
+import { startPostgres } from "./postgres-server.mjs";
+import { startRedis } from "./redis-server.mjs";
+
+const required = Boolean(process.env.CI && process.env.CI !== "0") || process.env.REQUIRE_REDIS === "1" || process.env.REQUIRE_POSTGRES === "1";
+// A lease well over the control channel's 2 s wait for an answer (the 503 test needs the dead
+// instance's lease to outlast it), swept every half second.
+const LEASE_MS = 4_000;
+const ENV = { DEMO_PACE_MS: "1", DEMO_TEST_HOOKS: "1", DEMO_LEASE_MS: String(LEASE_MS), DEMO_CHECK_ABANDONED_MS: "500" };
+
+const PARAGRAPH =
+  "The lighthouse keeper counted the ships every night, writing each name in a ledger that " +
+  "nobody had asked for and nobody would read. ";
+const LONG = `${PARAGRAPH.repeat(12)}The end.`;
+
+let redis;
+let pg;
+let A;
+let B;
+let why;
+before(async () => {
+  try {
+    [redis, pg] = await Promise.all([startRedis(), startPostgres()]);
+    const env = { ...ENV, REDIS_URL: redis.url, DATABASE_URL: pg.connectionString };
+    // One first, so the schema is made once.
+    A = await startDemo("A", env);
+    B = await startDemo("B", env);
+  } catch (error) {
+    why = error;
+  }
+});
+after(async () => {
+  // INSTANCES_LOGS=dir keeps what each instance printed (dir/demo-A.log, dir/demo-B.log).
+  if (process.env.INSTANCES_LOGS) for (const demo of [A, B]) if (demo) writeFileSync(`${process.env.INSTANCES_LOGS}/demo-${demo.name}.log`, demo.output());
+  await Promise.all([A?.stop(), B?.stop()]);
+  await Promise.all([redis?.stop(), pg?.stop()]);
+});
+
+/** The suite's tests, failing (required) or skipped when Redis, Postgres or the demo did not start. */
+function instancesTest(name, body) {
+  test(name, async (t) => {
+    if (B === undefined) {
+      if (required) throw new Error(`the instances could not start (required: CI, REQUIRE_REDIS=1 or REQUIRE_POSTGRES=1): ${why?.message}`);
+      console.log(`instances.test.mjs: the instances could not start, so this test is SKIPPED: ${why?.message}`);
+      return t.skip(`could not start: ${why?.message}`);
+    }
+    // A test that failed may have left an instance killed.
+    for (const demo of [A, B]) if (!demo.alive()) await demo.start();
+    await body();
+  });
+}
+
+const hooks = (demo, path, body) => post(demo, `/api/test/${path}`, body).then((response) => response.json());
+const latestRun = (demo) => fetch(`${demo.base}/api/test/chunks`).then((response) => response.json());
+
+/** Sends `text` with the next run on `demo` held at `chunks`; resolves once it is held and the client shows some of it. */
+async function sendHeld(client, demo, text, chunks = 40) {
+  await hooks(demo, "hold", { chunks: [chunks] });
+  const before = (await latestRun(demo)).run;
+  client.session.send(text);
+  await until(async () => {
+    const run = await latestRun(demo);
+    return run.run > before && run.held;
+  }, `the run on ${demo.name} held`);
+  await until(() => client.reply().length > 0, "the client showing the reply");
+}
+
+const FIRST_PARAGRAPH = "long: after the first paragraph";
+const heldAt = (demo) => (demo.output().match(/test: long: held at long: after the first paragraph/g) ?? []).length;
+const abortedOn = (demo) => (demo.output().match(/long: aborted by the client/g) ?? []).length;
+
+/** Sends `text` with the next "long" run on `demo` held in its script after its first paragraph (a model that waits); resolves once it is. */
+async function sendHeldInScript(client, demo, text) {
+  await hooks(demo, "hold", { point: FIRST_PARAGRAPH });
+  const before = heldAt(demo);
+  client.session.send(text);
+  await until(() => heldAt(demo) > before, `the run on ${demo.name} held`);
+  await until(() => client.reply().length > 0, "the client showing the reply");
+}
+
+/** Resolves once the conversation `demo` serves is no longer streaming and equals what the client shows; asserts so. */
+async function storedAsShown(client, demo = B) {
+  await until(async () => {
+    const stored = await client.stored(demo);
+    return stored !== undefined && stored.status !== "streaming" && JSON.stringify(stored) === JSON.stringify(client.shown());
+  }, "the stored conversation to equal the client's").catch(() => {});
+  assert.deepEqual(await client.stored(demo), client.shown());
+}
+
+const settled = (client) => client.status() === "idle" || client.status() === "error";
+const interruptedShown = (client) => JSON.stringify(client.shown()).includes(INTERRUPTED);
+
+instancesTest("a run on A whose connection dropped resumes on B and ends as the uninterrupted reply", async () => {
+  const client = await demoClient("resume", { route: (kind) => (kind === "chat" ? A : B) });
+  await sendHeld(client, A, "Tell me a long story");
+  client.cut();
+  await hooks(A, "release", { chunks: true });
+  await until(() => settled(client), "the reply's end");
+  assert.equal(client.status(), "idle");
+  assert.equal(client.reply(), LONG, "nothing lost, nothing doubled");
+  assert.ok(client.requests.some((request) => request.kind === "stream" && request.on === "B"), "resumed on B");
+  await storedAsShown(client);
+  client.done();
+});
+
+instancesTest("a Stop sent to B stops A's model within a second, and the stored reply is the one the client shows", async () => {
+  const client = await demoClient("stop", { route: (kind) => (kind === "chat" ? A : B) });
+  const abortedBefore = abortedOn(A);
+  await sendHeldInScript(client, A, "Tell me a long story");
+  const stoppedAt = Date.now();
+  client.session.stop();
+  await until(() => abortedOn(A) > abortedBefore, "A's model aborted");
+  const took = Date.now() - stoppedAt;
+  console.log(`instances: a Stop sent to B aborted A's model ${took} ms later`);
+  assert.ok(took < 1_000, `A's model aborted ${took} ms after the Stop`);
+  await hooks(A, "release", {});
+  assert.equal(client.status(), "idle");
+  assert.ok(LONG.startsWith(client.reply()) && client.reply().length < LONG.length);
+  await storedAsShown(client);
+  client.done();
+});
+
+instancesTest("A killed (SIGKILL) mid-reply: a newer run on B is refused 503 while A's lease runs, B stores the run interrupted within the lease's time, the client following on B gets that end", async () => {
+  const client = await demoClient("killed", { route: (kind) => (kind === "chat" ? A : B) });
+  await sendHeld(client, A, "Tell me a long story");
+  const killedAt = Date.now();
+  await A.kill();
+  // The AI SDK's regenerate of the reply from another page, reaching B while A's lease still runs.
+  const user = client.shown().messages[0];
+  const regenerate = { id: client.id, trigger: "regenerate-message", messages: [{ id: user.id, role: "user", parts: user.parts }] };
+  const refused = await post(B, "/api/chat/ai-sdk", regenerate, client.cookie);
+  assert.equal(refused.status, 503);
+  assert.equal((await refused.json()).code, "run_elsewhere");
+  await until(async () => (await client.stored(B))?.status === "error", "the run stored interrupted", 15_000);
+  const took = Date.now() - killedAt;
+  console.log(`instances: A killed mid-reply, its run stored interrupted by B ${took} ms later (lease ${LEASE_MS} ms)`);
+  await until(() => settled(client), "the client's end").catch((error) => {
+    console.log(JSON.stringify(client.requests).slice(0, 300), client.status());
+    return fetch(`${B.base}/api/chat/ai-sdk/${client.id}/stream`, { headers: { cookie: client.cookie } }).then((r) => r.text()).then((t) => console.log(t.slice(-800)));
+    throw error;
+  });
+  assert.equal(client.status(), "error");
+  assert.ok(interruptedShown(client), "the client shows the interruption");
+  assert.ok(client.reply().length > 0 && LONG.startsWith(client.reply()), "the partial reply kept");
+  await storedAsShown(client);
+  client.done();
+});
+
+instancesTest("a delete sent to B of a conversation whose run is on A stops A's run, and the conversation stays deleted", async () => {
+  const client = await demoClient("deleted", { route: (kind) => (kind === "chat" ? A : B) });
+  const abortedBefore = abortedOn(A);
+  await sendHeldInScript(client, A, "Tell me a long story");
+  const deleted = await fetch(`${B.base}/api/conversations/${client.id}`, { method: "DELETE", headers: { cookie: client.cookie } });
+  assert.equal(deleted.status, 204);
+  await until(() => abortedOn(A) > abortedBefore, "A's model aborted");
+  // Anything A still saved would bring it back: A's run is stopped before B deletes.
+  for (const demo of [A, B]) assert.equal(await client.stored(demo), undefined, `gone on ${demo.name}`);
+  client.done();
+});
+
+instancesTest("a run that lost its lease to another instance stops: its model aborted, nothing more saved", async () => {
+  const client = await demoClient("lost", { route: (kind) => (kind === "chat" ? A : B) });
+  const abortedBefore = abortedOn(A);
+  await sendHeldInScript(client, A, "Tell me a long story");
+  const other = createClient({ url: redis.url });
+  other.on("error", () => {});
+  await other.connect();
+  // Another instance's token: what a lease taken over after A lost it looks like.
+  await other.set(`chat-session-reducer:lease:${JSON.stringify([client.owner, client.id])}`, "another-instance", { PX: LEASE_MS });
+  try {
+    await until(() => abortedOn(A) > abortedBefore, "A's model aborted", LEASE_MS * 2);
+  } finally {
+    await other.quit();
+  }
+  // A stopped run would be stored stopped: this one is left, streaming, to the lease's holder.
+  assert.equal((await client.stored(B)).status, "streaming");
+  client.cut();
+  client.done();
+});
+
+/** Follows the conversation's newest run on `demo` as a second page would, reconnecting at its offset after a drop; the frames it got. */
+async function follower(demo, client) {
+  const frames = [];
+  let run;
+  for (let attempt = 0; attempt < 200; attempt++) {
+    const headers = { cookie: client.cookie, ...(run && { "chat-run-id": run, "chat-run-offset": String(frames.length) }) };
+    const response = await fetch(`${demo.base}/api/chat/ai-sdk/${client.id}/stream`, { headers }).catch(() => undefined);
+    if (response?.status === 200) {
+      run ??= response.headers.get("chat-run-id");
+      let text = "";
+      try {
+        for await (const chunk of response.body.pipeThrough(new TextDecoderStream())) {
+          text += chunk;
+          let end;
+          while ((end = text.indexOf("\n\n")) !== -1) {
+            const event = text.slice(0, end);
+            text = text.slice(end + 2);
+            if (event === "data: [DONE]") return frames;
+            frames.push(JSON.parse(event.slice("data: ".length)));
+          }
+        }
+      } catch {
+        // A dropped connection: reconnect at the offset.
+      }
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error("the follower never got the run's end");
+}
+
+instancesTest("Redis restarted mid-run (its data lost): the run goes on, its client and a follower get the whole reply, the stored conversation intact", async () => {
+  const client = await demoClient("redis", { route: (kind) => (kind === "chat" ? A : B) });
+  await sendHeld(client, A, "Tell me a long story");
+  const following = follower(B, client);
+  await redis.restart({ downMs: 300 });
+  await hooks(A, "release", { chunks: true });
+  await until(() => settled(client), "the reply's end");
+  assert.equal(client.status(), "idle");
+  assert.equal(client.reply(), LONG);
+  const frames = await following;
+  const text = frames.filter((frame) => frame.type === "text-delta").map((frame) => frame.delta).join("");
+  assert.equal(text, LONG, "the follower got every frame once");
+  await storedAsShown(client);
+  client.done();
+});
+
+instancesTest("Postgres down for 5 s mid-run: the run goes on, its saves are retried, nothing is lost", async () => {
+  const client = await demoClient("postgres", { route: (kind) => (kind === "chat" ? A : B) });
+  await sendHeld(client, A, "Tell me a long story");
+  await pg.down();
+  await hooks(A, "release", { chunks: true });
+  await until(() => settled(client), "the reply's end while Postgres is down");
+  assert.equal(client.reply(), LONG);
+  assert.equal(await client.stored(B), undefined, "nothing can be read meanwhile");
+  await new Promise((resolve) => setTimeout(resolve, 5_000));
+  await pg.up();
+  await storedAsShown(client);
+  assert.equal(client.status(), "idle");
+  client.done();
+});
