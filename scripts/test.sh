@@ -133,6 +133,10 @@ REQUIRE_POSTGRES=1 node --test tests/server/store.test.mjs
 suite "the server on several instances: two createChatServer on one Redis (run log, stop across instances, a newer run superseding), against the real client: node --test tests/server/redis.test.mjs"
 REQUIRE_REDIS=1 node --test tests/server/redis.test.mjs
 
+# Two real demo processes (node www/server.mjs) on a Redis and a PostgreSQL of the suite's own.
+suite "the demo on two instances (node www/server.mjs x2, one Redis, one Postgres, started by the suite) under faults: resume, Stop and delete across instances, SIGKILL, a lost lease, Redis restarted, Postgres down 5 s, 200 seeded runs with kills, cuts and stops (SERVER_RUNS, SERVER_SEED): node --test tests/server/instances.test.mjs"
+REQUIRE_REDIS=1 REQUIRE_POSTGRES=1 node --test tests/server/instances.test.mjs
+
 suite "the server's runs against the real client: every ending of a run stored as the client shows it (3 protocols), a real streamText on MockLanguageModelV4 through an approval and an edit, the routes over node:http (bad input, owners, the owner cookie, resume, restart), 200 seeded runs cut by Stop, drops and failures: node --test tests/server/fold.test.mjs tests/server/stream-text.test.mjs tests/server/routes.test.mjs tests/server/seeded.test.mjs"
 node --test tests/server/fold.test.mjs tests/server/stream-text.test.mjs tests/server/routes.test.mjs tests/server/seeded.test.mjs
 

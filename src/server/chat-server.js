@@ -25,6 +25,8 @@ const PROTOCOLS = { "ai-sdk": aiSdkProtocol, "ag-ui": agUiProtocol, actions: act
 
 
 const keyOf = (owner, id) => JSON.stringify([owner, id]);
+// How long a new run's response waits for its first save (several instances).
+const FIRST_SAVE_WAIT_MS = 1_000;
 
 /** The 503 for a new run while another instance still holds the conversation's (several instances). */
 const runElsewhere = (headers) => refuse(503, "run_elsewhere", "another instance still runs this conversation; try again", undefined, headers);
@@ -272,6 +274,7 @@ export function createChatServer(options) {
         throw error;
       });
       const context = { id, owner: who.owner, messages: modelInput(options.protocol, applied.state, { id }), state: applied.state, body, request };
+      const firstSave = saver.nextWrite();
       const started = startRun({
         key,
         id: runId,
@@ -286,6 +289,10 @@ export function createChatServer(options) {
       runs.set(key, Object.assign(started, { saver }));
       forgetWhenDone(key, started);
       if (lease !== undefined) void started.settled().then(() => lease.release()).catch(onError);
+      // Several instances: stored streaming before its stream is answered, so an instance that dies
+      // from now on leaves a conversation the others' sweep finds (bounded: a store that is down
+      // delays no reply).
+      if (leases !== undefined) await Promise.race([firstSave, new Promise((resolve) => setTimeout(resolve, FIRST_SAVE_WAIT_MS).unref?.())]);
       return stream(runId, 0, request.signal, who.headers);
     });
   }

@@ -20,6 +20,8 @@ export function createSaver({ store, owner, id, saved, onError, everyMs = 250 })
   /** @type {(() => void)[]} */
   let settled = [];
   let cancelled = false;
+  /** Waiting for the next write to land. @type {(() => void)[]} */
+  let landing = [];
 
   async function write() {
     timer = undefined;
@@ -32,6 +34,7 @@ export function createSaver({ store, owner, id, saved, onError, everyMs = 250 })
       await store.save(owner, id, state, last);
       last = state;
       retryMs = RETRY_FIRST_MS;
+      for (const resolve of landing.splice(0)) resolve();
     } catch (error) {
       onError(error);
       if (cancelled) return notify();
@@ -78,6 +81,10 @@ export function createSaver({ store, owner, id, saved, onError, everyMs = 250 })
       timer = undefined;
       wanted = last;
       notify();
+    },
+    /** Resolves once the next save is written (whatever comes after it). */
+    nextWrite() {
+      return new Promise((resolve) => landing.push(() => resolve(undefined)));
     },
     /** What the store holds now, as far as this saver knows. */
     get saved() {

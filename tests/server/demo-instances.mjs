@@ -111,17 +111,19 @@ function kindOf(target, init) {
  * picks the demo instance for each of its requests; `cut()` breaks every response it is reading
  * (a network failure); `requests` lists where each went.
  */
-export async function demoClient(name, { id = name, route }) {
-  const { owner, cookie } = await newOwner();
+export async function demoClient(name, { id = name, route, as }) {
+  const { owner, cookie } = as ?? (await newOwner());
   const open = new Set();
   const requests = [];
   clients.set(`${name}.test`, {
     async forward(target, init) {
       const kind = kindOf(target, init);
       const demo = route(kind);
-      const request = { kind, on: demo.name };
+      const request = { kind, on: demo.name, turn: handle.turn };
       requests.push(request);
-      const response = await original(`${demo.base}${target.pathname}${target.search}`, { ...init, headers: { ...init?.headers, cookie } });
+      // Requests not answered yet, per instance: a test kills one only when it has none.
+      demo.opening = (demo.opening ?? 0) + 1;
+      const response = await original(`${demo.base}${target.pathname}${target.search}`, { ...init, headers: { ...init?.headers, cookie } }).finally(() => (demo.opening -= 1));
       request.status = response.status;
       request.offset = new Headers(init?.headers).get("chat-run-offset");
       if (response.body === null) return response;
@@ -140,7 +142,9 @@ export async function demoClient(name, { id = name, route }) {
   const api = `http://${name}.test/api/chat/ai-sdk`;
   const session = createAgentSession({ protocol: "ai-sdk", api, stopApi: `${api}/stop`, resume: true, throttle: 0, id, reconnect: { delayMs: 50, budgetMs: 30_000 } });
   const unsubscribe = session.subscribe(() => {});
-  return {
+  const handle = {
+    /** The test's turn number, recorded with each request. */
+    turn: undefined,
     session,
     owner,
     cookie,
@@ -152,8 +156,9 @@ export async function demoClient(name, { id = name, route }) {
     },
     /** The conversation as `demo` serves it (GET /api/conversations/{id}), or undefined. */
     async stored(demo) {
-      const response = await original(`${demo.base}/api/conversations/${encodeURIComponent(id)}`, { headers: { cookie } });
-      return response.status === 200 ? (await response.json()).state : undefined;
+      // An instance being killed answers nothing: undefined, as for a conversation it does not have.
+      const response = await original(`${demo.base}/api/conversations/${encodeURIComponent(id)}`, { headers: { cookie } }).catch(() => undefined);
+      return response?.status === 200 ? (await response.json()).state : undefined;
     },
     shown: () => session.getSnapshot().state,
     status: () => session.getSnapshot().status,
@@ -167,6 +172,7 @@ export async function demoClient(name, { id = name, route }) {
       clients.delete(`${name}.test`);
     },
   };
+  return handle;
 }
 
 /** POSTs `body` (JSON) to `demo`'s `path` with `cookie`; the Response. */

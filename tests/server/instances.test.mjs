@@ -251,3 +251,108 @@ instancesTest("Postgres down for 5 s mid-run: the run goes on, its saves are ret
   assert.equal(client.status(), "idle");
   client.done();
 });
+
+/** A seeded PRNG (mulberry32): the same seed, the same choices. */
+function seeded(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const HELP =
+  "Hello! I'm a scripted agent served by this demo. Ask me to delete the old drafts and I'll ask " +
+  "for your approval first. Ask me to research something and I'll delegate it to a sub-agent. " +
+  "Ask me to write a haiku and you'll see the file's content stream in. Ask me to book a table " +
+  "and I'll ask you for a time. Ask me about the weather and the connection will drop after my " +
+  "tool call, so you can Retry. Ask me for a long story and you can Stop me halfway.";
+const RUNS = Number(process.env.SERVER_RUNS ?? 200);
+const PARALLEL = 8;
+const TURNS_PER_CONVERSATION = 4;
+
+instancesTest(`${RUNS} seeded runs with kills, cuts and stops across both instances: every stored conversation equals its client's, nothing doubled`, async () => {
+  const seed = Number(process.env.SERVER_SEED ?? Math.floor(Math.random() * 2 ** 31));
+  console.log(`instances: seed ${seed} (SERVER_SEED=${seed} repeats its choices), ${RUNS} runs (SERVER_RUNS)`);
+  const random = seeded(seed);
+  const pick = (items) => items[Math.floor(random() * items.length)];
+  const demos = [A, B];
+  const draining = new Set();
+  // A load balancer's health check: requests go to live instances only.
+  const route = () => pick(demos.filter((demo) => demo.alive() && !draining.has(demo)));
+  const faults = { cut: 0, stop: 0, kill: 0, interrupted: 0 };
+  let killing;
+
+  /** Kills `demo` (SIGKILL) once no request of the clients is still waiting for its answer, then starts it again. */
+  const kill = (demo) =>
+    (killing ??= (async () => {
+      draining.add(demo);
+      await until(() => !demo.opening, `${demo.name}'s requests answered`);
+      await demo.kill();
+      faults.kill += 1;
+      await demo.start();
+      draining.delete(demo);
+    })().finally(() => (killing = undefined)));
+
+  async function oneRun(client, turn) {
+    const long = random() < 0.3;
+    const expected = long ? LONG : HELP;
+    const fault = pick(["none", "none", "none", "cut", "cut", "stop", "stop", "kill"]);
+    // Where in the reply the fault strikes: once the client shows this many characters of it.
+    const at = 1 + Math.floor(random() * expected.length * 0.9);
+    client.turn = turn;
+    client.session.send(long ? "Tell me a long story" : `Hello ${turn}`);
+    if (fault !== "none") {
+      await until(() => settled(client) || (client.shown().messages.at(-1).role === "assistant" && client.reply().length >= at), "the reply to reach the fault");
+      const streaming = !settled(client);
+      if (streaming && fault === "cut") client.cut();
+      // A Stop before the request reached an instance stores nothing (docs/decisions.md): stop a reply that streams.
+      if (fault === "stop" && client.status() !== "streaming") return oneRunEnds(client, turn, expected, "none");
+      if (streaming && fault === "stop") client.session.stop();
+      const chat = client.requests.findLast((request) => request.kind === "chat" && request.turn === turn);
+      if (fault === "kill" && (chat === undefined || killing !== undefined)) return oneRunEnds(client, turn, expected, "none");
+      if (streaming && fault === "kill") void kill(demos.find((demo) => demo.name === chat.on));
+      if (streaming) faults[fault] += 1;
+    }
+    return oneRunEnds(client, turn, expected, fault);
+  }
+
+  /** Once the run ended: the stored conversation equals the client's, each message once, the reply whole or a part of it. */
+  async function oneRunEnds(client, turn, expected, fault) {
+    await until(() => settled(client), `run ${turn} of ${client.id} to end`, 30_000).catch((error) => {
+      // What the client asked where, for the seed's report.
+      console.log(`instances: ${client.id} (${fault}, ${client.status()}): ${JSON.stringify(client.requests.slice(-12))}`);
+      throw error;
+    });
+    const storedNow = () => client.stored(route() ?? B);
+    let stored;
+    await until(async () => JSON.stringify((stored = await storedNow())) === JSON.stringify(client.shown()), `${client.id}'s stored conversation to equal its client's`, 30_000).catch(() => {});
+    assert.deepEqual(stored, client.shown(), `seed ${seed}: ${client.id} turn ${turn} (${fault})`);
+    const ids = stored.messages.map((message) => message.id);
+    assert.equal(new Set(ids).size, ids.length, "no message twice");
+    assert.equal(stored.messages.filter((message) => message.role === "user").length, turn + 1, "one user message per turn");
+    const reply = client.shown().messages.at(-1).role === "assistant" ? client.reply() : "";
+    if (client.status() === "idle" && fault === "none") assert.equal(reply, expected, "the whole reply, once");
+    else assert.ok(expected.startsWith(reply), `seed ${seed}: a part of the reply, once: ${JSON.stringify(reply.slice(-60))}`);
+  }
+
+  let started = 0;
+  let conversations = 0;
+  async function worker() {
+    while (started < RUNS) {
+      const client = await demoClient(`seeded-${conversations++}`, { route });
+      for (let turn = 0; turn < TURNS_PER_CONVERSATION && started < RUNS; turn++) {
+        started += 1;
+        await oneRun(client, turn);
+        if (client.status() === "error" && interruptedShown(client)) faults.interrupted += 1;
+      }
+      client.done();
+    }
+  }
+  await Promise.all(Array.from({ length: PARALLEL }, worker));
+  await killing;
+  console.log(`instances: ${RUNS} runs in ${conversations} conversations survived ${faults.kill} kills (${faults.interrupted} runs stored interrupted), ${faults.cut} cuts, ${faults.stop} stops`);
+});
