@@ -283,7 +283,7 @@ instancesTest(`${RUNS} seeded runs with kills, cuts and stops across both instan
   const draining = new Set();
   // A load balancer's health check: requests go to live instances only.
   const route = () => pick(demos.filter((demo) => demo.alive() && !draining.has(demo)));
-  const faults = { cut: 0, stop: 0, kill: 0, interrupted: 0 };
+  const faults = { cut: 0, stop: 0, kill: 0, interrupted: 0, refused: 0 };
   let killing;
 
   /** Kills `demo` (SIGKILL) once no request of the clients is still waiting for its answer, then starts it again. */
@@ -327,6 +327,13 @@ instancesTest(`${RUNS} seeded runs with kills, cuts and stops across both instan
       console.log(`instances: ${client.id} (${fault}, ${client.status()}): ${JSON.stringify(client.requests.slice(-12))}`);
       throw error;
     });
+    // A new run while a killed instance's lease still runs is refused 503 run_elsewhere: the client
+    // keeps the message with the error (to send again), the store has it not; that conversation ends here.
+    const chat = client.requests.findLast((request) => request.kind === "chat" && request.turn === turn);
+    if (chat?.status === 503) {
+      faults.refused += 1;
+      return false;
+    }
     const storedNow = () => client.stored(route() ?? B);
     let stored;
     await until(async () => JSON.stringify((stored = await storedNow())) === JSON.stringify(client.shown()), `${client.id}'s stored conversation to equal its client's`, 30_000).catch(() => {});
@@ -337,6 +344,7 @@ instancesTest(`${RUNS} seeded runs with kills, cuts and stops across both instan
     const reply = client.shown().messages.at(-1).role === "assistant" ? client.reply() : "";
     if (client.status() === "idle" && fault === "none") assert.equal(reply, expected, "the whole reply, once");
     else assert.ok(expected.startsWith(reply), `seed ${seed}: a part of the reply, once: ${JSON.stringify(reply.slice(-60))}`);
+    return true;
   }
 
   let started = 0;
@@ -346,7 +354,7 @@ instancesTest(`${RUNS} seeded runs with kills, cuts and stops across both instan
       const client = await demoClient(`seeded-${conversations++}`, { route });
       for (let turn = 0; turn < TURNS_PER_CONVERSATION && started < RUNS; turn++) {
         started += 1;
-        await oneRun(client, turn);
+        if (!(await oneRun(client, turn))) break;
         if (client.status() === "error" && interruptedShown(client)) faults.interrupted += 1;
       }
       client.done();
@@ -354,5 +362,5 @@ instancesTest(`${RUNS} seeded runs with kills, cuts and stops across both instan
   }
   await Promise.all(Array.from({ length: PARALLEL }, worker));
   await killing;
-  console.log(`instances: ${RUNS} runs in ${conversations} conversations survived ${faults.kill} kills (${faults.interrupted} runs stored interrupted), ${faults.cut} cuts, ${faults.stop} stops`);
+  console.log(`instances: ${RUNS} runs in ${conversations} conversations survived ${faults.kill} kills (${faults.interrupted} runs stored interrupted, ${faults.refused} new runs refused 503 while a dead instance's lease ran), ${faults.cut} cuts, ${faults.stop} stops`);
 });

@@ -13,8 +13,9 @@ import { connectRedis, drop } from "./connection.js";
 
 // A run still streaming is kept this long at most (an instance that died mid-run leaves it).
 const RUNNING_TTL_SECONDS = 24 * 3600;
-// A blocking read wakes at least this often to see whether its follower went away.
-const BLOCK_MS = 5_000;
+// A blocking read wakes at least this often to see whether its follower went away; under
+// node-redis 6's default command timeout (5 s), which fails a read that blocks as long.
+const BLOCK_MS = 2_000;
 // Renews the newest-run key's expiry only while it still names this run (a newer run keeps its own).
 const EXPIRE_IF_NEWEST = "if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('EXPIRE', KEYS[1], ARGV[2]) end return 0";
 // A writer's run written back whole when its start entry is gone (Redis lost its data): KEYS the
