@@ -148,7 +148,7 @@ export function createChatServer(options) {
     if (Date.now() - Date.parse(stored.updatedAt ?? "") < quietMs) return;
     const newest = await log.newest(key);
     const folded = newest === undefined ? undefined : await foldLogged(newest, await log.stopOf?.(newest.id));
-    if (folded === undefined) {
+    if (newest === undefined || folded === undefined) {
       if (!(await interrupt(store, owner, id))) return;
       if (newest !== undefined && !newest.ended) await log.abandon?.(key, newest.id, JSON.stringify(protocol.failedFrame(INTERRUPTED)));
       return;
@@ -164,11 +164,12 @@ export function createChatServer(options) {
    */
   async function foldLogged(run, cut) {
     const opening = await log.opening?.(run.id);
-    const runProtocol = PROTOCOLS[opening?.protocol];
-    if (runProtocol === undefined) return undefined;
+    const runProtocol = opening && PROTOCOLS[opening.protocol];
+    if (opening === undefined || runProtocol === undefined) return undefined;
+    const start = /** @type {import("chat-session-reducer").SessionState} */ (opening.start);
     const frames = (await log.slice(run.id, 0, run.length)).map((json) => JSON.parse(json));
-    if (cut !== undefined && (!run.ended || cut < frames.length)) return { state: foldStopped(runProtocol, opening.start, frames, cut), last: runProtocol.stoppedFrame };
-    const fold = createRunFold(runProtocol, opening.start);
+    if (cut !== undefined && (!run.ended || cut < frames.length)) return { state: foldStopped(runProtocol, start, frames, cut), last: runProtocol.stoppedFrame };
+    const fold = createRunFold(runProtocol, start);
     for (const frame of frames) fold.push(frame);
     const last = runProtocol.failedFrame(INTERRUPTED);
     if (!run.ended) fold.push(JSON.parse(JSON.stringify(last)));
