@@ -26,7 +26,7 @@ const PROTOCOLS = { "ai-sdk": aiSdkProtocol, "ag-ui": agUiProtocol, actions: act
 
 const keyOf = (owner, id) => JSON.stringify([owner, id]);
 // How long a new run's response waits for its first save (several instances).
-const FIRST_SAVE_WAIT_MS = 1_000;
+const FIRST_SAVE_WAIT_MS = 5_000;
 
 /** The 503 for a new run while another instance still holds the conversation's (several instances). */
 const runElsewhere = (headers) => refuse(503, "run_elsewhere", "another instance still runs this conversation; try again", undefined, headers);
