@@ -1,5 +1,5 @@
 // The benchmark's point of comparison and the fuzz's independent implementation: the session
-// reducer of SPEC.md (v3) written by hand in JavaScript, the way a competent user of a React chat
+// reducer of SPEC.md (v4) written by hand in JavaScript, the way a competent user of a React chat
 // widget would write it. Plain objects, spreads, and a scan of the message tree whenever a call
 // must be found. It keeps what the SPEC asks of a `useReducer` reducer (no mutation, the same
 // object back when nothing changes, untouched messages and parts shared), and nothing more
@@ -59,6 +59,8 @@ export function sessionReducer(state = EMPTY, action) {
       return unqueue(state, action);
     case "load":
       return load(action.state);
+    case "prepend":
+      return prepend(state, action);
     default: // Redux's own actions (`@@redux/INIT…`) and other reducers' actions
       return state;
   }
@@ -214,6 +216,48 @@ function unqueue(state, { id }) {
 function load(given) {
   if (given.status === "streaming") return sessionReducer(given, { type: "stop" });
   return withMessages(given, cancelStreamingSubRuns(given.messages));
+}
+
+// ---- SPEC v4: older history put in front
+
+// The given messages whose id the conversation (path or branches) or an earlier given one holds
+// are skipped; a call id the path or an earlier given message holds throws (the fuzz makes
+// none). The given forks go in front but those after a skipped message and the one after the
+// last message prepended when the conversation's fork at the start moves there.
+function prepend(state, { messages: given, forks: givenForks = [] }) {
+  const held = new Set([...state.messages.map((message) => message.id), ...branchIds(state.forks ?? [])]);
+  const calls = new Set(callIds(state.messages));
+  const page = [];
+  for (const message of given) {
+    if (held.has(message.id)) continue;
+    held.add(message.id);
+    for (const id of callIds([message])) {
+      if (calls.has(id)) throw new TypeError(`prepend: the call id ${id} is taken`);
+      calls.add(id);
+    }
+    page.push(message);
+  }
+  if (page.length === 0) return state;
+  const kept = new Set(page.map((message) => message.id));
+  const last = page[page.length - 1].id;
+  const forks = state.forks ?? [];
+  const moved = forks[0]?.after === null;
+  const firstKept = page[0] === given[0];
+  const newForks = givenForks.filter((fork) => (fork.after === null ? firstKept : kept.has(fork.after) && !(moved && fork.after === last)));
+  const heldForks = moved ? [{ ...forks[0], after: last }, ...forks.slice(1)] : forks;
+  const next = { ...state, messages: [...page, ...state.messages] };
+  return newForks.length + heldForks.length > 0 ? { ...next, forks: [...newForks, ...heldForks] } : next;
+}
+
+function branchIds(forks, into = []) {
+  for (const fork of forks) {
+    for (const branch of fork.alternatives) {
+      if (branch === null) continue;
+      for (const message of branch.messages) into.push(message.id);
+      branchIds(branch.forks ?? [], into);
+    }
+  }
+  return into;
 }
 
 function cancelStreamingSubRuns(messages) {

@@ -138,9 +138,11 @@ const javascriptSubpaths = {
   "chat-stream": "src/adapters/chat-stream",
   session: "src/session",
   resume: "src/resume",
+  history: "src/history",
   react: "src/react",
   vue: "src/vue",
   svelte: "src/svelte",
+  "assistant-ui": "src/assistant-ui",
   conversations: "src/conversations",
   indexeddb: "src/indexeddb",
   tabs: "src/tabs",
@@ -151,7 +153,7 @@ const javascriptSubpaths = {
 
 // A subpath's imports of the package itself (the hook imports the core and the adapters) point
 // at the package's own files, so that the app and the subpath share one instance of the core
-// (and its memo of recent states). React, Vue and Svelte, the bindings' peer dependencies, stay imports.
+// (and its memo of recent states). React, Vue, Svelte and assistant-ui, the bindings' peer dependencies, stay imports.
 const selfImports = {
   name: "self-imports",
   setup(build) {
@@ -169,7 +171,7 @@ async function packSubpath(subpath, folder) {
     entryPoints: [join(source, "index.js")],
     outfile: join(outDir, subpath, "index.js"),
     // The server's database clients are the app's (optional peers), Node's modules the runtime's.
-    external: ["react", "vue", "svelte", "jest-environment-jsdom", "@electric-sql/pglite", "pg", "redis", "node:*"],
+    external: ["react", "vue", "svelte", "@assistant-ui/react", "jest-environment-jsdom", "@electric-sql/pglite", "pg", "redis", "node:*"],
     plugins: [selfImports],
   });
   // In the source the package's types come from it by name (the core, another subpath); beside

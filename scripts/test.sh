@@ -137,6 +137,9 @@ REQUIRE_REDIS=1 node --test tests/server/redis.test.mjs
 suite "the demo on two instances (node www/server.mjs x2, one Redis, one Postgres, started by the suite) under faults: resume, Stop and delete across instances, SIGKILL, a lost lease, Redis restarted, Postgres down 5 s, 200 seeded runs with kills, cuts and stops (SERVER_RUNS, SERVER_SEED): node --test tests/server/instances.test.mjs"
 REQUIRE_REDIS=1 REQUIRE_POSTGRES=1 node --test tests/server/instances.test.mjs
 
+suite "older history paged: GET {conversations}/{id}?before=&limit= on a store without page and on PGlite (a query by position), pages prepended back to the stored conversation: node --test tests/server/paging.test.mjs"
+node --test tests/server/paging.test.mjs
+
 suite "the server's runs against the real client: every ending of a run stored as the client shows it (3 protocols), a real streamText on MockLanguageModelV4 through an approval and an edit, the routes over node:http (bad input, owners, the owner cookie, resume, restart), 200 seeded runs cut by Stop, drops and failures: node --test tests/server/fold.test.mjs tests/server/stream-text.test.mjs tests/server/routes.test.mjs tests/server/seeded.test.mjs"
 node --test tests/server/fold.test.mjs tests/server/stream-text.test.mjs tests/server/routes.test.mjs tests/server/seeded.test.mjs
 
@@ -151,6 +154,9 @@ node tests/consumers/run.mjs
 suite "the React hook in real consumers of the packed package: tests/react/run.mjs"
 node tests/react/run.mjs
 
+suite "assistant-ui on a session (chat-session-reducer/assistant-ui) under the real @assistant-ui/react 0.15.22 in a consumer of the packed package (Vitest + jsdom): conversion, callbacks, branches without phantom or collapsed siblings, a delta re-rendering only its row: tests/assistant-ui/run.mjs"
+node tests/assistant-ui/run.mjs
+
 suite "the Vue and Svelte bindings in real consumers of the packed package (Vite + Vue 3, Vite + Svelte 5) in headless Chromium: tests/bindings/run.mjs"
 node tests/bindings/run.mjs
 
@@ -160,8 +166,18 @@ node --test tests/react/resume.test.mjs
 suite "the hook's conversations in the background in jsdom: switching while a reply streams, the thread list, 20 seeded runs per protocol switching at random chunk boundaries: node --test tests/react/conversations.test.mjs"
 node --test tests/react/conversations.test.mjs
 
+suite "the thread list on the server's conversations (createConversations remote) in jsdom against createChatServer on PGlite in memory: another profile of the owner lists and opens a conversation, another owner sees none, a run the tab does not hold, a restart's interrupted run: node --test tests/react/conversations-server.test.mjs"
+node --test tests/react/conversations-server.test.mjs
+
 suite "the hook's tabs (chat-session-reducer/tabs) in jsdom: one request per run, saves checked by revision, a closed tab's run taken over, a tampered entry, 50 seeded runs (TABS_RUNS=200 for the long loop): node --test tests/react/tabs.test.mjs"
 node --test tests/react/tabs.test.mjs
+
+# bench:ui's pages still stream and paint (1 size, 3 deltas, 1 run; figures printed, nothing timed is asserted).
+suite "bench:ui smoke: each implementation's page streams a reply into 10 messages in headless Chromium: node bench/ui/run.mjs"
+BENCH_UI_SIZES=10 BENCH_UI_DELTAS=3 BENCH_UI_WARM=1 BENCH_UI_RUNS=1 BENCH_UI_OUT="$(mktemp)" node bench/ui/run.mjs
+
+suite "memory bounded in headless Chromium: switching among 5 conversations of 10,000 messages and 2,000 calls (chat-session-reducer/conversations) does not grow the heap after GC: node --test bench/ui/memory.test.mjs"
+node --test bench/ui/memory.test.mjs
 
 suite "the demo end to end in headless Chromium, with its several-tabs scenarios (two pages of one context, tests/e2e/tabs.mjs): tests/e2e/run.mjs"
 bash scripts/setup.sh demo

@@ -18,7 +18,8 @@
 // { point } holds the next run that reaches that point of its script until POST /api/test/release
 // { point } (./agent/holds.mjs); /api/test/hold { chunks: [N, …] } holds the next run's output at
 // each of those chunk counts, /api/test/release { chunks: true } moves it on to the next, and
-// /api/test/release {} releases every hold.
+// /api/test/release {} releases every hold. POST /api/test/conversation { id, state } stores a
+// conversation for the browser asking (a long thread whose older pages a test scrolls to).
 // PORT picks the port (0: any free one); the URL is printed once listening. DEMO_LEASE_MS sets the
 // runs' lease on Redis (5,000 by default: a run whose instance died is stored interrupted within
 // about twice that), DEMO_CHECK_ABANDONED_MS how often each instance looks for such runs.
@@ -174,6 +175,14 @@ async function testRoute(request, pathname) {
     return json(200, { cut: hooks.disconnectAll() });
   }
   if (pathname === "/api/test/chunks") return json(200, hooks.latestRun());
+  // A conversation stored for the browser asking (its owner cookie), as long as a test needs.
+  if (pathname === "/api/test/conversation") {
+    const who = await authorize(request);
+    const owner = typeof who === "string" ? who : who?.owner;
+    if (owner === undefined) return json(401, { error: "no owner" });
+    await store.save(owner, body.id, body.state);
+    return new Response(JSON.stringify({ stored: body.id }), { headers: { "content-type": "application/json", ...(typeof who === "object" ? who.headers : {}) } });
+  }
   if (pathname === "/api/test/hold") {
     if (Array.isArray(body.chunks)) hooks.holdNextAt(body.chunks);
     else holds.hold(body.point);

@@ -7,6 +7,7 @@ export default defineConfig({
     proxy: { "/api": `http://localhost:${process.env.API_PORT ?? 3000}` },
   },
   // The package is linked from ../pkg (file:../pkg), so its React hook would otherwise resolve
-  // React from the repository root's node_modules: one React for the page, as an npm install has.
-  resolve: { dedupe: ["react", "react-dom"] },
+  // React (and assistant-ui, for ?ui=assistant-ui) from the repository root's node_modules: one
+  // of each for the page, as an npm install has.
+  resolve: { dedupe: ["react", "react-dom", "@assistant-ui/react"] },
 });

@@ -6,11 +6,15 @@ use std::rc::Rc;
 use super::edit::{forks_before, repeats_an_id, user_message, CallUpdate, Editor};
 use super::find::newest_named;
 use super::model::{
-    AgentPart, AgentStreamPart, Json, OpenToolState, QueuedMessage, Role, SessionAction,
-    SessionState, SessionStatus, Text, ToolState, MAX_NESTING,
+    AgentMessage, AgentPart, AgentStreamPart, Fork, Json, OpenToolState, QueuedMessage, Role,
+    SessionAction, SessionState, SessionStatus, Text, ToolState, MAX_NESTING,
 };
+use super::patch::Patch;
+use super::path::{visit_calls, CallPath, CallPos};
+use super::protocol::CALL_ID_TAKEN;
 use super::reducer::{apply_action, apply_part};
 use super::resumable::resumable_cut;
+use super::session::{Located, Seen};
 
 /// SPEC "Actions": send (v2: send when not streaming; v3: send with parts / metadata).
 pub fn send(
@@ -226,6 +230,9 @@ pub fn batch(editor: &mut Editor, actions: &[SessionAction]) -> Option<()> {
         if apply_action(editor, action).is_none() && editor.logged_since(&mark) > 0 {
             return None;
         }
+        if editor.refused.is_some() {
+            return None;
+        }
     }
     Some(())
 }
@@ -306,4 +313,115 @@ pub fn switch_branch(editor: &mut Editor, after: &Option<String>, to: usize) -> 
     editor.cancel_open_from(kept)?;
     editor.switch_branch(fork, kept, to)?;
     editor.set_status(&[], SessionStatus::Idle, None)
+}
+
+/// SPEC v4 "Actions": prepend. The given messages whose id the conversation holds (active path
+/// or branches; or an earlier given one) are skipped; the others go before `messages[0]`, a call
+/// id among them that the active path holds, or that an earlier one has, refusing the action.
+/// The forks given go before `forks`, but those after a skipped message (the conversation holds
+/// that history and its forks), and the one after the last message prepended when the
+/// conversation's own fork at the start moves there (the one the user may have switched:
+/// docs/decisions.md). The work is the page's: each id is looked up in the indexes.
+pub fn prepend(
+    editor: &mut Editor,
+    messages: &[Rc<AgentMessage>],
+    forks: &[Rc<Fork>],
+) -> Option<()> {
+    let (mut page, mut calls) = (Located::default(), Located::default());
+    let (mut kept, mut skipped) = (Vec::new(), Vec::new());
+    for (index, message) in messages.iter().enumerate() {
+        let session = &*editor.session;
+        let held = page.get(&message.id).is_some()
+            || in_branches(&session.state.forks, &message.id)
+            || session
+                .messages
+                .find(&[], &session.state, &message.id)
+                .is_some();
+        if held {
+            skipped.push(index);
+            continue;
+        }
+        if let Some(call) = taken_call(editor, &mut calls, index, message) {
+            editor.refuse(call, CALL_ID_TAKEN);
+            return None;
+        }
+        page.get_or_insert_with(&message.id, Seen::default);
+        kept.push(Rc::clone(message));
+    }
+    let Some(last) = kept.last() else {
+        return Some(());
+    };
+    let after_moved = editor
+        .state()
+        .forks
+        .first()
+        .is_some_and(|fork| fork.after.is_none());
+    let first_kept = skipped.first() != Some(&0);
+    let (mut kept_forks, mut dropped) = (Vec::new(), Vec::new());
+    for (index, fork) in forks.iter().enumerate() {
+        let keep = match &fork.after {
+            None => first_kept,
+            Some(id) => page.get(id).is_some() && !(after_moved && *id == last.id),
+        };
+        match keep {
+            true => kept_forks.push(Rc::clone(fork)),
+            false => dropped.push(index),
+        }
+    }
+    let patch = Patch::Prepend {
+        skipped,
+        dropped,
+        after_moved,
+    };
+    editor.prepend(kept, kept_forks, patch);
+    Some(())
+}
+
+/// The first call of the given message `index` (nested runs included) whose id the active path
+/// holds or an earlier given message has (noted in `calls`), as its path in the action.
+fn taken_call(
+    editor: &Editor,
+    calls: &mut Located,
+    index: usize,
+    message: &AgentMessage,
+) -> Option<CallPath> {
+    let session = &*editor.session;
+    let mut taken = None;
+    for (part, held) in message.parts.iter().enumerate() {
+        let AgentPart::Tool(call) = held.as_ref() else {
+            continue;
+        };
+        let mut path = vec![CallPos {
+            message: index,
+            part,
+        }];
+        let mut note = |at: &CallPath, id: &str| {
+            let again = calls.get(id).is_some() || session.calls.contains(&session.state, id);
+            if again && taken.is_none() {
+                taken = Some(at.clone());
+            }
+            calls.get_or_insert_with(id, Seen::default);
+        };
+        note(&path, &call.id);
+        if let Some(agent) = &call.agent {
+            visit_calls(agent, &mut path, &mut |at, call| note(at, &call.id));
+        }
+        if taken.is_some() {
+            return taken;
+        }
+    }
+    None
+}
+
+/// Whether a message of the branches of `forks` (nested forks' included) has this id.
+fn in_branches(forks: &[Rc<Fork>], id: &str) -> bool {
+    forks.iter().any(|fork| {
+        let branches = fork.alternatives.iter().flatten();
+        branches
+            .clone()
+            .any(|branch| branch.messages.iter().any(|message| message.id == id))
+            || branches
+                .clone()
+                .any(|branch| in_branches(&branch.forks, id))
+    })
 }

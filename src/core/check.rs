@@ -12,15 +12,16 @@ use super::model::{
     SessionStatus,
 };
 use super::protocol::{
-    ACTIVE_IN_RANGE, AFTER_IN_BRANCH, AFTER_ON_PATH, BATCHES_NEST_DEEPER, BRANCHES_NEST_DEEPER,
-    DATA_OR_PATCH, ERROR_ONLY_IN_ERROR, ERROR_REQUIRED, FORKS_IN_ORDER, LIVE_ALTERNATIVE,
-    MAX_BATCH_NESTING, MAX_BRANCH_NESTING, MAX_NESTING, OPEN_CALL_IN_BRANCH, REQUIRED_WITHOUT,
-    REQUIRED_WITH_PATCH, RUNS_NEST_DEEPER, SET_ASIDE_ALTERNATIVE, SNAPSHOT_OR_PATCH,
-    TOP_LEVEL_ONLY, TWO_ALTERNATIVES, USER_PART_TYPES,
+    ACTIVE_IN_RANGE, AFTER_IN_BRANCH, AFTER_IN_PAGE, AFTER_ON_PATH, BATCHES_NEST_DEEPER,
+    BRANCHES_NEST_DEEPER, DATA_OR_PATCH, ERROR_ONLY_IN_ERROR, ERROR_REQUIRED, FORKS_IN_ORDER,
+    LIVE_ALTERNATIVE, MAX_BATCH_NESTING, MAX_BRANCH_NESTING, MAX_NESTING, OPEN_CALL_IN_BRANCH,
+    OPEN_CALL_IN_HISTORY, REQUIRED_WITHOUT, REQUIRED_WITH_PATCH, RUNS_NEST_DEEPER,
+    SET_ASIDE_ALTERNATIVE, SNAPSHOT_OR_PATCH, TOP_LEVEL_ONLY, TWO_ALTERNATIVES, USER_PART_TYPES,
 };
 use crate::Error;
 
-/// Checks an action (`action…` paths), its `load` state and `snapshot` messages included.
+/// Checks an action (`action…` paths), its `load` state, `snapshot` messages and `prepend`
+/// page included.
 pub fn check_action(action: &SessionAction) -> Result<(), Error> {
     action_at(action, "action", 0)
 }
@@ -30,7 +31,7 @@ pub fn check_action(action: &SessionAction) -> Result<(), Error> {
 /// with a branch at every index but `active`, no open call in a branch, forks and a queue only
 /// at the top.
 pub fn check_state(state: &SessionState) -> Result<(), Error> {
-    state_at(state, "state", 0, false)
+    state_at(state, "state", 0, None)
 }
 
 fn invalid(path: &str, key: &str, problem: impl Into<String>) -> Error {
@@ -40,7 +41,12 @@ fn invalid(path: &str, key: &str, problem: impl Into<String>) -> Error {
 fn action_at(action: &SessionAction, path: &str, batch_depth: usize) -> Result<(), Error> {
     match action {
         SessionAction::Send { parts, .. } => user_parts(parts, path, "parts"),
-        SessionAction::Load { state } => state_at(state, &format!("{path}.state"), 0, false),
+        SessionAction::Load { state } => state_at(state, &format!("{path}.state"), 0, None),
+        SessionAction::Prepend { messages, forks } => {
+            let history = Some(OPEN_CALL_IN_HISTORY);
+            message_list(messages, &format!("{path}.messages"), 0, history)?;
+            fork_list(forks, path, messages, 1, AFTER_IN_PAGE)
+        }
         SessionAction::Part { part, .. } => stream_part(part, &format!("{path}.part")),
         SessionAction::Batch { actions } => {
             let path = format!("{path}.actions");
@@ -91,7 +97,7 @@ fn stream_part(part: &AgentStreamPart, path: &str) -> Result<(), Error> {
             Ok(())
         }
         AgentStreamPart::Snapshot { messages, .. } => {
-            message_list(messages, &format!("{path}.messages"), 0, false)
+            message_list(messages, &format!("{path}.messages"), 0, None)
         }
         _ => Ok(()),
     }
@@ -121,19 +127,20 @@ fn user_parts(parts: &[Rc<AgentPart>], path: &str, key: &str) -> Result<(), Erro
     Ok(())
 }
 
-fn state_at(state: &SessionState, path: &str, depth: usize, in_branch: bool) -> Result<(), Error> {
+/// `closed`: the problem a call open in these messages is (a branch's, older history), if any.
+fn state_at(
+    state: &SessionState,
+    path: &str,
+    depth: usize,
+    closed: Option<&str>,
+) -> Result<(), Error> {
     if depth > MAX_NESTING {
         return Err(Error::invalid(
             path,
             format!("{RUNS_NEST_DEEPER} {MAX_NESTING}"),
         ));
     }
-    message_list(
-        &state.messages,
-        &format!("{path}.messages"),
-        depth,
-        in_branch,
-    )?;
+    message_list(&state.messages, &format!("{path}.messages"), depth, closed)?;
     match (state.status, &state.error) {
         (SessionStatus::Error, None) => return Err(invalid(path, "error", ERROR_REQUIRED)),
         (SessionStatus::Idle | SessionStatus::Streaming, Some(_)) => {
@@ -144,7 +151,7 @@ fn state_at(state: &SessionState, path: &str, depth: usize, in_branch: bool) -> 
     if depth > 0 && !state.forks.is_empty() {
         return Err(invalid(path, "forks", TOP_LEVEL_ONLY));
     }
-    fork_list(&state.forks, path, &state.messages, 1)?;
+    fork_list(&state.forks, path, &state.messages, 1, AFTER_ON_PATH)?;
     if depth > 0 && !state.queue.is_empty() {
         return Err(invalid(path, "queue", TOP_LEVEL_ONLY));
     }
@@ -158,7 +165,7 @@ fn message_list(
     messages: &[Rc<AgentMessage>],
     path: &str,
     depth: usize,
-    in_branch: bool,
+    closed: Option<&str>,
 ) -> Result<(), Error> {
     for (index, message) in messages.iter().enumerate() {
         for (at, part) in message.parts.iter().enumerate() {
@@ -166,28 +173,25 @@ fn message_list(
                 continue;
             };
             let part_path = || format!("{path}[{index}].parts[{at}]");
-            if in_branch && call.state.is_open() {
-                return Err(invalid(&part_path(), "state", OPEN_CALL_IN_BRANCH));
+            if let Some(problem) = closed.filter(|_| call.state.is_open()) {
+                return Err(invalid(&part_path(), "state", problem));
             }
             if let Some(agent) = &call.agent {
-                state_at(
-                    agent,
-                    &format!("{}.agent", part_path()),
-                    depth + 1,
-                    in_branch,
-                )?;
+                state_at(agent, &format!("{}.agent", part_path()), depth + 1, closed)?;
             }
         }
     }
     Ok(())
 }
 
-/// v3: the forks on `messages` (the path's or a branch's), holding branches at `depth`.
+/// v3: the forks on `messages` (the path's, a branch's, or v4 a prepended page's), holding
+/// branches at `depth`; `on_path` is the problem of a top-level `after` naming none of them.
 fn fork_list(
     forks: &[Rc<Fork>],
     path: &str,
     messages: &[Rc<AgentMessage>],
     depth: usize,
+    on_path: &'static str,
 ) -> Result<(), Error> {
     if forks.is_empty() {
         return Ok(());
@@ -212,7 +216,7 @@ fn fork_list(
             &format!("{path}.forks[{index}]"),
             &positions,
             last,
-            depth,
+            (depth, on_path),
         )?;
     }
     Ok(())
@@ -223,7 +227,7 @@ fn fork_at(
     path: &str,
     positions: &HashMap<&str, usize>,
     last: isize,
-    depth: usize,
+    (depth, on_path): (usize, &'static str),
 ) -> Result<isize, Error> {
     let at = match &fork.after {
         None if depth == 1 => -1,
@@ -231,11 +235,7 @@ fn fork_at(
         Some(after) => match positions.get(after.as_str()) {
             Some(&at) => at as isize,
             None => {
-                let problem = if depth == 1 {
-                    AFTER_ON_PATH
-                } else {
-                    AFTER_IN_BRANCH
-                };
+                let problem = if depth == 1 { on_path } else { AFTER_IN_BRANCH };
                 return Err(invalid(path, "after", problem));
             }
         },
@@ -252,8 +252,10 @@ fn fork_at(
             }
             None => {}
             Some(branch) => {
-                message_list(&branch.messages, &format!("{item}.messages"), 0, true)?;
-                fork_list(&branch.forks, &item, &branch.messages, depth + 1)?;
+                let messages = &branch.messages;
+                let in_branch = Some(OPEN_CALL_IN_BRANCH);
+                message_list(messages, &format!("{item}.messages"), 0, in_branch)?;
+                fork_list(&branch.forks, &item, messages, depth + 1, AFTER_IN_BRANCH)?;
             }
         }
     }

@@ -52,6 +52,40 @@ pub struct Editor<'a> {
     logged_source: usize,
     /// How many batch leaves have been started.
     leaves: usize,
+    /// v4: why the action is bad input that only the state shows (`prepend`), once found.
+    pub refused: Option<Refusal>,
+}
+
+/// v4: an action that is bad input against the state it is applied to (a `prepend` whose call id
+/// the conversation holds): where in the action, and the problem (`protocol`'s message).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Refusal {
+    /// The batch leaf (its index among the flattened leaves) when the action is a batch.
+    pub leaf: Option<usize>,
+    /// The call, its first position in the action's `messages`.
+    pub call: CallPath,
+    /// What is wrong with the call's `id`.
+    pub problem: &'static str,
+}
+
+impl Refusal {
+    /// The bad-input error, with the package's path (`action.messages[2].parts[0].id`; in a
+    /// batch `action.actions[leaf]…`, the leaf counted among the flattened ones).
+    pub fn error(&self) -> crate::Error {
+        let mut path = match self.leaf {
+            None => "action".to_owned(),
+            Some(leaf) => format!("action.actions[{leaf}]"),
+        };
+        for (depth, pos) in self.call.iter().enumerate() {
+            let run = if depth == 0 { "" } else { ".agent" };
+            path.push_str(&format!(
+                "{run}.messages[{}].parts[{}]",
+                pos.message, pos.part
+            ));
+        }
+        path.push_str(".id");
+        crate::Error::invalid(path, self.problem)
+    }
 }
 
 /// The state of the log before a tentative edit, to take the edit back.
@@ -186,6 +220,7 @@ impl<'a> Editor<'a> {
             source: 0,
             logged_source: 0,
             leaves: 0,
+            refused: None,
         }
     }
 
@@ -726,6 +761,42 @@ impl<'a> Editor<'a> {
         self.log(Patch::Load);
     }
 
+    /// v4: refuses the action: the call at `call` (in the action's messages) breaks `problem`.
+    pub fn refuse(&mut self, call: CallPath, problem: &'static str) {
+        let leaf = (self.leaves > 0).then_some(self.source);
+        self.refused = Some(Refusal {
+            leaf,
+            call,
+            problem,
+        });
+    }
+
+    /// v4: `messages` (none with an open call; `skipped` and `dropped` say which of the
+    /// action's were left out) go before the root's messages, and `forks` before its forks; with
+    /// `after_moved` the root's fork at the start now follows the last of `messages`. The
+    /// indexes move by the page's length and learn the page: its cost, not the conversation's.
+    pub fn prepend(&mut self, messages: Vec<Rc<AgentMessage>>, forks: Vec<Rc<Fork>>, patch: Patch) {
+        let count = messages.len();
+        let after_moved = matches!(
+            patch,
+            Patch::Prepend {
+                after_moved: true,
+                ..
+            }
+        );
+        let last = messages.last().map(|message| message.id.clone());
+        let state = self.root_mut();
+        in_front(&mut state.messages, messages);
+        if let (true, Some(first)) = (after_moved, state.forks.first_mut()) {
+            own(first).after = last;
+        }
+        if !forks.is_empty() {
+            in_front(&mut state.forks, forks);
+        }
+        self.session.learn_prepended(count);
+        self.log(patch);
+    }
+
     /// Keeps the first `keep` parts of `messages[message]` of the run: the calls among the
     /// others leave the indexes, open or not, with the runs behind them.
     pub fn cut_parts(&mut self, run: &RunPath, message: usize, keep: usize) -> Option<()> {
@@ -922,6 +993,12 @@ fn count_up(log: &mut [usize], at: usize) {
     if let Some(count) = log.get_mut(at) {
         *count += 1;
     }
+}
+
+/// `list` with `front` before its items (`splice` would bring its drop guard's code into the wasm).
+fn in_front<T>(list: &mut Vec<T>, mut front: Vec<T>) {
+    front.append(list);
+    *list = front;
 }
 
 /// Takes the items of `list` from `at` on (checked first, so `split_off`'s panic, whose message

@@ -21,7 +21,7 @@ mod session;
 mod target;
 
 pub use check::{check_action, check_state};
-pub use edit::{parse_owned_input, ParseInput, PatchSetsState};
+pub use edit::{parse_owned_input, ParseInput, PatchSetsState, Refusal};
 pub use model::{branch_at, BranchAt};
 pub use reducer::{load_rule, plain_append_target, reduce, reduce_with, session_reducer, Outcome};
 pub use resumable::{resumable, resumable_cut, Cut};

@@ -1083,4 +1083,13 @@ pub enum SessionAction {
         /// The state loaded (a stored conversation).
         state: Rc<SessionState>,
     },
+    /// v4: older history put before `messages[0]`, the messages already held skipped.
+    Prepend {
+        /// The older messages, in order (no call open in them).
+        messages: Vec<Rc<AgentMessage>>,
+        /// The forks on those messages, in path order (`after` one of them, or null).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        #[cfg_attr(feature = "js-binding", tsify(optional))]
+        forks: Vec<Rc<Fork>>,
+    },
 }

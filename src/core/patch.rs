@@ -178,6 +178,18 @@ pub enum Patch {
         /// How many parts are kept.
         keep: usize,
     },
+    /// v4 (`prepend`): the action's messages but those at `skipped` go before the root's
+    /// messages, in order, and its forks but those at `dropped` before the root's forks; with
+    /// `after_moved`, the root's first fork (its `after` null) now follows the last message
+    /// prepended.
+    Prepend {
+        /// The indexes, in the action's messages, of those skipped (already held), ascending.
+        skipped: Vec<usize>,
+        /// The indexes, in the action's forks, of those dropped, ascending.
+        dropped: Vec<usize>,
+        /// Whether the root's fork at the start now follows the last message prepended.
+        after_moved: bool,
+    },
 }
 
 /// A message of a snapshot's result: the held message at this index, replaced by the

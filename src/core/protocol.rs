@@ -86,6 +86,10 @@ constants! {
     /// The id the core makes up for an assistant message the stream names none for is this
     /// followed by the message's index in its run.
     pub const MADE_UP_ID_PREFIX: &str = "assistant-";
+    /// v4: the problem of a prepended call whose id a call of the conversation (or an earlier
+    /// one of the page) already has; the core finds it (`Refusal`), the package's path is made
+    /// in JavaScript.
+    pub const CALL_ID_TAKEN: &str = "expected a call id not already in the conversation";
 }
 
 // SPEC "Bad input": the problems that both readers of bad input name, src/wasm/read.js for
@@ -121,6 +125,11 @@ constants! {
     pub const OPEN_CALL_IN_BRANCH: &str = "expected no open call in a branch";
     /// A top-level fork's `after` that names no message of the path.
     pub const AFTER_ON_PATH: &str = "expected the id of a message of the path";
+    /// v4: a call of a prepended message that is running, waiting for confirmation or
+    /// streaming its input (older history has no live call).
+    pub const OPEN_CALL_IN_HISTORY: &str = "expected no open call in older history";
+    /// v4: a prepended fork's `after` that names none of the prepended messages.
+    pub const AFTER_IN_PAGE: &str = "expected the id of one of the given messages";
     /// A nested fork's `after` that names no message of its branch.
     pub const AFTER_IN_BRANCH: &str = "expected the id of a message of its branch";
     /// Forks in the order of their `after`, each `after` once.
@@ -272,6 +281,7 @@ codes! {
         SWITCH_BRANCH = SessionAction::SwitchBranch { .. } => "switchBranch",
         UNQUEUE = SessionAction::Unqueue { .. } => "unqueue",
         LOAD = SessionAction::Load { .. } => "load",
+        PREPEND = SessionAction::Prepend { .. } => "prepend",
     }
 }
 
@@ -372,6 +382,7 @@ codes! {
         UNQUEUE = Patch::Unqueue { .. },
         LOAD = Patch::Load,
         CUT_PARTS = Patch::CutParts { .. },
+        PREPEND = Patch::Prepend { .. },
     }
 }
 

@@ -5,7 +5,7 @@ use std::rc::Rc;
 
 use super::actions;
 use super::check::{check_action, check_state};
-use super::edit::{parse_owned_input, Editor, ParseInput, PatchSetsState};
+use super::edit::{parse_owned_input, Editor, ParseInput, PatchSetsState, Refusal};
 use super::model::{
     AgentPart, AgentStreamPart, Role, SessionAction, SessionState, SessionStatus, Text, TextPart,
 };
@@ -22,6 +22,10 @@ pub enum Outcome {
     Changed(Vec<Patch>),
     /// Nothing changed: the caller hands back the same state.
     Unchanged,
+    /// v4: bad input that only the state shows (`prepend`): the caller throws its error and
+    /// hands back nothing; the session may have changed (an earlier action of a batch) and
+    /// must not be used again.
+    Refused(Refusal),
     /// An edit found the session inconsistent with itself midway (a bug, never expected):
     /// the session must not be used again.
     Broken,
@@ -53,8 +57,17 @@ pub fn reduce(session: &mut Session, action: &SessionAction) -> Result<Outcome, 
     if !session.checked() {
         check_state(&session.state)?;
     }
+    // A batch refused midway leaves its earlier actions applied: the session is put back.
+    let before = (matches!(action, SessionAction::Batch { .. }) && holds_prepend(action))
+        .then(|| session.clone());
     match reduce_with(session, action, &mut parse_owned_input, &mut |_, _| None) {
         Outcome::Broken => Err(Error::Internal),
+        Outcome::Refused(refusal) => {
+            if let Some(before) = before {
+                *session = before;
+            }
+            Err(refusal.error())
+        }
         outcome => {
             session.set_checked();
             Ok(outcome)
@@ -73,6 +86,9 @@ pub fn reduce_with<'a>(
 ) -> Outcome {
     let mut editor = Editor::new(session, parse_input, patch_sets_state);
     let applied = apply_action(&mut editor, action);
+    if let Some(refusal) = editor.refused.take() {
+        return Outcome::Refused(refusal);
+    }
     match (applied, editor.patches.is_empty(), editor.touched) {
         (Some(()), false, _) => Outcome::Changed(editor.patches),
         (_, true, false) => Outcome::Unchanged,
@@ -109,6 +125,16 @@ pub fn apply_action(editor: &mut Editor, action: &SessionAction) -> Option<()> {
         SessionAction::SwitchBranch { after, to } => actions::switch_branch(editor, after, *to),
         SessionAction::Unqueue { id } => actions::unqueue(editor, id),
         SessionAction::Load { state } => actions::load(editor, state),
+        SessionAction::Prepend { messages, forks } => actions::prepend(editor, messages, forks),
+    }
+}
+
+/// Whether an action is or holds a `prepend` (the one action the state can refuse).
+fn holds_prepend(action: &SessionAction) -> bool {
+    match action {
+        SessionAction::Prepend { .. } => true,
+        SessionAction::Batch { actions } => actions.iter().any(holds_prepend),
+        _ => false,
     }
 }
 
@@ -277,6 +303,7 @@ pub fn session_reducer(
             Ok(session.state)
         }
         Outcome::Unchanged => Ok(state.clone()),
+        Outcome::Refused(refusal) => Err(refusal.error()),
         Outcome::Broken => Err(Error::Internal),
     }
 }

@@ -3,10 +3,11 @@
 //! lives in its run.
 
 use std::cell::{RefCell, RefMut};
+use std::ops::Range;
 use std::rc::Rc;
 
 use super::id_map::IdMap;
-use super::model::{AgentMessage, AgentPart, SessionState};
+use super::model::{AgentMessage, AgentPart, SessionState, ToolPart};
 use super::path::{call_at, visit_calls, visit_runs, CallPath, CallPos, RunPath};
 
 /// An open call (`running` or `awaiting-confirmation`).
@@ -97,27 +98,39 @@ impl Session {
     /// Notes, in the indexes, the root's messages from `from` on (their calls and nested runs
     /// included): a branch that joined the path, whose calls are none of them open.
     pub fn learn_messages(&mut self, from: usize) {
-        let state = Rc::clone(&self.state);
-        let (calls, messages) = (&self.calls, &mut self.messages);
-        for (index, message) in state.messages.iter().enumerate().skip(from) {
-            messages.record(&state, &[], &message.id, index);
-            for (part, held) in message.parts.iter().enumerate() {
-                let AgentPart::Tool(call) = held.as_ref() else {
-                    continue;
-                };
-                let mut path = vec![CallPos {
-                    message: index,
-                    part,
-                }];
-                calls.record(&call.id, &path);
-                if let Some(agent) = &call.agent {
-                    visit_calls(agent, &mut path, &mut |at, call| calls.record(&call.id, at));
-                    visit_runs(agent, &mut path, &mut |run, nested| {
-                        for (at, message) in nested.messages.iter().enumerate() {
-                            messages.record(&state, run, &message.id, at);
-                        }
-                    });
+        let end = self.state.messages.len();
+        self.learn_range(from..end, true, true);
+    }
+
+    /// v4: the root's first `count` messages were just put before the others (`prepend`; none
+    /// of their calls open): the indexes' positions of the others move by `count`, and the new
+    /// ones are noted. An index not yet read, or shared with another session, is started
+    /// afresh from the state instead (read on first use), which then holds them already.
+    pub fn learn_prepended(&mut self, count: usize) {
+        if !self.open.is_empty() {
+            for call in crate::core::own(&mut self.open) {
+                if let Some(first) = call.path.first_mut() {
+                    first.message += count;
                 }
+            }
+        }
+        let calls = self.calls.shift(&self.state, count);
+        let messages = self.messages.shift(&self.state, count);
+        self.learn_range(0..count, calls, messages);
+    }
+
+    /// Notes the root's messages in `range` (their calls and nested runs included) in the call
+    /// index (`calls_too`) and the message index (`messages_too`).
+    fn learn_range(&mut self, range: Range<usize>, calls_too: bool, messages_too: bool) {
+        let state = Rc::clone(&self.state);
+        let held = state.messages.get(range.clone()).unwrap_or_default();
+        for (index, message) in range.zip(held) {
+            if messages_too {
+                self.messages.record(&state, &[], &message.id, index);
+                learn_nested_messages(&mut self.messages, &state, index, message);
+            }
+            if calls_too {
+                learn_calls(&self.calls, index, message);
             }
         }
     }
@@ -133,6 +146,58 @@ impl Session {
             }
         }
     }
+}
+
+/// Notes the calls of the root's message `index`, nested ones included.
+fn learn_calls(calls: &CallIndex, index: usize, message: &AgentMessage) {
+    for (part, held) in message.parts.iter().enumerate() {
+        let AgentPart::Tool(call) = held.as_ref() else {
+            continue;
+        };
+        let mut path = vec![CallPos {
+            message: index,
+            part,
+        }];
+        calls.record(&call.id, &path);
+        if let Some(agent) = &call.agent {
+            visit_calls(agent, &mut path, &mut |at, call| calls.record(&call.id, at));
+        }
+    }
+}
+
+/// Notes the messages of the runs nested in the root's message `index`.
+fn learn_nested_messages(
+    messages: &mut MessageIndex,
+    state: &Rc<SessionState>,
+    index: usize,
+    message: &AgentMessage,
+) {
+    for (part, held) in message.parts.iter().enumerate() {
+        let AgentPart::Tool(ToolPart {
+            agent: Some(agent), ..
+        }) = held.as_ref()
+        else {
+            continue;
+        };
+        let mut path = vec![CallPos {
+            message: index,
+            part,
+        }];
+        visit_runs(agent, &mut path, &mut |run, nested| {
+            for (at, message) in nested.messages.iter().enumerate() {
+                messages.record(state, run, &message.id, at);
+            }
+        });
+    }
+}
+
+/// v4: `path` with its root position moved by `by`, wrapping (an index keeps the positions of
+/// the messages prepended after it was read below its origin: see `Ids::shift`).
+fn moved(mut path: CallPath, by: usize) -> CallPath {
+    if let Some(first) = path.first_mut() {
+        first.message = first.message.wrapping_add(by);
+    }
+    path
 }
 
 /// Where an id was last seen (a hint), and how many times the states using the index hold it
@@ -243,7 +308,10 @@ impl CallIndex {
     /// Where the call with this id is in `state`, nested runs included.
     pub fn locate(&self, state: &SessionState, id: &str) -> Option<CallPath> {
         self.read();
-        let path = ids(&self.0).located.get(id).map(Seen::path)?;
+        let path = {
+            let ids = ids(&self.0);
+            ids.actual(ids.located.get(id).map(Seen::path)?)
+        };
         if call_at(state, &path).is_some_and(|call| call.id == id) {
             return Some(path);
         }
@@ -254,13 +322,27 @@ impl CallIndex {
             }
         });
         let path = found?;
-        relocate(&mut ids(&self.0).located, id, &path);
+        let mut ids = ids(&self.0);
+        let stored = ids.stored(path.clone());
+        relocate(&mut ids.located, id, &stored);
         Some(path)
     }
 
     /// Notes a call added at `path`.
     pub fn record(&self, id: &str, path: &CallPath) {
-        add(&mut ids(&self.0).located, id, path);
+        let mut ids = ids(&self.0);
+        let stored = ids.stored(path.clone());
+        add(&mut ids.located, id, &stored);
+    }
+
+    /// v4: the root's messages moved `by`; whether the new ones are to be recorded (`false`:
+    /// the index starts afresh from `state`, which holds them).
+    fn shift(&mut self, state: &Rc<SessionState>, by: usize) -> bool {
+        let kept = Ids::shift(&mut self.0, by);
+        if !kept {
+            *self = CallIndex::new(Rc::clone(state));
+        }
+        kept
     }
 
     /// Read first: what is taken out must have been counted.
@@ -305,6 +387,9 @@ struct Ids {
     /// How many messages lookups may scan before the indexed state is read
     /// (`MessageIndex::find`).
     scans_left: usize,
+    /// v4: how far the root's messages moved since the index was read (`prepend`): an entry
+    /// holds a root position less this, so a page put in front costs no walk of the entries.
+    shift: usize,
 }
 
 /// Messages a lookup may scan before an index is read, besides as many as the indexed state's
@@ -327,7 +412,30 @@ impl Ids {
             located: Located::default(),
             scans_left: state.messages.len() + SCAN_ALLOWANCE,
             unread: Some(state),
+            shift: 0,
         }))
+    }
+
+    /// The position an entry holds for the root position in `path`.
+    fn stored(&self, path: CallPath) -> CallPath {
+        moved(path, self.shift.wrapping_neg())
+    }
+
+    /// The root position of an entry's path.
+    fn actual(&self, path: CallPath) -> CallPath {
+        moved(path, self.shift)
+    }
+
+    /// v4: the root's messages moved `by` (`Session::learn_prepended`). Whether the index was
+    /// kept (its entries moved); `false`: it is to be started afresh from the state.
+    fn shift(index: &mut Rc<RefCell<Ids>>, by: usize) -> bool {
+        match Rc::get_mut(index).map(RefCell::get_mut) {
+            Some(ids) if ids.unread.is_none() => {
+                ids.shift = ids.shift.wrapping_add(by);
+                true
+            }
+            _ => false,
+        }
     }
 }
 
@@ -364,7 +472,10 @@ impl MessageIndex {
             });
         }
         // Absent from the index: in no run at all.
-        let seen = ids(&self.0).located.get(id).map(Seen::path)?;
+        let seen = {
+            let ids = ids(&self.0);
+            ids.actual(ids.located.get(id).map(Seen::path)?)
+        };
         if let Some((last, seen_run)) = seen.split_last() {
             if seen_run == path
                 && run
@@ -379,7 +490,9 @@ impl MessageIndex {
         // Only in an index no other session shares: the newest here may not be the newest in
         // a state that diverged.
         if let (Some(index), 1) = (found, Rc::strong_count(&self.0)) {
-            relocate(&mut ids(&self.0).located, id, &at(path, index));
+            let mut ids = ids(&self.0);
+            let stored = ids.stored(at(path, index));
+            relocate(&mut ids.located, id, &stored);
         }
         found
     }
@@ -387,11 +500,25 @@ impl MessageIndex {
     /// Notes a message added to `state`, the newest of its run with its id.
     pub fn record(&mut self, state: &Rc<SessionState>, path: &RunPath, id: &str, index: usize) {
         match Rc::get_mut(&mut self.0) {
-            Some(ids) => add(&mut ids.get_mut().located, id, &at(path, index)),
+            Some(ids) => {
+                let ids = ids.get_mut();
+                let stored = ids.stored(at(path, index));
+                add(&mut ids.located, id, &stored);
+            }
             // Shared with a session that diverged, where this message's id may name another:
             // this session starts an index of its own, read from its state on first use.
             None => *self = MessageIndex::new(Rc::clone(state)),
         }
+    }
+
+    /// v4: the root's messages moved `by`; whether the new ones are to be recorded (`false`:
+    /// the index starts afresh from `state`, which holds them).
+    fn shift(&mut self, state: &Rc<SessionState>, by: usize) -> bool {
+        let kept = Ids::shift(&mut self.0, by);
+        if !kept {
+            *self = MessageIndex::new(Rc::clone(state));
+        }
+        kept
     }
 
     /// Before the indexed state is read, only the messages recorded since are counted, and a

@@ -194,12 +194,13 @@ export type AgentStreamPart<Tools extends ToolMap = ToolMap, Data extends DataMa
 
 /** SPEC "Actions": what the host dispatches to the reducer, by its `type`. */
 export type SessionAction<Tools extends ToolMap = ToolMap, Data extends DataMap = DataMap> =
-  | Exclude<Wasm.SessionAction, { type: "send" | "part" | "toolPhase" | "batch" | "load" }>
+  | Exclude<Wasm.SessionAction, { type: "send" | "part" | "toolPhase" | "batch" | "load" | "prepend" }>
   | Retyped<Wasm.SessionAction, "send", { parts?: UserPart<Data>[] }>
   | Retyped<Wasm.SessionAction, "part", { part: AgentStreamPart<Tools, Data> }>
   | Retyped<Wasm.SessionAction, "toolPhase", { name: ToolName<Tools> }>
   | { type: "batch"; actions: SessionAction<Tools, Data>[] }
-  | Retyped<Wasm.SessionAction, "load", { state: SessionState<Tools, Data> }>;
+  | Retyped<Wasm.SessionAction, "load", { state: SessionState<Tools, Data> }>
+  | Retyped<Wasm.SessionAction, "prepend", { messages: AgentMessage<Tools, Data>[]; forks?: Fork<Tools, Data>[] }>;
 
 /**
  * The next session state. Returns `state` itself when the action changes nothing; otherwise

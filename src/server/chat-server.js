@@ -9,6 +9,7 @@ import { aiSdkProtocol } from "chat-session-reducer/ai-sdk";
 import { agUiProtocol } from "chat-session-reducer/ag-ui";
 import { actionsProtocol, chatStreamProtocol } from "chat-session-reducer/chat-stream";
 import { json, noContent, readJson, refuse } from "./http.js";
+import { pageBody, pageOf, pagingOf } from "./page.js";
 import { applyRequest, checkConversationId, conversationIdOf, modelInput } from "./request.js";
 import { createMemoryRunLog } from "./run-log.js";
 import { startRun } from "./run.js";
@@ -404,8 +405,24 @@ export function createChatServer(options) {
     if (who.refusal) return who.refusal;
     const notFound = refuse(404, "not_found", "no such conversation", undefined, who.headers);
     if (checkConversationId(id) !== undefined) return notFound;
-    const state = await stateOf(who.owner, id);
-    return state === undefined ? notFound : json(200, { id, state }, who.headers);
+    const paging = pagingOf(new URL(request.url).searchParams);
+    if (paging?.refusal) return refuse(400, "invalid", `${paging.refusal.path}: ${paging.refusal.problem}`, paging.refusal.path, who.headers);
+    if (paging === undefined) {
+      const state = await stateOf(who.owner, id);
+      return state === undefined ? notFound : json(200, { id, state, older: null }, who.headers);
+    }
+    const found = await pageFrom(who.owner, id, paging);
+    if (found === undefined) return notFound;
+    if (found.page === undefined) return refuse(400, "invalid", "before: expected the id of a message of the conversation", "before", who.headers);
+    return json(200, pageBody(id, found.state, found.page, paging), who.headers);
+  }
+
+  /** The page of a conversation: from a run held here, else from the store (its own `page` when it has one, which reads only the page). */
+  async function pageFrom(owner, id, paging) {
+    const held = await heldNewest(keyOf(owner, id));
+    if (held === undefined && typeof store.page === "function") return store.page(owner, id, paging);
+    const state = held === undefined ? (await store.load(owner, id))?.state : held.ended ? held.last : held.state;
+    return state === undefined ? undefined : { state, page: pageOf(state, paging) };
   }
 
   async function remove(request, id) {

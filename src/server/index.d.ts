@@ -1,6 +1,6 @@
 // chat-session-reducer/server: runs folded on the server with the client's own reducer, stored
 // conversations, resume and stop routes, web-standard handlers and a Node adapter.
-import type { AgentMessage, SessionState, ToolMap } from "chat-session-reducer";
+import type { AgentMessage, Fork, SessionState, ToolMap } from "chat-session-reducer";
 
 /** The protocols the server speaks. */
 export type ServerProtocol = "ai-sdk" | "ag-ui" | "actions" | "chat-stream";
@@ -19,11 +19,27 @@ export interface StoredConversation<Tools extends ToolMap = ToolMap> extends Con
   state: SessionState<Tools>;
 }
 
+/** A page of a conversation's path (issue 34): its messages in order, the forks that belong to it
+ *  (the one whose alternatives follow its first message as `after: null`), and the cursor of the
+ *  next older page (the id of its first message; null at the conversation's start). */
+export interface ConversationPage {
+  messages: AgentMessage[];
+  forks?: Fork[];
+  older: string | null;
+}
+
 /** Where conversations are kept: rows per message, one transaction per save. */
 export interface SessionStore {
   load(owner: string, id: string): Promise<StoredConversation | undefined>;
   /** Writes what changed since `previous` (the state last saved or loaded), in one transaction. */
   save(owner: string, id: string, state: SessionState, previous?: SessionState, meta?: { title?: string }): Promise<void>;
+  /**
+   * Optional (issue 34): the page of `limit` messages before `before` (the newest when absent) on the
+   * conversation's path, reading only the page; `page` undefined when `before` names no message of
+   * the path; `undefined` when there is no such conversation. Without it, the server loads the
+   * whole conversation and pages it in memory.
+   */
+  page?(owner: string, id: string, paging: { before?: string; limit: number }): Promise<{ state: SessionState; page: ConversationPage | undefined } | undefined>;
   /** Newest first. */
   list(owner: string, options?: { limit?: number }): Promise<ConversationSummary[]>;
   delete(owner: string, id: string): Promise<boolean>;

@@ -14,6 +14,7 @@ import type {
   ToolInput,
   ToolMap,
   ToolOutput,
+  ToolError,
   ToolPart,
   UserPart,
 } from "chat-session-reducer";
@@ -51,6 +52,13 @@ export interface UseAgentSessionOptions<Tools extends ToolMap = ToolMap, Data ex
   body?: (session: SessionState<Tools, Data>, defaultBody: unknown) => unknown;
   /** Extra request headers (with a URL `api`), or a function called for each request. */
   headers?: Record<string, string> | (() => Record<string, string>);
+  /**
+   * Older history on demand (chat-session-reducer/server's conversations route, e.g.
+   * `"/api/conversations"`): a conversation opened with nothing held starts with its newest page
+   * (`GET {history}/{id}?limit=50`), and `loadOlder()` puts the 50 messages before the oldest one
+   * held in front (`?before=…`). What was loaded is stored as the rest of the conversation is.
+   */
+  history?: string | URL;
   /** Where the conversation is kept; no key: nothing is stored. With `conversations`, ignored: the store's key for `id`. */
   storageKey?: string;
   /** Any object with the Web Storage methods (default `sessionStorage`), or a session store such as
@@ -182,6 +190,11 @@ export interface AgentSession<Tools extends ToolMap = ToolMap, Data extends Data
   error: AgentError | undefined;
   /** The messages sent while a reply streamed, in order (`state.queue`, or an empty array). */
   queue: readonly QueuedMessage<Data>[];
+  /** With `history`: whether older messages may be on the server (until a page says there are none). */
+  hasOlder: boolean;
+  /** With `history`: loads the next older page and puts it in front (resolved once applied; one page
+   *  at a time: a call while one loads gets that one). Without `history`, or nothing older: resolved at once. */
+  loadOlder(): Promise<void>;
   /** Why the conversation is not being saved (storage full, blocked, or unreadable; with `tabs`,
    *  `conflict`: another tab stored a newer one, revision `rev`, which is shown); else undefined. */
   storageError: SessionReducerError | undefined;
@@ -216,6 +229,8 @@ export interface AgentSession<Tools extends ToolMap = ToolMap, Data extends Data
   deny(callId: string, reason?: string): void;
   /** Answers a client-side tool call (its result) or a question (its approval's answer). */
   answer(callId: string, output: ToolOutput<Tools>): void;
+  /** Answers a client-side tool call with an error (it ends `error`, or `cancelled` for code `"cancelled"`); the agent goes on once no call waits. */
+  fail(callId: string, error: ToolError): void;
   /** Aborts the request and starts a new conversation: the initial one (`initialState`, `initialMessages`), a new id. */
   reset(): void;
   /** Makes `state` the session (SPEC v3 `load`: a streaming one is loaded with `stop` applied, aborting the request). */

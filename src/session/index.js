@@ -20,7 +20,7 @@ import { invalid, invalidInput } from "../shared/coded-error.js";
 /** @typedef {import("chat-session-reducer/session").SendOptions} SendOptions */
 /** @typedef {import("chat-session-reducer/session").ApproveOptions} ApproveOptions */
 /** A store of conversations as the controller holds conversations in it (src/conversations/index.js).
- *  @typedef {import("chat-session-reducer/conversations").Conversations & { take: (id: string) => any, show: (id: string, conversation: any) => void, leave: (id: string, conversation: any, options: any) => void }} HeldConversations */
+ *  @typedef {import("chat-session-reducer/conversations").Conversations & { restore?: (id: string) => any, take: (id: string) => any, show: (id: string, conversation: any) => void, leave: (id: string, conversation: any, options: any) => void }} HeldConversations */
 
 // What the snapshot's `queue` is when nothing is queued: the same array every time.
 /** @type {readonly import("chat-session-reducer").QueuedMessage[]} */
@@ -32,6 +32,7 @@ export function checkOptions(options) {
   checkProtocolName(options.protocol ?? "actions");
   if (options.api === undefined) throw invalid("options.api", "a URL or a function");
   reconnectOptions(options.reconnect);
+  if (options.history !== undefined && typeof options.history !== "string" && !(options.history instanceof URL)) throw invalid("options.history", "a URL");
   if (options.conversations !== undefined && typeof options.id !== "string") throw invalid("options.id", "a string (with conversations)");
   // `tabs: true` was never enough: the coordinator is chat-session-reducer/tabs's, imported by the app.
   if (options.tabs !== undefined && typeof options.tabs?.connect !== "function") throw invalid("options.tabs", "coordinateTabs()");
@@ -108,6 +109,12 @@ export function createAgentSession(options) {
     if (given.conversations !== undefined) return openFromStore(before, wanted, left);
     if (before !== undefined && (before.storageKey !== wanted.storageKey || before.storage !== wanted.storage)) conversation.closeSaver();
     const stored = wanted.storageKey === undefined ? undefined : restoreSessionEntry(wanted.storageKey, wanted.storage);
+    openEntry(stored, before);
+  }
+
+  /** Opens the stored entry `stored`, or once it is read (a Promise); `before`: the conversation
+   *  shown until now, shown again if the options change before the entry is read. */
+  function openEntry(stored, before) {
     if (!(stored instanceof Promise)) return conversation.dispatch(opening(shownOptions, stored));
     // An action taken on the session shown before the store answered wins (session-state.js, OPEN).
     const wait = { before, cancelled: false };
@@ -131,8 +138,12 @@ export function createAgentSession(options) {
     const taken = store.take(wanted.id);
     lastShown = undefined;
     if (taken === undefined) {
-      store.show(wanted.id, conversation);
-      conversation.dispatch(opening(shownOptions, restoreSessionEntry(wanted.storageKey, wanted.storage)));
+      // The store's entry: its storage's, or the server's copy, read first (its `remote`).
+      const stored = store.restore?.(wanted.id) ?? restoreSessionEntry(wanted.storageKey, wanted.storage);
+      // Until it is read, the conversation shown is this one, not opened (nothing saved), and the
+      // store lists it as it was (opened, it is shown there: owner.changed).
+      if (!(stored instanceof Promise)) store.show(wanted.id, conversation);
+      openEntry(stored, wanted);
     } else {
       conversation = taken;
       taken.handTo(owner);
@@ -149,6 +160,23 @@ export function createAgentSession(options) {
     if (store === undefined) return conversation.close();
     store.leave(left.id, conversation, left);
   }
+
+  /** Issue 34, older history (chat-session-reducer/history, loaded with the `history` option's
+   *  first use): the cursor of each conversation's next older page, and the page being loaded. */
+  const older = new Map();
+  let loadingOlder;
+  const hasOlder = () => given.history !== undefined && (older.has(idNow()) ? older.get(idNow()) !== null : conversation.state().session.messages.length > 0);
+  const history = (name) =>
+    import("chat-session-reducer/history").then((module) => module[name](given, idNow, () => conversation.state().session, (action) => conversation.dispatch(checkAction(action)), older));
+  const openNewestPage = () => given.history !== undefined && void history("openNewestPage");
+  /** Puts the next older page in front; one at a time. */
+  const loadOlder = () =>
+    hasOlder()
+      ? (loadingOlder ??= history("loadOlder").finally(() => {
+          loadingOlder = undefined;
+          owner.changed();
+        }))
+      : Promise.resolve();
 
   const host = {
     newest: () => ({ options: shownOptions, session: conversation.state().session, id: idNow(), follows: conversation.state().follows, runStart: conversation.state().runStart }),
@@ -170,6 +198,7 @@ export function createAgentSession(options) {
     connectTabs();
     open();
     conversation.hold(true);
+    openNewestPage();
     void loadProtocol(shownOptions.protocol).catch(() => {});
   }
 
@@ -236,6 +265,8 @@ export function createAgentSession(options) {
         ...(output === undefined ? {} : { output }),
       }),
     deny: (callId, reason) => dispatchAnswer({ type: "tool-approval-response", id: callId, approved: false, ...(reason === undefined ? {} : { reason }) }),
+    // A client-side call that failed: it ends `error` (tool-error), and the agent goes on as after an answer.
+    fail: (callId, error) => dispatchAnswer({ type: "tool-error", id: callId, error }),
     // A call that asked a question (an approval or an interrupt) takes the answer as its
     // approval; a client-side tool call takes it as its result.
     answer: (callId, output) => {
@@ -248,11 +279,12 @@ export function createAgentSession(options) {
   let exposed = forwarding(given.tabs);
 
   const snapshotOf = createSnapshots();
-  const getSnapshot = () => snapshotOf(conversation.state(), conversation.storageError(), idNow(), exposed);
+  const getSnapshot = () => snapshotOf(conversation.state(), conversation.storageError(), idNow(), exposed, hasOlder(), loadOlder);
   const serverSnapshot = getSnapshot();
 
   return {
     ...actions,
+    loadOlder,
     subscribe(listener) {
       listeners.add(listener);
       stopping = undefined;
@@ -279,7 +311,10 @@ export function createAgentSession(options) {
       const keyChanged = before.storageKey !== shownOptions.storageKey || before.storage !== shownOptions.storage;
       const tabsChanged = (before.tabs === undefined) !== (next.tabs === undefined);
       if (keyChanged || tabsChanged) disconnectTabs();
-      if (!sameConversation(shown, identityOf(shownOptions))) open(before);
+      if (!sameConversation(shown, identityOf(shownOptions))) {
+        open(before);
+        openNewestPage();
+      }
       if (keyChanged || tabsChanged) connectTabs();
       // The snapshot's id is the option's when it has one.
       if (before.id !== next.id || tabsChanged) owner.changed();
@@ -292,8 +327,8 @@ export function createAgentSession(options) {
 function createSnapshots() {
   let last;
   let error;
-  return (state, storageError, id, actions) => {
-    if (last !== undefined && last.state === state && last.storageError === storageError && last.id === id && last.actions === actions) return last.snapshot;
+  return (state, storageError, id, actions, hasOlder, loadOlder) => {
+    if (last !== undefined && last.state === state && last.storageError === storageError && last.id === id && last.actions === actions && last.hasOlder === hasOlder) return last.snapshot;
     const { session, runs, failure } = state;
     // The failure's details (HTTP status, body, cause) join the session's error while it is the current run's.
     const detailed = session.error !== undefined && failure?.run === runs ? failure : undefined;
@@ -304,8 +339,8 @@ function createSnapshots() {
     // the request is sent and nothing of the reply has arrived yet (a run another tab streams has).
     const streaming = session.status === "streaming";
     const status = streaming && state.reconnecting === runs ? "reconnecting" : streaming && !state.follows && state.streamed !== runs ? "submitted" : session.status;
-    const snapshot = { id, state: session, messages: session.messages, status, error: error.value, queue: session.queue ?? NOTHING_QUEUED, storageError, ...actions };
-    last = { state, storageError, id, actions, snapshot };
+    const snapshot = { id, state: session, messages: session.messages, status, error: error.value, queue: session.queue ?? NOTHING_QUEUED, storageError, hasOlder, ...actions, loadOlder };
+    last = { state, storageError, id, actions, hasOlder, snapshot };
     return snapshot;
   };
 }

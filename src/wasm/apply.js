@@ -17,7 +17,7 @@ import {
   PATCH_APPEND_INPUT, PATCH_APPEND_TEXT, PATCH_CUT_PARTS, PATCH_ENQUEUE, PATCH_LOAD, PATCH_MERGE_METADATA,
   PATCH_PUSH_MESSAGE, PATCH_PUSH_PART, PATCH_RESET, PATCH_SEND_QUEUE, PATCH_SET_CALL, PATCH_SET_STATUS,
   PATCH_SNAPSHOT, PATCH_SOURCE, PATCH_START_AGENT, PATCH_TRUNCATE, PATCH_UNQUEUE, PATCH_UPDATE_DATA,
-  PATCH_SET_ASIDE, PATCH_SWITCH_BRANCH, PATCH_KEEP_FORKS, STATUSES, TOOL_STATES,
+  PATCH_SET_ASIDE, PATCH_SWITCH_BRANCH, PATCH_KEEP_FORKS, PATCH_PREPEND, STATUSES, TOOL_STATES,
 } from "./protocol.js";
 
 // Objects a step makes before it looks them up in a Set: a step of one patch makes a few, and a
@@ -388,6 +388,9 @@ function apply(application) {
       case PATCH_CUT_PARTS:
         cutParts(step, root);
         break;
+      case PATCH_PREPEND:
+        prepend(step, root, application.action);
+        break;
       default:
         throw new Error(`chat-session-reducer: unknown patch code ${code}`);
     }
@@ -704,6 +707,35 @@ function load(application) {
   application.loaded = application.action.state;
   application.root = application.step.own(application.loaded);
   application.changed = false;
+}
+
+// Patch::Prepend (SPEC v4 "Actions": prepend): the action's messages but the skipped ones, then
+// the held ones; its forks but the dropped ones, then the held ones, the first of which follows
+// the last message prepended when it moved there. The given objects go in as they are.
+function prepend(step, root, action) {
+  const page = without(action.messages, step);
+  const forks = without(action.forks ?? [], step);
+  const moved = step.next() === 1;
+  root.messages = step.made(page.concat(root.messages));
+  // The held forks' array stays when nothing joins or changes it.
+  if (forks.length === 0 && !moved) return;
+  const all = forks.concat(root.forks ?? []);
+  if (moved) all[forks.length] = step.made({ ...all[forks.length], after: page[page.length - 1].id });
+  root.forks = step.made(all);
+}
+
+// The items of `list` but those at the indexes the patch lists next (ascending).
+function without(list, step) {
+  let count = step.next();
+  if (count === 0) return list.slice();
+  const kept = [];
+  let next = step.next();
+  for (let index = 0; index < list.length; index++) {
+    if (index === next) {
+      next = --count > 0 ? step.next() : -1;
+    } else kept.push(list[index]);
+  }
+  return kept;
 }
 
 // Patch::CutParts (SPEC v3 "Stream parts": step-reset): the message keeps its first `keep` parts.

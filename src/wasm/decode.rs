@@ -164,6 +164,10 @@ impl<'a> Decoder<'a> {
             action_type::LOAD => SessionAction::Load {
                 state: Rc::new(self.session_state()),
             },
+            action_type::PREPEND => SessionAction::Prepend {
+                messages: self.messages(),
+                forks: self.forks(),
+            },
             action_type::PART => SessionAction::Part {
                 part: self.stream_part(),
                 within: self.optional_string(),

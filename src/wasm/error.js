@@ -16,6 +16,16 @@ export function internalError() {
   );
 }
 
+/** v4: bad input the state shows (src/core/edit.rs `Refusal`): the call at `call` (message, part
+ *  pairs, the first in the action's messages) of the action, or of batch leaf `leaf` (-1: none). */
+export function refusedError(leaf, call, problem) {
+  let path = leaf < 0 ? "action" : `action.actions[${leaf}]`;
+  for (let at = 0; at < call.length; at += 2) {
+    path += `${at === 0 ? "" : ".agent"}.messages[${call[at]}].parts[${call[at + 1]}]`;
+  }
+  return invalidInput(`${path}.id`, problem);
+}
+
 // The name and message of a thrown value; what a caller's code threw may have throwing getters too.
 function describe(thrown) {
   try {

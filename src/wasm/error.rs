@@ -10,6 +10,9 @@ extern "C" {
 
     #[wasm_bindgen(js_name = internalError, catch)]
     fn internal_error() -> Result<JsValue, JsValue>;
+
+    #[wasm_bindgen(js_name = refusedError, catch)]
+    fn refused_error(leaf: i32, call: &[u32], problem: &str) -> Result<JsValue, JsValue>;
 }
 
 /// The `invalid` error for a value at `path` that a step after reading it found not as read
@@ -21,4 +24,18 @@ pub fn unreadable(path: &str, problem: &str, thrown: &JsValue) -> JsValue {
 /// The `internal` error: the core could not apply an action it had accepted.
 pub fn internal() -> JsValue {
     internal_error().unwrap_or_else(|error| error)
+}
+
+/// v4: the `invalid` error of an action the state refuses (`core::Refusal`), its path made in
+/// JavaScript.
+pub fn refused(refusal: &crate::core::Refusal) -> JsValue {
+    let leaf = refusal
+        .leaf
+        .and_then(|leaf| i32::try_from(leaf).ok())
+        .unwrap_or(-1);
+    let mut call = Vec::with_capacity(refusal.call.len() * 2);
+    for pos in &refusal.call {
+        call.extend([pos.message, pos.part].map(|at| u32::try_from(at).unwrap_or(u32::MAX)));
+    }
+    refused_error(leaf, &call, refusal.problem).unwrap_or_else(|error| error)
 }

@@ -161,6 +161,7 @@ fn advance(
             let _ = facts::remember(state, action, state, id, message, part);
             state.clone()
         }
+        Outcome::Refused(refusal) => return Err(error::refused(&refusal)),
         Outcome::Broken => return Err(error::internal()),
     };
     recent::keep(id, session);

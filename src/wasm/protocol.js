@@ -33,6 +33,11 @@ export const CANCELLED_CODE = "cancelled";
 // followed by the message's index in its run.
 export const MADE_UP_ID_PREFIX = "assistant-";
 
+// v4: the problem of a prepended call whose id a call of the conversation (or an earlier
+// one of the page) already has; the core finds it (`Refusal`), the package's path is made
+// in JavaScript.
+export const CALL_ID_TAKEN = "expected a call id not already in the conversation";
+
 // An approval request without `id` names its call by `name`, a response by `approvalId`:
 // followed by the field's name.
 export const REQUIRED_WITHOUT = "required when there is no";
@@ -73,6 +78,13 @@ export const OPEN_CALL_IN_BRANCH = "expected no open call in a branch";
 // A top-level fork's `after` that names no message of the path.
 export const AFTER_ON_PATH = "expected the id of a message of the path";
 
+// v4: a call of a prepended message that is running, waiting for confirmation or
+// streaming its input (older history has no live call).
+export const OPEN_CALL_IN_HISTORY = "expected no open call in older history";
+
+// v4: a prepended fork's `after` that names none of the prepended messages.
+export const AFTER_IN_PAGE = "expected the id of one of the given messages";
+
 // A nested fork's `after` that names no message of its branch.
 export const AFTER_IN_BRANCH = "expected the id of a message of its branch";
 
@@ -92,7 +104,7 @@ export const TWO_ALTERNATIVES = "expected at least two alternatives";
 export const ACTIVE_IN_RANGE = "expected an index of alternatives";
 
 // The types of a `SessionAction`.
-export const ACTION_TYPES = ["send", "part", "toolPhase", "stop", "retry", "reset", "continue", "batch", "edit", "regenerate", "switchBranch", "unqueue", "load"];
+export const ACTION_TYPES = ["send", "part", "toolPhase", "stop", "retry", "reset", "continue", "batch", "edit", "regenerate", "switchBranch", "unqueue", "load", "prepend"];
 
 // The types of an `AgentStreamPart` (read.js writes -1 for a type this version does not
 // know).
@@ -142,6 +154,7 @@ export const PATCH_SEND_QUEUE = 18;
 export const PATCH_UNQUEUE = 19;
 export const PATCH_LOAD = 20;
 export const PATCH_CUT_PARTS = 21;
+export const PATCH_PREPEND = 22;
 
 // The message a `PushMessage` patch appends.
 export const NEW_MESSAGE_USER = 0;

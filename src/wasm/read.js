@@ -15,8 +15,9 @@ import { patchProblem } from "./json.js";
 import {
   ACTION_TYPES, ERROR_CODES, FINISH_REASONS, MAX_BATCH_NESTING, MAX_BRANCH_NESTING, MAX_NESTING, MESSAGE_PART_TYPES,
   OPEN_TOOL_STATES, PART_TYPES, ROLES, STATUSES, TOOL_STATES,
-  ACTIVE_IN_RANGE, AFTER_IN_BRANCH, AFTER_ON_PATH, BATCHES_NEST_DEEPER, BRANCHES_NEST_DEEPER, DATA_OR_PATCH,
-  ERROR_ONLY_IN_ERROR, ERROR_REQUIRED, FORKS_IN_ORDER, LIVE_ALTERNATIVE, OPEN_CALL_IN_BRANCH, REQUIRED_WITHOUT,
+  ACTIVE_IN_RANGE, AFTER_IN_BRANCH, AFTER_IN_PAGE, AFTER_ON_PATH, BATCHES_NEST_DEEPER, BRANCHES_NEST_DEEPER, DATA_OR_PATCH,
+  ERROR_ONLY_IN_ERROR, ERROR_REQUIRED, FORKS_IN_ORDER, LIVE_ALTERNATIVE, OPEN_CALL_IN_BRANCH, OPEN_CALL_IN_HISTORY,
+  REQUIRED_WITHOUT,
   REQUIRED_WITH_PATCH, RUNS_NEST_DEEPER, SET_ASIDE_ALTERNATIVE, SNAPSHOT_OR_PATCH, TOP_LEVEL_ONLY, TWO_ALTERNATIVES,
   USER_PART_TYPES,
 } from "./protocol.js";
@@ -45,8 +46,10 @@ let leaves = null;
 // read returns, before any code of the caller's can run).
 let readText = "";
 let readBatch = null;
-// Whether the messages being read are a branch's, where no call may be open.
-let inBranch = false;
+// The problem a call open in the messages being read is (a branch's, v4 older history), or null.
+let closedCalls = null;
+// The problem of a top-level fork's `after` that names none of its messages (v4: a page's).
+let afterProblem = AFTER_ON_PATH;
 
 // The encoding buffers not in use, kept so that a read makes no new one (a typed array's memory
 // is allocated outside the engine's heap, slowly): a read takes one, and a getter of the
@@ -247,13 +250,15 @@ function encode(read) {
   const outerText = text;
   const outerStrings = strings;
   const outerLeaves = leaves;
-  const outerInBranch = inBranch;
+  const outerClosedCalls = closedCalls;
+  const outerAfterProblem = afterProblem;
   codes = spareCodes.pop() ?? new Int32Array(256);
   length = 1;
   text = "";
   strings = 0;
   leaves = null;
-  inBranch = false;
+  closedCalls = null;
+  afterProblem = AFTER_ON_PATH;
   try {
     read();
     codes[0] = strings;
@@ -272,7 +277,8 @@ function encode(read) {
     text = outerText;
     strings = outerStrings;
     leaves = outerLeaves;
-    inBranch = outerInBranch;
+    closedCalls = outerClosedCalls;
+    afterProblem = outerAfterProblem;
   }
 }
 
@@ -353,6 +359,9 @@ function actionFields(value, path, refuse) {
     case "load":
       sessionState(get(action, path, "state"), `${path}.state`, 0);
       break;
+    case "prepend":
+      history(action, path);
+      break;
     case "part":
       streamPart(get(action, path, "part"), `${path}.part`);
       optionalString(get(action, path, "within"), path, "within");
@@ -391,6 +400,24 @@ function actionFields(value, path, refuse) {
     }
   }
   return true;
+}
+
+// v4: a prepend's messages (checked as a state's, no call open in them) and forks (as a state's,
+// each after one of those messages).
+function history(action, path) {
+  const messages = get(action, path, "messages");
+  closedCalls = OPEN_CALL_IN_HISTORY;
+  try {
+    messageList(messages, path, "messages", 0);
+  } finally {
+    closedCalls = null;
+  }
+  afterProblem = AFTER_IN_PAGE;
+  try {
+    forkList(get(action, path, "forks"), path, "forks", messages, 1);
+  } finally {
+    afterProblem = AFTER_ON_PATH;
+  }
 }
 
 // The actions of a batch, nested batches flattened: each one encoded and kept in `leaves`.
@@ -643,7 +670,7 @@ function fork(value, path, ids, last, depth) {
   else {
     if (typeof after !== "string") throw new InputError(path, depth === 1 ? "expected a string or null" : "expected a string", "after");
     at = ids.get(after) ?? -2;
-    if (at < 0) throw new InputError(path, depth === 1 ? AFTER_ON_PATH : AFTER_IN_BRANCH, "after");
+    if (at < 0) throw new InputError(path, depth === 1 ? afterProblem : AFTER_IN_BRANCH, "after");
     putString(after);
   }
   if (at <= last) throw new InputError(path, FORKS_IN_ORDER, "after");
@@ -670,12 +697,12 @@ function fork(value, path, ids, last, depth) {
 function branch(value, path, depth) {
   const held = object(value, path);
   const messages = get(held, path, "messages");
-  const outer = inBranch;
-  inBranch = true;
+  const outer = closedCalls;
+  closedCalls = OPEN_CALL_IN_BRANCH;
   try {
     messageList(messages, path, "messages", 0);
   } finally {
-    inBranch = outer;
+    closedCalls = outer;
   }
   forkList(get(held, path, "forks"), path, "forks", messages, depth + 1);
 }
@@ -760,8 +787,8 @@ function toolPart(part, path, depth) {
     key = "state";
     const state = part.state;
     literal(state, TOOL_STATES, path, key);
-    if (inBranch && (state === "input-streaming" || OPEN_TOOL_STATES.includes(state))) {
-      throw new InputError(path, OPEN_CALL_IN_BRANCH, key);
+    if (closedCalls !== null && (state === "input-streaming" || OPEN_TOOL_STATES.includes(state))) {
+      throw new InputError(path, closedCalls, key);
     }
     key = "output";
     optionalJson(part.output);

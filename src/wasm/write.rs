@@ -27,6 +27,7 @@
 //! | Unqueue | index |
 //! | Load | |
 //! | CutParts | run, message, keep |
+//! | Prepend | number skipped, each message's index; number dropped, each fork's index; 1 when the fork at the start moved (else 0) |
 //!
 //! A run or a call is its depth followed by (message, part) for each call on the way down.
 //! A step that parses a call's streamed input at `tool-input-end` (`parse_input`) applies its
@@ -325,6 +326,16 @@ fn encode(patches: &[Patch]) -> Vec<u32> {
                 ops.push(patch::CUT_PARTS);
                 path(&mut ops, run);
                 ops.extend([index(*message), index(*keep)]);
+            }
+            Patch::Prepend {
+                skipped,
+                dropped,
+                after_moved,
+            } => {
+                ops.push(patch::PREPEND);
+                indexes(&mut ops, skipped);
+                indexes(&mut ops, dropped);
+                ops.push(u32::from(*after_moved));
             }
         }
     }

@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { EventType } from "@ag-ui/core";
-import { RunAgentInputSchema } from "@ag-ui/core/schemas";
+import { RunAgentInputSchema, UserMessageSchema } from "@ag-ui/core/schemas";
 import { agUi, partsOf } from "./package.mjs";
 
 const { createAgUiTranslator, fromAgUiMessages, toAgUiInput } = agUi;
@@ -260,6 +260,60 @@ test("toAgUiInput: RunAgentInputSchema accepts the messages; a thread comes back
   assert.deepEqual(messages.map((m) => m.id), ["u1", "r1", "m1", "t1", "c2-result", "t2", "act"]);
   // And back again: the same session messages.
   assert.deepEqual(fromAgUiMessages(messages).map((m) => m.id), state.messages.map((m) => m.id));
+});
+
+// A user's attachments as the session holds them (SPEC v3 `send` with `parts`).
+const attachments = [
+  { type: "text", text: "What do these say?" },
+  { type: "data", name: "file", data: { mediaType: "image/png", url: "data:image/png;base64,iVBORw==", filename: "dot.png" } },
+  { type: "data", name: "file", id: "f2", data: { mediaType: "application/pdf", url: "https://files.example/report.pdf", filename: "report.pdf" } },
+  { type: "data", name: "file", data: { mediaType: "audio/mpeg", url: "data:audio/mpeg;base64,SUQz" } },
+  { type: "data", name: "file", data: { mediaType: "text/plain", url: "data:text/plain,Hello%20there" } },
+];
+
+test("toAgUiInput: a user's file parts are AG-UI media parts (base64 inline for a data: URL, else the URL) that UserMessageSchema accepts", () => {
+  const { messages } = toAgUiInput({ messages: [{ id: "u1", role: "user", parts: attachments }], status: "idle" });
+  assert.deepEqual(messages[0].content, [
+    { type: "text", text: "What do these say?" },
+    { type: "image", source: { type: "data", value: "iVBORw==", mimeType: "image/png" }, metadata: { filename: "dot.png" } },
+    { type: "document", id: "f2", source: { type: "url", value: "https://files.example/report.pdf", mimeType: "application/pdf" }, metadata: { filename: "report.pdf" } },
+    { type: "audio", source: { type: "data", value: "SUQz", mimeType: "audio/mpeg" } },
+    // Not base64: sent as the URL it is, so it comes back unchanged.
+    { type: "document", source: { type: "url", value: "data:text/plain,Hello%20there", mimeType: "text/plain" } },
+  ]);
+  assert.equal(UserMessageSchema.safeParse(messages[0]).success, true);
+  RunAgentInputSchema.parse({ threadId: "t", runId: "r", messages, tools: [], context: [], resume: [] });
+  // And back: the same parts, so a server reading the body stores what the client holds.
+  assert.deepEqual(fromAgUiMessages(messages)[0].parts, attachments);
+});
+
+test("toAgUiInput: a user message of text alone stays a plain string; app data parts are not sent", () => {
+  const parts = [{ type: "text", text: "Hi " }, { type: "data", name: "weather", data: { city: "Paris" } }, { type: "text", text: "there" }];
+  const { messages } = toAgUiInput({ messages: [{ id: "u1", role: "user", parts }], status: "idle" });
+  assert.equal(messages[0].content, "Hi there");
+});
+
+test("fromAgUiMessages: an AG-UI client's media parts are file parts when they write back as they came, else data parts kept whole", () => {
+  const content = [
+    { type: "image", source: { mimeType: "image/jpeg", type: "data", value: "/9j/" } },
+    { type: "video", id: "v", source: { type: "url", value: "https://v.example/a.mp4", mimeType: "video/mp4" }, metadata: { filename: "a.mp4" } },
+    // No media type, a provider's handle, metadata of its own, a data: URL given as a URL, a type
+    // the media type does not make: each would come back otherwise, so each is a data part.
+    { type: "image", source: { type: "url", value: "https://i" } },
+    { type: "document", source: { type: "file", value: "file-abc", provider: "openai", mimeType: "application/pdf" } },
+    { type: "image", source: { type: "data", value: "AA==", mimeType: "image/png" }, metadata: { filename: "a.png", alt: "A dot" } },
+    { type: "image", source: { type: "url", value: "data:image/png;base64,AA==", mimeType: "image/png" } },
+    { type: "image", source: { type: "data", value: "JVBE", mimeType: "application/pdf" } },
+  ];
+  const [message] = fromAgUiMessages([{ id: "u1", role: "user", content }]);
+  assert.deepEqual(message.parts.slice(0, 2), [
+    { type: "data", name: "file", data: { mediaType: "image/jpeg", url: "data:image/jpeg;base64,/9j/" } },
+    { type: "data", name: "file", id: "v", data: { mediaType: "video/mp4", url: "https://v.example/a.mp4", filename: "a.mp4" } },
+  ]);
+  assert.deepEqual(message.parts.slice(2).map((part) => part.name), ["image", "document", "image", "image", "image"]);
+  const [back] = toAgUiInput({ messages: [message], status: "idle" }).messages;
+  assert.deepEqual(back.content.slice(2), content.slice(2));
+  assert.equal(UserMessageSchema.safeParse(back).success, true);
 });
 
 const asked = (id, fields) => ({

@@ -13,11 +13,11 @@ const installed = () => join(consumerProject(), "node_modules", "chat-session-re
 // The adapters and the IndexedDB store: modules that import nothing.
 const subpaths = ["ag-ui", "ai-sdk", "chat-stream", "indexeddb"];
 
-test("the installed package holds the one module, its source map, the types, the manifest, the README, the LICENSE, the adapters, the IndexedDB store, the session controller and its reconnecting part, the React hook, the Vue and Svelte bindings, its store of conversations, the tabs coordinator, the testing module, the Jest environment and the server", () => {
+test("the installed package holds the one module, its source map, the types, the manifest, the README, the LICENSE, the adapters, the IndexedDB store, the session controller and its reconnecting part, the React hook, the Vue and Svelte bindings, the assistant-ui runtime, its store of conversations, the tabs coordinator, the testing module, the Jest environment and the server", () => {
   assert.deepEqual(readdirSync(installed()).sort(), [
-    "LICENSE", "README.md", ...subpaths, "bindgen.d.ts", "index.d.ts", "index.js", "index.js.map", "package.json", "session", "resume", "react", "vue", "svelte", "conversations", "stream-source.d.ts", "tabs", "testing", "jest-environment", "server",
+    "LICENSE", "README.md", ...subpaths, "bindgen.d.ts", "index.d.ts", "index.js", "index.js.map", "package.json", "session", "resume", "history", "react", "vue", "svelte", "assistant-ui", "conversations", "stream-source.d.ts", "tabs", "testing", "jest-environment", "server",
   ].sort());
-  for (const subpath of [...subpaths, "session", "resume", "react", "vue", "svelte", "conversations", "tabs", "testing", "jest-environment", "server"]) assert.deepEqual(readdirSync(join(installed(), subpath)).sort(), ["index.d.ts", "index.js"]);
+  for (const subpath of [...subpaths, "session", "resume", "history", "react", "vue", "svelte", "assistant-ui", "conversations", "tabs", "testing", "jest-environment", "server"]) assert.deepEqual(readdirSync(join(installed(), subpath)).sort(), ["index.d.ts", "index.js"]);
 });
 
 test("chat-session-reducer/testing imports only the package's own adapters (their protocol descriptors)", async () => {
@@ -61,8 +61,9 @@ test("the session controller imports only the package's own modules (the core, t
     const code = readFileSync(join(installed(), subpath, "index.js"), "utf8");
     return [...new Set([...code.matchAll(/\bfrom\s*["']([^"']+)["']|\bimport\s*\(\s*["']([^"']+)["']/g)].map((match) => match[1] ?? match[2]))].sort();
   };
-  assert.deepEqual(importsOf("session"), ["../ag-ui/index.js", "../ai-sdk/index.js", "../chat-stream/index.js", "../index.js", "../resume/index.js"]);
+  assert.deepEqual(importsOf("session"), ["../ag-ui/index.js", "../ai-sdk/index.js", "../chat-stream/index.js", "../history/index.js", "../index.js", "../resume/index.js"]);
   assert.deepEqual(importsOf("resume"), ["../ag-ui/index.js", "../ai-sdk/index.js", "../chat-stream/index.js", "../index.js"]);
+  assert.deepEqual(importsOf("history"), []);
 });
 
 test("the Vue and Svelte bindings import only their framework and the session controller, by relative path", () => {
@@ -72,6 +73,12 @@ test("the Vue and Svelte bindings import only their framework and the session co
   };
   assert.deepEqual(importsOf("vue"), ["../session/index.js", "vue"]);
   assert.deepEqual(importsOf("svelte"), ["../session/index.js", "svelte/reactivity"]);
+});
+
+test("the assistant-ui runtime imports assistant-ui, React, the core and the React hook (so one session controller), by relative path", () => {
+  const code = readFileSync(join(installed(), "assistant-ui", "index.js"), "utf8");
+  const imported = [...code.matchAll(/\bfrom\s*["']([^"']+)["']|\bimport\s*\(\s*["']([^"']+)["']/g)].map((match) => match[1] ?? match[2]);
+  assert.deepEqual([...new Set(imported)].sort(), ["../index.js", "../react/index.js", "@assistant-ui/react", "react"]);
 });
 
 test("the store of conversations imports only React and the core: the hook's internals reach it from the hook", () => {

@@ -11,16 +11,21 @@ import { gzipSync } from "node:zlib";
 import { build } from "vite";
 import { consumerProject } from "./project.mjs";
 
-// Issue 13's ceiling for the core entry (docs/performance.md has the current figure).
-const CORE_BUDGET = 40_000;
+// Issue 13's ceiling for the core entry (docs/performance.md has the current figure), raised by
+// 1,000 for SPEC v4's prepend (issue 34; docs/decisions.md "SPEC v4 prepend": to be reviewed).
+const CORE_BUDGET = 41_000;
 // What each subpath export adds to the core entry, everything it exports kept; the session
 // controller's is larger (the run, resume, saves, the conversations' hand-over and the tabs glue),
-// and each binding's (React, Vue, Svelte) is the controller's and its own together (issue 30: within 9,000).
+// and each binding's (React, Vue, Svelte) is the controller's and its own together (issue 30: within
+// 9,000; issue 34's loadOlder/hasOlder added 285 to the controller, its page fetching left in
+// chat-session-reducer/history, loaded on the option's first use: 9,100, to be reviewed).
 const SUBPATH_BUDGET = 8_000;
-const HOOK_BUDGET = 9_000;
+const HOOK_BUDGET = 9_100;
+// The assistant-ui runtime holds the React binding whole (so the controller) and its conversion (issue 33).
+const ASSISTANT_UI_BUDGET = 13_000;
 
 // The bindings' frameworks (the bindings' peer dependencies), with their subpaths.
-const FRAMEWORKS = /^(react|vue|svelte)(\/|$)/;
+const FRAMEWORKS = /^(react|vue|svelte|@assistant-ui\/react)(\/|$)/;
 const installed = () => join(consumerProject(), "node_modules", "chat-session-reducer");
 const gzipped = (code) => gzipSync(code, { level: 9 }).length;
 
@@ -74,7 +79,7 @@ test("each subpath export (adapters, React hook) adds a few kB to the core entry
     const added = gzipped(code) - coreSize;
     t.diagnostic(`${specifier}: ${added} bytes gzip -9`);
     // The controller, and each binding holding it whole.
-    const budget = ["./session", "./react", "./vue", "./svelte"].includes(subpath) ? HOOK_BUDGET : SUBPATH_BUDGET;
+    const budget = subpath === "./assistant-ui" ? ASSISTANT_UI_BUDGET : ["./session", "./react", "./vue", "./svelte"].includes(subpath) ? HOOK_BUDGET : SUBPATH_BUDGET;
     assert.ok(added <= budget, `${specifier}: ${added} bytes gzip -9, the budget is ${budget}`);
   }
 });

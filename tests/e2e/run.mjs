@@ -3,7 +3,7 @@
 // Builds nothing: expects pkg/ (npm run build) and www/dist (npm --prefix www run build).
 // Starts the demo server on a free port, runs every scenario in its own tab once per protocol
 // the page offers (?protocol=…; the several-tabs scenarios of tabs.mjs with ?tabs=1, on a
-// localStorage emptied first), saves screenshots to tests/e2e/screenshots/, prints
+// localStorage emptied first; assistant-ui.mjs's with ?ui=assistant-ui), saves screenshots to tests/e2e/screenshots/, prints
 // "N passed, N failed" and exits non-zero on any failure.
 
 import { existsSync } from "node:fs";
@@ -13,6 +13,7 @@ import { launchChromium } from "../chromium.mjs";
 import { chatPage } from "./chatPage.mjs";
 import { PROTOCOLS, tests as oneTab } from "./scenarios.mjs";
 import { tabsTests } from "./tabs.mjs";
+import { assistantUiTests } from "./assistant-ui.mjs";
 import { startServer } from "./server.mjs";
 
 const root = new URL("../../", import.meta.url);
@@ -29,7 +30,7 @@ for (const [built, how] of [
 }
 
 const filter = process.argv[2];
-const tests = [...oneTab, ...tabsTests];
+const tests = [...oneTab, ...tabsTests, ...assistantUiTests.map((test) => ({ ...test, ui: "assistant-ui" }))];
 const runs = PROTOCOLS.flatMap((protocol) =>
   tests.filter((test) => test.protocols?.includes(protocol) ?? true).map((test) => ({ ...test, protocol, name: `${protocol}: ${test.name}` })),
 );
@@ -64,7 +65,8 @@ for (const [index, test] of selected.entries()) {
   const took = () => `${((Date.now() - began) / 1000).toFixed(1)} s`;
   const serverLine = (pattern) => server.waitForLine(pattern, logStart);
   try {
-    const url = `${server.url}?protocol=${test.protocol}`;
+    // `ui`: the page rendered by another UI library (?ui=assistant-ui, tests/e2e/assistant-ui.mjs).
+    const url = `${server.url}?protocol=${test.protocol}${test.ui === undefined ? "" : `&ui=${test.ui}`}`;
     await page.goto(url);
     if (test.tabs) {
       // The pages of the context share localStorage: each several-tabs scenario starts on an empty one.
@@ -75,7 +77,8 @@ for (const [index, test] of selected.entries()) {
     // holdChunks([N, …]) stops the next resumable run at those chunk counts: heldAtChunk(run, N), releaseChunks().
     const { hold, release, latestRun, holdChunks, releaseChunks, heldAtChunk } = server;
     const holds = { hold, release, held: (point) => server.held(point, logStart), latestRun, holdChunks, releaseChunks, heldAtChunk };
-    await test.run({ page, chat: chatPage(page), screenshot, serverLine, protocol: test.protocol, ...holds });
+    // restart(signal): the demo's process ended with that signal and started again (same data, same port).
+    await test.run({ page, chat: chatPage(page), screenshot, serverLine, protocol: test.protocol, restart: server.restart, ...holds });
     if (pageErrors.length > 0) throw new Error(`the page threw: ${pageErrors.map((error) => error.message).join("; ")}`);
     passed += 1;
     console.log(`ok ${index + 1} - ${test.name} (${took()})`);

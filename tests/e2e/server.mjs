@@ -16,30 +16,37 @@ const URL_LINE = /^Chat demo: (http:\/\/\S+)$/;
 export async function startServer() {
   // Its conversations in a directory of its own, removed when it stops.
   const dataDir = mkdtempSync(join(tmpdir(), "chat-demo-e2e-"));
-  const child = spawn(process.execPath, [SERVER], {
-    // The test hooks: POST /api/test/disconnect cuts the connections that follow a run, …/hold holds one.
-    env: { ...process.env, PORT: "0", DEMO_TEST_HOOKS: "1", DEMO_PACE_MS: process.env.DEMO_PACE_MS ?? "1", DATA_DIR: dataDir, DATABASE_URL: "" },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
   const lines = [];
   const listeners = new Set();
-  let pending = "";
-  child.stdout.setEncoding("utf8");
-  child.stdout.on("data", (chunk) => {
-    pending += chunk;
-    const complete = pending.split("\n");
-    pending = complete.pop();
-    for (const line of complete) {
-      lines.push(line);
-      for (const listener of listeners) listener();
-    }
-  });
-  child.stderr.setEncoding("utf8");
-  child.stderr.on("data", (chunk) => process.stderr.write(`[server] ${chunk}`));
+  let child;
+
+  /** Starts the demo's process on `port` (0: a free one), its lines added to `lines`. */
+  function spawnDemo(port) {
+    child = spawn(process.execPath, [SERVER], {
+      // The test hooks: POST /api/test/disconnect cuts the connections that follow a run, …/hold holds one.
+      env: { ...process.env, PORT: String(port), DEMO_TEST_HOOKS: "1", DEMO_PACE_MS: process.env.DEMO_PACE_MS ?? "1", DATA_DIR: dataDir, DATABASE_URL: "" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let pending = "";
+    child.stdout.setEncoding("utf8");
+    child.stdout.on("data", (chunk) => {
+      pending += chunk;
+      const complete = pending.split("\n");
+      pending = complete.pop();
+      for (const line of complete) {
+        lines.push(line);
+        for (const listener of listeners) listener();
+      }
+    });
+    child.stderr.setEncoding("utf8");
+    child.stderr.on("data", (chunk) => process.stderr.write(`[server] ${chunk}`));
+  }
+  spawnDemo(0);
 
   /** Resolves with the first line from index `from` on that matches `pattern`. */
   const waitForLine = (pattern, from = 0, timeoutMs = 15_000) =>
     new Promise((resolve, reject) => {
+      const watched = child;
       const check = () => {
         const line = lines.slice(from).find((candidate) => pattern.test(candidate));
         if (line === undefined) return false;
@@ -49,7 +56,7 @@ export async function startServer() {
       };
       const onExit = () => {
         finish();
-        reject(new Error(`the demo server exited (code ${child.exitCode}) before printing ${pattern}`));
+        reject(new Error(`the demo server exited (code ${watched.exitCode}) before printing ${pattern}`));
       };
       const timer = setTimeout(() => {
         finish();
@@ -58,12 +65,21 @@ export async function startServer() {
       const finish = () => {
         clearTimeout(timer);
         listeners.delete(check);
-        child.off("exit", onExit);
+        watched.off("exit", onExit);
       };
       if (check()) return;
       listeners.add(check);
-      child.once("exit", onExit);
+      watched.once("exit", onExit);
     });
+
+  /** Ends the demo's process with `signal` and resolves once it has exited. */
+  const kill = (signal) =>
+    child.exitCode !== null || child.signalCode !== null
+      ? Promise.resolve()
+      : new Promise((resolve) => {
+          child.once("exit", resolve);
+          child.kill(signal);
+        });
 
   const url = URL_LINE.exec(await waitForLine(URL_LINE))[1];
   const testHook = async (name, body) => (await fetch(new URL(`/api/test/${name}`, url), { method: "POST", body: JSON.stringify(body) })).json();
@@ -95,13 +111,19 @@ export async function startServer() {
       return lines.length;
     },
     waitForLine,
+    /**
+     * Restarts the demo on the same data directory and port: its process ended with `signal`
+     * (SIGTERM: its graceful path, which stores the runs in flight as interrupted; SIGKILL: a
+     * crash, left to the next start); resolves once the new one listens.
+     */
+    async restart(signal) {
+      await kill(signal);
+      const from = lines.length;
+      spawnDemo(new URL(url).port);
+      await waitForLine(URL_LINE, from);
+    },
     async stop() {
-      if (child.exitCode === null) {
-        await new Promise((resolve) => {
-          child.once("exit", resolve);
-          child.kill("SIGTERM");
-        });
-      }
+      await kill("SIGTERM");
       rmSync(dataDir, { recursive: true, force: true });
     },
   };

@@ -180,3 +180,35 @@ export function lostBranchIdentity(action, before, after, reduce, held = before?
   }
   return undefined;
 }
+
+// SPEC v4 prepend: the messages and forks held keep their identity (but the fork at the start,
+// which now follows the last message prepended), the given messages not held go in front as the
+// very objects given, the skipped ones (held already) do not, and status, error and queue stay.
+export function lostPrependIdentity(action, before, after) {
+  if (action.type !== "prepend" || before === undefined || after === before) return undefined;
+  const heldIds = new Set(before.messages.map((message) => message.id));
+  const pending = [...(before.forks ?? [])];
+  while (pending.length > 0) {
+    for (const branch of pending.pop().alternatives) {
+      for (const message of branch?.messages ?? []) heldIds.add(message.id);
+      pending.push(...(branch?.forks ?? []));
+    }
+  }
+  const page = action.messages.filter((message) => !heldIds.has(message.id) && heldIds.add(message.id));
+  if (after.messages.length !== page.length + before.messages.length) return `${after.messages.length} messages, not ${page.length} + ${before.messages.length}`;
+  const given = page.findIndex((message, i) => after.messages[i] !== message);
+  if (given >= 0) return `messages[${given}] is not the given message`;
+  const held = before.messages.findIndex((message, i) => after.messages[page.length + i] !== message);
+  if (held >= 0) return `the held messages[${held}] is not the object it was`;
+  for (const key of ["status", "error", "queue", "agentState"]) if (after[key] !== before[key]) return `${key} changed`;
+  const forks = before.forks ?? [];
+  const offset = (after.forks ?? []).length - forks.length;
+  for (const [i, fork] of forks.entries()) {
+    const now = after.forks[offset + i];
+    if (i === 0 && fork.after === null) {
+      if (now.after !== page[page.length - 1].id) return `the fork at the start follows ${show(now.after)}, not the last message prepended`;
+      if (now.alternatives !== fork.alternatives) return "the moved fork's alternatives were copied";
+    } else if (now !== fork) return `the held forks[${i}] is not the object it was`;
+  }
+  return undefined;
+}

@@ -262,6 +262,8 @@ export function agreesWithPackage(features, state, action) {
     }
     return true;
   }
+  // A prepend whose call id the state holds is bad input (tested on its own), not generated.
+  if (action.type === "prepend") return !takesACallId(state, action);
   if (!features.queue) {
     if (action.type === "send" && state.status === "streaming") return false;
     if (action.type === "part" && ["step-start", "step-reset"].includes(action.part.type)) return false;
@@ -280,6 +282,7 @@ function anyAction(random, features, state, seen) {
     return features.calls ? { type: "continue" } : { type: "send", id: random.pick(USER_IDS), text: random.pick(TEXTS) };
   }
   if ((features.branches || features.queue) && random.chance(0.12)) return v3Action(random, features, state, seen);
+  if (features.branches && random.chance(0.04)) return prependAction(random, state);
   // A conversation with alternatives: the user looks at them.
   if (features.branches && state.forks !== undefined && random.chance(0.06)) return switchAction(random, state);
   const roll = random.below(100);
@@ -352,6 +355,56 @@ function v3Action(random, features, state, seen) {
   if (roll < 88) return { type: "unqueue", id: aimed(queue.map((queued) => queued.id), USER_IDS) };
   const loaded = features.branches && random.chance(0.1) ? deepBranches(random) : seen();
   return loaded === undefined ? { type: "stop" } : { type: "load", state: loaded };
+}
+
+// ---- SPEC v4
+
+const HISTORY_IDS = ["h1", "h2", "h3", "h4"];
+const HISTORY_CALL_IDS = ["hc1", "hc2", "hc3", ...CALL_IDS];
+
+// A page of older history for `state`: messages with closed calls only, whose call ids `state`
+// does not hold (a taken one is bad input, tested on its own); some ids the conversation holds
+// (its path's, its branches': skipped) or the page repeats; now and then forks after its messages.
+function prependAction(random, state) {
+  const taken = new Set(callsIn(state.messages).map((call) => call.id));
+  const held = [...idsOf(state.messages), ...(state.forks ?? []).flatMap((fork) => fork.alternatives.flatMap((branch) => idsOf(branch?.messages ?? [])))];
+  const messages = Array.from({ length: random.below(5) }, () => {
+    const id = held.length > 0 && random.chance(0.25) ? random.pick(held) : random.pick([...HISTORY_IDS, ...MESSAGE_IDS]);
+    return historyMessage(random, id, taken);
+  });
+  const ids = messages.map((message) => message.id);
+  const forks = [];
+  for (const [index, id] of ids.entries()) {
+    if (ids.indexOf(id) !== index || !random.chance(0.2)) continue; // an `after` names the first with its id
+    forks.push({ after: id, active: 1, alternatives: [{ messages: [historyMessage(random, "hb", new Set())] }, null] });
+  }
+  if (random.chance(0.1)) forks.unshift({ after: null, active: 0, alternatives: [null, { messages: [historyMessage(random, "hb0", new Set())] }] });
+  return forks.length > 0 ? { type: "prepend", messages, forks } : { type: "prepend", messages };
+}
+
+function takesACallId(state, action) {
+  try {
+    sessionReducer(state, action);
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+function historyMessage(random, id, taken) {
+  const role = random.chance(0.4) ? "user" : "assistant";
+  const parts = [{ type: "text", text: random.pick(TEXTS) }];
+  const free = HISTORY_CALL_IDS.filter((callId) => !taken.has(callId));
+  if (role === "assistant" && free.length > 0 && random.chance(0.5)) {
+    const callId = random.pick(free);
+    taken.add(callId);
+    const state = random.pick(["done", "error", "cancelled"]);
+    const call = { type: "tool", id: callId, name: random.pick(TOOL_NAMES), input: jsonValue(random), state };
+    if (state === "done") call.output = jsonValue(random);
+    else call.error = state === "error" ? { message: "failed" } : { message: "stopped", code: "cancelled" };
+    parts.push(call);
+  }
+  return { id, role, parts };
 }
 
 // A switchBranch, mostly to an index of a fork `state` holds.

@@ -20,7 +20,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 
 import * as baseline from "../../bench/baseline.mjs";
-import { brokenInvariant, deepFreeze, firstDifference, lostBranchIdentity, lostSharing, objectsIn, show, wrongErrorShape } from "./check.mjs";
+import { brokenInvariant, deepFreeze, firstDifference, lostBranchIdentity, lostPrependIdentity, lostSharing, objectsIn, show, wrongErrorShape } from "./check.mjs";
 import { FEATURES, HostileError, agreesWithPackage, createRandom, hostileCall, validAction } from "./generate.mjs";
 import { KNOWN } from "./known.mjs";
 
@@ -87,7 +87,7 @@ const features = Object.fromEntries(FEATURES.map((feature) => [feature, enabled.
 const hostileKinds = list(options.hostile ?? HOSTILE_KINDS.join(","), HOSTILE_KINDS);
 
 const EMPTY = () => ({ messages: [], status: "idle" });
-const ACTION_TYPES = ["send", "part", "toolPhase", "stop", "retry", "reset", "continue", "batch", "edit", "regenerate", "switchBranch", "unqueue", "load"];
+const ACTION_TYPES = ["send", "part", "toolPhase", "stop", "retry", "reset", "continue", "batch", "edit", "regenerate", "switchBranch", "unqueue", "load", "prepend"];
 const knownTypes = (action) =>
   ACTION_TYPES.includes(action.type) && (action.type !== "batch" || action.actions.every(knownTypes));
 const actionsOf = (path) => {
@@ -148,6 +148,8 @@ function step(entry, action, { freeze, strict, resumable }, module = pkg) {
   if (unshared !== undefined) return difference("sharing", `${unshared}: a copy, though it did not change`);
   const moved = lostBranchIdentity(action, actual, actualNext, module.sessionReducer);
   if (moved !== undefined) return difference("branch-identity", moved);
+  const prepended = lostPrependIdentity(action, actual, actualNext);
+  if (prepended !== undefined) return difference("prepend-identity", prepended);
   if (resumable) {
     const cut = firstDifference(baseline.resumable(expectedNext.messages), module.resumable(actualNext.messages), "resumable");
     if (cut !== undefined) return difference("resumable", cut);
@@ -410,8 +412,8 @@ console.log(`actions run: ${figure(total)} (${figure(stats.valid)} valid in ${fi
 console.log(`time: ${seconds.toFixed(1)} s (${figure(Math.round(total / seconds))} actions/s)`);
 console.log(`wasm memory: ${mb(memoryBefore)} before, ${mb(wasmMemory())} after`);
 if (features.branches || features.queue) {
-  const changed = ["edit", "regenerate", "switchBranch", "unqueue", "load"].map((type) => `${type} ${figure(changedBy.get(type) ?? 0)}`);
-  console.log(`v3 actions that changed the state: ${changed.join(", ")}`);
+  const changed = ["edit", "regenerate", "switchBranch", "unqueue", "load", "prepend"].map((type) => `${type} ${figure(changedBy.get(type) ?? 0)}`);
+  console.log(`v3 and v4 actions that changed the state: ${changed.join(", ")}`);
 }
 const found = [...differences.values()].reduce((sum, { count }) => sum + count, 0);
 console.log(`differences: ${found}`);

@@ -50,6 +50,8 @@ describe("the fuzz reports each kind of fault", () => {
     "check-action": ["(reduce) => reduce", "(check) => (action) => { if (action.within !== undefined) throw new Error('no'); return check(action); }"],
     // SPEC v3: a switch that brings a branch back as copies.
     "branch-identity": "(reduce) => (state, action) => { const next = reduce(state, action); return action.type === 'switchBranch' && next !== state ? { ...next, messages: next.messages.map((m) => ({ ...m })) } : next; }",
+    // SPEC v4: a prepend that puts a copy of the first given message in front.
+    "prepend-identity": "(reduce) => (state, action) => { const next = reduce(state, action); return action.type === 'prepend' && next !== state ? { ...next, messages: next.messages.map((m, i) => (i === 0 ? { ...m } : m)) } : next; }",
   };
   const hasBranches = (() => {
     try {

@@ -129,3 +129,26 @@ test("wrong options are coded TypeErrors naming the option, from createAgentSess
   const session = createAgentSession({ api: "/x" });
   assert.throws(() => session.setOptions(/** @type {any} */ ({ api: "/x", tabs: true })), { code: "invalid", path: "options.tabs" });
 });
+
+test("fail(callId, error) ends a client-side call as error (cancelled for code cancelled), and the agent goes on once no call waits", async () => {
+  const { endpoint, replies } = endpointWithLiveReplies();
+  const session = createAgentSession({ api: endpoint.api, throttle: 0 });
+  const unsubscribe = session.subscribe(() => {});
+  session.send("Where am I?");
+  await until(() => replies.length === 1, "the request");
+  const call = (id, name) => ({ type: "part", part: { type: "tool-call", id, name, input: {} } });
+  replies[0].write(call("loc", "location"));
+  replies[0].write(call("cam", "camera"));
+  replies[0].write(finish);
+  replies[0].end();
+  await until(() => session.getSnapshot().status === "idle", "the run's end");
+  session.fail("loc", { message: "No GPS" });
+  const [loc] = session.getSnapshot().messages[1].parts;
+  assert.deepEqual([loc.state, loc.error], ["error", { message: "No GPS" }]);
+  assert.equal(replies.length, 1, "a call still waits: nothing is sent");
+  session.fail("cam", { message: "Closed by the user", code: "cancelled" });
+  assert.equal(session.getSnapshot().messages[1].parts[1].state, "cancelled");
+  await until(() => replies.length === 2, "the agent going on");
+  assert.equal(endpoint.requests[1].body.messages.length, 2);
+  unsubscribe();
+});

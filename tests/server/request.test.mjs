@@ -129,7 +129,15 @@ function clientAndServer(protocol, options = {}) {
   };
 }
 
-const image = { type: "data", name: "image", data: { mediaType: "image/png", url: "data:image/png;base64,AAAA" } };
+// An attachment as the session holds it (SPEC v3 `send` with `parts`); each body must carry it and
+// the server must store it as it was sent.
+const attachment = { type: "data", name: "file", data: { mediaType: "image/png", url: "data:image/png;base64,AAAA", filename: "dot.png" } };
+const attachmentInBody = {
+  actions: attachment,
+  "ai-sdk": { type: "file", mediaType: "image/png", url: "data:image/png;base64,AAAA", filename: "dot.png" },
+  "ag-ui": { type: "image", source: { type: "data", value: "AAAA", mimeType: "image/png" }, metadata: { filename: "dot.png" } },
+};
+const userParts = (message) => message.parts ?? message.content;
 
 for (const protocol of ["actions", "ai-sdk", "ag-ui"]) {
   test(`${protocol}: every operation of the client, applied to the stored state, gives the client's state`, async () => {
@@ -137,7 +145,9 @@ for (const protocol of ["actions", "ai-sdk", "ag-ui"]) {
     const ask = (text, options) => () => session.send(text, options);
 
     reply({ id: "a1", text: "Hi there" });
-    const first = await requestOf(ask("Hello", { parts: [image], metadata: { from: "test" } }), "a first send, with an attachment");
+    const first = await requestOf(ask("Hello", { parts: [attachment], metadata: { from: "test" } }), "a first send, with an attachment");
+    assert.deepEqual(userParts(seen[0].body.messages[0]).at(-1), attachmentInBody[protocol], "the body carries the attachment");
+    assert.deepEqual(first.state.messages[0].parts.at(-1), attachment, "the stored message keeps the attachment");
     assert.equal(first.state.messages[0].id, seen[0].client.messages[0].id, "the user's message keeps the client's id");
     assert.equal(first.trigger, "submit-message");
     await idle("the first reply");

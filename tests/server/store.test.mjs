@@ -142,6 +142,29 @@ function storeSuite(backend) {
     assert.equal(await messageRows(sql, owner, "c"), back.messages.length);
   });
 
+  test("page (issue 34): the messages before a cursor by position, the forks that belong to them, the next cursor; an unknown cursor or conversation", async () => {
+    const { store } = backend();
+    const owner = newOwner();
+    const { state } = conversation();
+    await store.save(owner, "c", state);
+    const ids = state.messages.map((message) => message.id);
+    const newest = await store.page(owner, "c", { limit: 2 });
+    assert.deepEqual(newest.page.messages.map((message) => message.id), ids.slice(-2));
+    assert.equal(newest.page.older, ids.length > 2 ? ids[ids.length - 2] : null);
+    assert.equal(newest.state.status, state.status);
+    const start = await store.page(owner, "c", { before: ids[1], limit: 5 });
+    assert.deepEqual(start.page.messages.map((message) => message.id), [ids[0]]);
+    assert.equal(start.page.older, null);
+    const atStart = state.forks.filter((fork) => fork.after === null || fork.after === ids[0]);
+    assert.deepEqual(start.page.forks, atStart.length > 0 ? atStart : undefined);
+    // The whole path as one page: every fork (the edit's) with it, the same JSON.
+    const whole = await store.page(owner, "c", { limit: 1000 });
+    assert.equal(json(whole.page.forks), json(state.forks));
+    assert.equal(json(whole.page.messages), json(state.messages));
+    assert.deepEqual(await store.page(owner, "c", { before: "nope", limit: 5 }), { state: newest.state, page: undefined });
+    assert.equal(await store.page(owner, "missing", { limit: 5 }), undefined);
+  });
+
   test("list: newest save first, per owner (an owner never sees another's), with a limit; title from meta or the first user message", async () => {
     const { store } = backend();
     const alice = newOwner();

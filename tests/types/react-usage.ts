@@ -265,3 +265,29 @@ export function useThreadedChat(openId: string): readonly ConversationSummary[] 
   void [key, never];
   return list;
 }
+
+// Issue 34: older history from the server's conversations route, a page at a time.
+export function olderHistory(): Promise<void> | undefined {
+  const { hasOlder, loadOlder } = useAgentSession({ api: "/api/chat", history: new URL("https://app.test/api/conversations") });
+  // @ts-expect-error history is the conversations route's URL
+  useAgentSession({ api: "/api/chat", history: true });
+  const more: boolean = hasOlder;
+  return more ? loadOlder() : undefined;
+}
+
+// The server's conversations (issue 31 item 6): its routes' URL, or the app's own source.
+import type { ConversationsSource, RemoteConversationSummary } from "chat-session-reducer/conversations";
+const fromServer: Conversations = createConversations({ remote: "/api/conversations" });
+const ownSource: ConversationsSource = {
+  list: async (): Promise<RemoteConversationSummary[]> => [{ id: "c1", title: "Trip", status: "idle", updatedAt: "2026-01-01T00:00:00.000Z" }],
+  read: async (id) => (id === "c1" ? { messages: [], status: "idle" } : undefined),
+};
+createConversations({ remote: ownSource, keyPrefix: "app:" });
+createConversations({ remote: new URL("https://app.example/api/conversations") });
+const refreshed: Promise<void> = fromServer.refresh();
+const removed: Promise<void> = fromServer.remove("c1");
+void [refreshed, removed];
+// @ts-expect-error a source reads conversations too
+createConversations({ remote: { list: async () => [] } });
+// @ts-expect-error read gives a state, not a summary
+createConversations({ remote: { list: async () => [], read: async () => ({ id: "c1", title: "" }) } });

@@ -73,3 +73,10 @@ createChatServer({ protocol: "ai-sdk", store: new Map(), authorize: () => "u1", 
 ownerCookie({});
 // @ts-expect-error toNodeHandler takes a web handler, not the server
 toNodeHandler(chat);
+
+// Issue 34: a store may read a page of a conversation itself.
+import type { ConversationPage, SessionStore as PagingStore } from "chat-session-reducer/server";
+export async function pageOfStore(store: PagingStore): Promise<ConversationPage | undefined> {
+  const found = await store.page?.("alice", "c1", { before: "m-40", limit: 20 });
+  return found?.page;
+}

@@ -13,9 +13,10 @@ import { consumerProject } from "../consumers/project.mjs";
 const here = dirname(fileURLToPath(import.meta.url));
 const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
 
-// A server app has Node's types and the AI SDK: the repository's locked copies, linked in.
-function linkServerDependencies(project) {
-  for (const name of ["ai", "@types/node"]) {
+// A server app has Node's types and the AI SDK, an assistant-ui app assistant-ui (an optional
+// peer the install leaves out): the repository's locked copies, linked in.
+function linkDependencies(project, names) {
+  for (const name of names) {
     const link = join(project, "node_modules", name);
     if (existsSync(link)) continue;
     mkdirSync(dirname(link), { recursive: true });
@@ -26,14 +27,15 @@ function linkServerDependencies(project) {
 // tsconfig.json checks the core's types without the DOM's (they must not need them);
 // tsconfig.react.json the hook's, in a page (lib "dom"); tsconfig.server.json the server's in
 // Node (Node's types, no DOM); tsconfig.next.json a Next.js route on the AI SDK, as
-// create-next-app configures TypeScript.
+// create-next-app configures TypeScript; tsconfig.assistant-ui.json the assistant-ui runtime in a page.
 function typeCheck(project, ...extraArgs) {
   const dir = join(consumerProject(), "types");
   mkdirSync(dir, { recursive: true });
-  for (const file of ["usage.ts", "adapters-usage.ts", "tools-usage.ts", "react-usage.ts", "server-usage.ts", "next-route.ts", "tsconfig.json", "tsconfig.react.json", "tsconfig.server.json", "tsconfig.next.json"]) {
+  for (const file of ["usage.ts", "adapters-usage.ts", "tools-usage.ts", "react-usage.ts", "server-usage.ts", "next-route.ts", "assistant-ui-usage.ts", "tsconfig.json", "tsconfig.react.json", "tsconfig.server.json", "tsconfig.next.json", "tsconfig.assistant-ui.json"]) {
     copyFileSync(join(here, file), join(dir, file));
   }
-  if (project === "tsconfig.server.json" || project === "tsconfig.next.json") linkServerDependencies(consumerProject());
+  if (project === "tsconfig.server.json" || project === "tsconfig.next.json") linkDependencies(consumerProject(), ["ai", "@types/node"]);
+  if (project === "tsconfig.assistant-ui.json") linkDependencies(consumerProject(), ["@assistant-ui/react", "@types/node"]);
   return spawnSync(process.execPath, [tsc, "-p", join(dir, project), ...extraArgs], { encoding: "utf8" });
 }
 
@@ -63,6 +65,16 @@ for (const [resolution, extraArgs] of [
 ]) {
   test(`the server's types check in a Node http server, resolved as ${resolution} does`, () => {
     const { status, stdout, stderr } = typeCheck("tsconfig.server.json", ...extraArgs);
+    assert.equal(status, 0, stdout + stderr);
+  });
+}
+
+for (const [resolution, extraArgs] of [
+  ["a bundler", []],
+  ["Node's ES module resolution", ["--module", "nodenext", "--moduleResolution", "nodenext"]],
+]) {
+  test(`chat-session-reducer/assistant-ui's types check beside @assistant-ui/react's, resolved as ${resolution} does`, () => {
+    const { status, stdout, stderr } = typeCheck("tsconfig.assistant-ui.json", ...extraArgs);
     assert.equal(status, 0, stdout + stderr);
   });
 }

@@ -212,3 +212,17 @@ sessionReducer(empty, { type: "load", state: { messages: [] } });
 
 // @ts-expect-error a queued message has a text
 export const queuedWithoutText: QueuedMessage = { id: "q-1" };
+
+// v4: prepend, older history put in front.
+export const older: SessionState = sessionReducer(loaded, {
+  type: "prepend",
+  messages: [{ id: "u-0", role: "user", parts: [{ type: "text", text: "earlier" }] }],
+  forks: [{ after: "u-0", active: 1, alternatives: [{ messages: [] }, null] }],
+});
+export const olderWithoutForks: SessionAction = { type: "prepend", messages: older.messages };
+
+// @ts-expect-error prepend takes the messages of older history
+sessionReducer(empty, { type: "prepend" });
+
+// @ts-expect-error prepended messages are whole messages
+sessionReducer(empty, { type: "prepend", messages: [{ id: "u-0" }] });

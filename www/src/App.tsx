@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useState } from "react";
+import { Suspense, lazy, useEffect, useMemo, useRef, useState } from "react";
 import type { SessionErrorCode } from "chat-session-reducer";
 import { useAgentSession } from "chat-session-reducer/react";
 import type { AgentProtocol } from "chat-session-reducer/react";
@@ -8,6 +8,7 @@ import { Conversation } from "./components/Conversation";
 import { CallAnswersContext } from "./components/callAnswers";
 import { MessageActionsContext } from "./components/messageActions";
 import { ThreadList, conversations, threadsOn, useOpenThread } from "./components/ThreadList";
+import { OlderHistory } from "./components/OlderHistory";
 
 /** Where the conversation lives in sessionStorage: it survives a reload of this tab. */
 const STORAGE_KEY = "chat-session-reducer-demo";
@@ -36,7 +37,22 @@ function protocolInAddress(): AgentProtocol {
   return PROTOCOLS.find((protocol) => protocol.value === named)?.value ?? "actions";
 }
 
+/** `?ui=assistant-ui`: the page rendered by assistant-ui's components instead (components/AssistantUiChat.tsx),
+ *  a chunk of its own that the default page never downloads. */
+const ASSISTANT_UI = new URLSearchParams(location.search).get("ui") === "assistant-ui";
+const AssistantUiChat = lazy(() => import("./components/AssistantUiChat").then(({ AssistantUiChat }) => ({ default: AssistantUiChat })));
+
 export function App() {
+  return ASSISTANT_UI ? (
+    <Suspense>
+      <AssistantUiChat protocol={protocolInAddress()} />
+    </Suspense>
+  ) : (
+    <Chat />
+  );
+}
+
+function Chat() {
   const [protocol, setProtocol] = useState(protocolInAddress);
   useEffect(() => {
     const address = new URL(location.href);
@@ -57,6 +73,8 @@ export function App() {
     ...(threadsOn ? { conversations, id: threadId } : { storageKey: STORAGE_KEY }),
     resume: true,
     stopApi: `/api/chat/${protocol}/stop`,
+    // Older messages come from the server a page at a time, as the user scrolls up (OlderHistory).
+    history: "/api/conversations",
     ...SHARED_BY_TABS,
   });
   const { state, approve, deny, answer, edit, regenerate, switchBranch } = chat;
@@ -68,10 +86,12 @@ export function App() {
   );
   const messageActions = useMemo(() => ({ streaming, edit, regenerate, switchBranch }), [streaming, edit, regenerate, switchBranch]);
 
+  // Pinned to the newest message as it streams; a page of older ones put in front moves nothing.
   const end = useRef<HTMLDivElement>(null);
+  const newest = state.messages[state.messages.length - 1];
   useEffect(() => {
     end.current?.scrollIntoView({ block: "end" });
-  }, [state.messages]);
+  }, [newest]);
 
   const error = state.error;
   const errorTitle = error?.code === undefined ? "Something went wrong" : ERROR_TITLES[error.code];
@@ -103,6 +123,7 @@ export function App() {
           <p className="empty">Pick a prompt below or type your own. The conversation survives a reload of this tab.</p>
         ) : (
           <CallAnswersContext.Provider value={streaming ? null : answers}>
+            <OlderHistory hasOlder={chat.hasOlder} loadOlder={chat.loadOlder} first={state.messages[0]} />
             <MessageActionsContext.Provider value={messageActions}>
               <Conversation messages={state.messages} session={state} />
             </MessageActionsContext.Provider>

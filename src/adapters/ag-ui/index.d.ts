@@ -98,7 +98,9 @@ export type AgUiMessageLike =
   | { id: string; role: "system" | "developer"; content: string; [field: string]: unknown };
 
 /**
- * AG-UI messages (a `MESSAGES_SNAPSHOT`, a stored thread) as session messages: each tool
+ * AG-UI messages (a `MESSAGES_SNAPSHOT`, a stored thread) as session messages: a user's media
+ * part is a `"file"` data part when `toAgUiInput` would write it back unchanged (else a data part
+ * named after its type, holding the rest of it), each tool
  * message is folded into its call (`done`, or `error` with its `error`), a reasoning message
  * becomes an assistant message with a reasoning part, an activity one with a data part;
  * system and developer messages are left out. Entries that are not messages are skipped. The
@@ -124,8 +126,11 @@ export interface ToAgUiInputOptions {
 }
 
 /**
- * `RunAgentInput`'s `messages` (calls with their `arguments` as JSON text, tool messages with
- * their results) and `resume` (one entry per open interrupt: `resolved` with the answer as
+ * `RunAgentInput`'s `messages` (a user message's text as one string, or, when it holds
+ * attachments, content parts: each `"file"` data part as an image, audio, video or document part
+ * by its media type, the bytes of a base64 `data:` URL inline, any other URL as a URL source, the
+ * filename under the part's `metadata.filename`; calls with their `arguments` as JSON text, tool
+ * messages with their results) and `resume` (one entry per open interrupt: `resolved` with the answer as
  * payload, `cancelled` when it was refused, cancelled or left unanswered).
  */
 export function toAgUiInput<Tools extends ToolMap = ToolMap, Data extends DataMap = DataMap>(

@@ -22,7 +22,50 @@ function withMetadata(target, metadata) {
   return target;
 }
 
-// Text content parts as text parts; media parts as data parts named after their type.
+// The media part a file's media type makes: image, audio or video by its top-level type, else document.
+function mediaKind(mediaType) {
+  const kind = mediaType.split("/")[0].toLowerCase();
+  return kind === "image" || kind === "audio" || kind === "video" ? kind : "document";
+}
+
+// A data part with an id keeps it (AG-UI's media parts carry one too).
+const dataPart = (name, id, data) => (isString(id) ? { type: "data", name, id, data } : { type: "data", name, data });
+
+const isFilePart = (part) =>
+  part.type === "data" && part.name === "file" && isRecord(part.data) && isString(part.data.mediaType) &&
+  isString(part.data.url) && (part.data.filename === undefined || isString(part.data.filename));
+
+// A session file part as AG-UI content: the bytes of a base64 data: URL of its own media type
+// inline, any other URL as it is; the filename, which AG-UI has no field for, in the metadata.
+function fileContent(part) {
+  const { mediaType, url, filename } = part.data;
+  const inline = `data:${mediaType};base64,`;
+  const source = url.startsWith(inline)
+    ? { type: "data", value: url.slice(inline.length), mimeType: mediaType }
+    : { type: "url", value: url, mimeType: mediaType };
+  const content = { type: mediaKind(mediaType) };
+  if (isString(part.id)) content.id = part.id;
+  content.source = source;
+  if (isString(filename)) content.metadata = { filename };
+  return content;
+}
+
+const onlyKeys = (record, keys) => Object.keys(record).every((key) => keys.includes(key));
+
+// A media content part as a session file part, only when fileContent writes it back as it came
+// (so the server's stored copy gives the client's body again); undefined for any other.
+function fileOf(item) {
+  const { source, metadata } = item;
+  if (!onlyKeys(item, ["type", "id", "source", "metadata"]) || (item.id !== undefined && !isString(item.id))) return undefined;
+  if (!isRecord(source) || !onlyKeys(source, ["type", "value", "mimeType"]) || !isString(source.value) || !isString(source.mimeType)) return undefined;
+  if (metadata !== undefined && !(isRecord(metadata) && onlyKeys(metadata, ["filename"]) && isString(metadata.filename))) return undefined;
+  const inline = `data:${source.mimeType};base64,`;
+  const url = source.type === "data" ? inline + source.value : source.value;
+  if (mediaKind(source.mimeType) !== item.type || (source.type !== "data" && (source.type !== "url" || url.startsWith(inline)))) return undefined;
+  return dataPart("file", item.id, isString(metadata?.filename) ? { mediaType: source.mimeType, url, filename: metadata.filename } : { mediaType: source.mimeType, url });
+}
+
+// Text content parts as text parts; media parts as file parts, or else as data parts named after their type.
 function contentParts(content) {
   if (isString(content)) return content === "" ? [] : [{ type: "text", text: content }];
   if (!Array.isArray(content)) return [];
@@ -32,7 +75,7 @@ function contentParts(content) {
     if (item.type === "text" && isString(item.text)) parts.push({ type: "text", text: item.text });
     else if (mediaTypes.has(item.type)) {
       const { type, id, ...data } = item;
-      parts.push(isString(id) ? { type: "data", name: type, id, data } : { type: "data", name: type, data });
+      parts.push(fileOf(item) ?? dataPart(type, id, data));
     }
   }
   return parts;
@@ -146,15 +189,20 @@ function toolCall(part) {
   return withMetadata(call, ownMetadata(part.metadata));
 }
 
+// A user part as AG-UI content: text, a file as its media part, a data part named after a media
+// type as that part; undefined for the others (app data AG-UI has no place for).
+function userContent(part) {
+  if (part.type === "text") return { type: "text", text: part.text };
+  if (isFilePart(part)) return fileContent(part);
+  if (part.type !== "data" || !mediaTypes.has(part.name) || !isRecord(part.data)) return undefined;
+  return isString(part.id) ? { type: part.name, id: part.id, ...part.data } : { type: part.name, ...part.data };
+}
+
+// A user message's content: a plain string while it holds text alone (what agents expect).
 function userMessage(message) {
-  const texts = message.parts.filter((part) => part.type === "text");
-  const media = message.parts.filter((part) => part.type === "data" && mediaTypes.has(part.name) && isRecord(part.data));
-  const content = media.length === 0
-    ? texts.map((part) => part.text).join("")
-    : message.parts.flatMap((part) =>
-        part.type === "text" ? [{ type: "text", text: part.text }] : media.includes(part) ? [{ type: part.name, ...part.data }] : [],
-      );
-  return withMetadata({ id: message.id, role: "user", content }, ownMetadata(message.metadata));
+  const content = message.parts.map(userContent).filter((item) => item !== undefined);
+  const text = content.every((item) => item.type === "text") ? content.map((item) => item.text).join("") : content;
+  return withMetadata({ id: message.id, role: "user", content: text }, ownMetadata(message.metadata));
 }
 
 // One session assistant message as AG-UI messages: its reasoning and activities as messages of

@@ -3,6 +3,7 @@
 // the tables).
 
 import { codedError, invalid, invalidInput } from "../../shared/coded-error.js";
+import { pageForks } from "../page.js";
 import { migrations, SCHEMA_LOCK, SCHEMA_NAME, SCHEMA_VERSION, schemaStatements, versionTable } from "./schema.js";
 
 /**
@@ -44,6 +45,25 @@ const selectConversation = `select c.title, c.status, c.updated_at, c.message_id
     (select json_agg(m.message) from chat_messages m
       where m.owner = c.owner and m.conversation_id = c.id) as messages
   from chat_conversations c where c.owner = $1 and c.id = $2`;
+
+// A page by position on the path (the ids' order in message_ids), one statement: only the page's
+// message rows are read, and the id of the message just before it (its forks' `after`).
+// `bound` is the cursor's position (1-based; past the end when there is none), null when
+// the cursor names no message of the path.
+const selectPage = `with path as (
+    select ids.id, ids.at from chat_conversations c,
+      json_array_elements_text(c.message_ids) with ordinality as ids(id, at)
+    where c.owner = $1 and c.id = $2
+  ), bound as (
+    select case when $3::text is null then (select count(*) + 1 from path)
+      else (select min(at) from path where id = $3::text) end as at
+  )
+  select c.state, c.forks, b.at as bound,
+    (select json_agg(m.message order by p.at) from path p join chat_messages m
+      on m.owner = c.owner and m.conversation_id = c.id and m.id = p.id
+      where p.at < b.at and p.at >= b.at - $4::int) as messages,
+    (select id from path where at = b.at - $4::int - 1) as previous
+  from chat_conversations c, bound b where c.owner = $1 and c.id = $2`;
 
 const selectList = `select id, title, status, updated_at from chat_conversations
   where owner = $1 order by saved desc limit $2`;
@@ -101,6 +121,22 @@ export function createSqlStore(open) {
       saving.set(key, settled);
       settled.then(() => saving.get(key) === settled && saving.delete(key));
       return await write;
+    },
+
+    async page(owner, id, { before, limit }) {
+      checkKey(owner, id);
+      if (before !== undefined) checkText(before, "before");
+      if (!Number.isInteger(limit) || limit < 1) throw invalid("limit", "a positive integer");
+      const db = await database();
+      const rows = await db.query(selectPage, [owner, id, before ?? null, limit]).catch(rethrow(`reading a page of ${JSON.stringify(id)} failed`));
+      if (!rows.length) return undefined;
+      const row = rows[0];
+      const state = row.state;
+      if (row.bound === null) return { state, page: undefined };
+      const messages = row.messages ?? [];
+      const start = Number(row.bound) - limit;
+      const older = start > 1 && messages.length > 0 ? messages[0].id : null;
+      return { state, page: { messages, forks: pageForks(row.forks ?? undefined, messages, start > 1 ? row.previous : null), older } };
     },
 
     async list(owner, options = {}) {

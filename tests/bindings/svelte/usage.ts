@@ -24,3 +24,10 @@ export function supportChat(conversation: string): ReactiveAgentSession<Tools> {
   chat.setOptions({ storageKey: "chat-b" });
   return chat;
 }
+
+// Issue 34: older history, a reactive field and an action like the others.
+export function olderHistory(): Promise<void> | undefined {
+  const chat = useAgentSession({ api: "/api/chat", history: "/api/conversations" });
+  const more: boolean = chat.hasOlder;
+  return more ? chat.loadOlder() : undefined;
+}

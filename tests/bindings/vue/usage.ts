@@ -33,3 +33,10 @@ useAgentSession({ api: "/api/chat" });
 useAgentSession(ref({ api: "/api/chat", storageKey: "chat" }));
 // @ts-expect-error `api` is required
 useAgentSession({ storageKey: "chat" });
+
+// Issue 34: older history, a ref and an action like the others.
+export function olderHistory(): Promise<void> | undefined {
+  const chat = useAgentSession({ api: "/api/chat", history: "/api/conversations" });
+  const more: boolean = chat.hasOlder.value;
+  return more ? chat.loadOlder() : undefined;
+}

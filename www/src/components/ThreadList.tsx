@@ -4,8 +4,9 @@ import { createConversations, useConversations } from "chat-session-reducer/conv
 /** The thread list is on with ?threads=1 in the address: several conversations, one on screen. */
 export const threadsOn = new URLSearchParams(location.search).get("threads") === "1";
 
-/** The tab's conversations (sessionStorage): each under "chat-session-reducer-demo:<id>", the list under the prefix. */
-export const conversations = createConversations({ keyPrefix: "chat-session-reducer-demo:" });
+/** The conversations: the server's (this browser's owner's, GET /api/conversations) merged with the tab's
+ *  (sessionStorage: each under "chat-session-reducer-demo:<id>", the list under the prefix). */
+export const conversations = createConversations({ keyPrefix: "chat-session-reducer-demo:", remote: "/api/conversations" });
 
 /** The conversation on screen, kept in the address (?thread=…) so a reload reopens it; else the latest, else a new one. */
 export function useOpenThread(): [string, (id: string) => void] {
