@@ -133,6 +133,10 @@ REQUIRE_POSTGRES=1 node --test tests/server/store.test.mjs
 suite "the server on several instances: two createChatServer on one Redis (run log, stop across instances, a newer run superseding), against the real client: node --test tests/server/redis.test.mjs"
 REQUIRE_REDIS=1 node --test tests/server/redis.test.mjs
 
+# Two real demo processes (node www/server.mjs) on a Redis and a PostgreSQL of the suite's own.
+suite "the demo on two instances (node www/server.mjs x2, one Redis, one Postgres, started by the suite) under faults: resume, Stop and delete across instances, SIGKILL, a lost lease, Redis restarted, Postgres down 5 s, 200 seeded runs with kills, cuts and stops (SERVER_RUNS, SERVER_SEED): node --test tests/server/instances.test.mjs"
+REQUIRE_REDIS=1 REQUIRE_POSTGRES=1 node --test tests/server/instances.test.mjs
+
 suite "older history paged: GET {conversations}/{id}?before=&limit= on a store without page and on PGlite (a query by position), pages prepended back to the stored conversation: node --test tests/server/paging.test.mjs"
 node --test tests/server/paging.test.mjs
 

@@ -20,7 +20,9 @@
 // each of those chunk counts, /api/test/release { chunks: true } moves it on to the next, and
 // /api/test/release {} releases every hold. POST /api/test/conversation { id, state } stores a
 // conversation for the browser asking (a long thread whose older pages a test scrolls to).
-// PORT picks the port (0: any free one); the URL is printed once listening.
+// PORT picks the port (0: any free one); the URL is printed once listening. DEMO_LEASE_MS sets the
+// runs' lease on Redis (5,000 by default: a run whose instance died is stored interrupted within
+// about twice that), DEMO_CHECK_ABANDONED_MS how often each instance looks for such runs.
 
 import { randomBytes } from "node:crypto";
 import { createReadStream, mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -85,7 +87,8 @@ const store = process.env.DATABASE_URL ? createPostgresStore({ connectionString:
 const authorize = ownerCookie({ secret: ownerSecret() });
 // With REDIS_URL, several instances share the runs: the log, Stop routed to the run, leases.
 const url = process.env.REDIS_URL;
-const shared = url ? { log: createRedisRunLog({ url }), leases: createRedisLeases({ url }) } : {};
+const leaseMs = process.env.DEMO_LEASE_MS ? Number(process.env.DEMO_LEASE_MS) : undefined;
+const shared = url ? { log: createRedisRunLog({ url }), leases: createRedisLeases({ url, leaseMs }) } : {};
 // A control channel each: one chat server listens on it.
 const controlOf = (protocol) => (url ? { control: createRedisControl({ url, channel: `chat-demo:control:${protocol}` }) } : {});
 
@@ -131,6 +134,7 @@ const chats = Object.fromEntries(
       authorize,
       ...shared,
       ...controlOf(protocol),
+      checkAbandonedMs: process.env.DEMO_CHECK_ABANDONED_MS ? Number(process.env.DEMO_CHECK_ABANDONED_MS) : undefined,
       run: (context) => agentRun(protocol, context),
       onError: (error) => console.error(`chat: ${protocol}:`, error?.message ?? error),
       // The scenario's drop is the agent's connection failing mid-reply; anything else, a failure.

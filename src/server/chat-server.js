@@ -13,6 +13,8 @@ import { pageBody, pageOf, pagingOf } from "./page.js";
 import { applyRequest, checkConversationId, conversationIdOf, modelInput } from "./request.js";
 import { createMemoryRunLog } from "./run-log.js";
 import { startRun } from "./run.js";
+import { createRunFold, foldStopped } from "./fold.js";
+import { KEEP_WRITTEN_MS } from "./redis/run-log.js";
 import { createSaver } from "./saver.js";
 import { INTERRUPTED, interrupt, recoverInterrupted } from "./recover.js";
 import { createPgliteStore } from "./store/index.js";
@@ -24,6 +26,8 @@ const PROTOCOLS = { "ai-sdk": aiSdkProtocol, "ag-ui": agUiProtocol, actions: act
 
 
 const keyOf = (owner, id) => JSON.stringify([owner, id]);
+// How long a new run's response waits for its first save (several instances).
+const FIRST_SAVE_WAIT_MS = 5_000;
 
 /** The 503 for a new run while another instance still holds the conversation's (several instances). */
 const runElsewhere = (headers) => refuse(503, "run_elsewhere", "another instance still runs this conversation; try again", undefined, headers);
@@ -120,7 +124,8 @@ export function createChatServer(options) {
     sweeping ??= (async () => {
       for (const { owner, id } of await store.streaming()) {
         const key = keyOf(owner, id);
-        await serialized(key, () => interruptIfAbandoned(key, owner, id));
+        // Saved within the lease's time: perhaps a live run whose lease Redis lost (it takes it back).
+        await serialized(key, () => interruptIfAbandoned(key, owner, id, { quietMs: leases?.leaseMs }));
       }
     })()
       .catch(onError)
@@ -128,12 +133,60 @@ export function createChatServer(options) {
     return sweeping;
   }
 
-  async function interruptIfAbandoned(key, owner, id) {
+  /**
+   * A conversation stored streaming whose run no instance holds: stored as its run's log has it
+   * (every frame its client may have shown, then the interruption, or the Stop a client sent
+   * that nobody carried out), and the log ended with that frame, so its followers end the same.
+   */
+  async function interruptIfAbandoned(key, owner, id, { quietMs = 0 } = {}) {
     const held = runs.get(key);
-    if ((held !== undefined && !held.ended) || (await leases?.held(key))) return;
-    if (!(await interrupt(store, owner, id))) return;
+    if (held !== undefined && !held.ended) return;
+    // A run of this instance that just ended writes its last state now.
+    await held?.saver.written();
+    if (await leases?.held(key)) return;
+    const stored = await store.load(owner, id);
+    if (stored?.state.status !== "streaming") return;
+    if (Date.now() - Date.parse(stored.updatedAt ?? "") < quietMs) return;
     const newest = await log.newest(key);
-    if (newest !== undefined && !newest.ended) await log.abandon?.(key, newest.id, JSON.stringify(protocol.failedFrame(INTERRUPTED)));
+    const folded = newest === undefined ? undefined : await foldLogged(newest, await log.stopOf?.(newest.id));
+    if (newest === undefined || folded === undefined) {
+      if (!(await interrupt(store, owner, id))) return;
+      if (newest !== undefined && !newest.ended) await log.abandon?.(key, newest.id, JSON.stringify(protocol.failedFrame(INTERRUPTED)));
+      return;
+    }
+    await store.save(owner, id, folded.state, stored.state);
+    if (!newest.ended) await log.abandon?.(key, newest.id, JSON.stringify(folded.last));
+  }
+
+  /**
+   * The state a run leaves as its log has it (undefined when the log lost its opening): stopped
+   * at `cut` when a client stopped it there, else its end, or, unended, interrupted; `last` is
+   * the frame that ends it in the log.
+   */
+  async function foldLogged(run, cut) {
+    const opening = await log.opening?.(run.id);
+    const runProtocol = opening && PROTOCOLS[opening.protocol];
+    if (opening === undefined || runProtocol === undefined) return undefined;
+    const start = /** @type {import("chat-session-reducer").SessionState} */ (opening.start);
+    const frames = (await log.slice(run.id, 0, run.length)).map((json) => JSON.parse(json));
+    if (cut !== undefined && (!run.ended || cut < frames.length)) return { state: foldStopped(runProtocol, start, frames, cut), last: runProtocol.stoppedFrame };
+    const fold = createRunFold(runProtocol, start);
+    for (const frame of frames) fold.push(frame);
+    const last = runProtocol.failedFrame(INTERRUPTED);
+    if (!run.ended) fold.push(JSON.parse(JSON.stringify(last)));
+    fold.end();
+    return { state: fold.state, last };
+  }
+
+  /**
+   * A Stop nobody carried out (the run's instance died), of a run that has ended since (another
+   * instance stored it interrupted): cut where the client stopped, if the store still has that end.
+   */
+  async function stopEnded(owner, id, run, cut) {
+    if (cut === undefined || cut >= run.length || (await leases?.held(keyOf(owner, id)))) return;
+    const [whole, stopped, stored] = await Promise.all([foldLogged(run, undefined), foldLogged(run, cut), store.load(owner, id)]);
+    if (stopped === undefined || stored === undefined || JSON.stringify(stored.state) !== JSON.stringify(whole?.state)) return;
+    await store.save(owner, id, stopped.state, stored.state);
   }
 
   /** The owner of a request, or the 401 to answer. */
@@ -214,15 +267,16 @@ export function createChatServer(options) {
         await saver.written();
         return noContent(who.headers);
       }
-      const lease = await leases?.acquire(key);
-      if (leases !== undefined && lease === undefined) return runElsewhere(who.headers);
       const runId = crypto.randomUUID();
+      const lease = await leases?.acquire(key, () => lostRun(key, runId));
+      if (leases !== undefined && lease === undefined) return runElsewhere(who.headers);
       // A run that cannot start lets go of its lease (it would be renewed for nothing).
-      await Promise.resolve(log.start(key, runId)).catch(async (error) => {
+      await Promise.resolve(log.start(key, runId, { protocol: options.protocol, start: applied.state })).catch(async (error) => {
         await lease?.release();
         throw error;
       });
       const context = { id, owner: who.owner, messages: modelInput(options.protocol, applied.state, { id }), state: applied.state, body, request };
+      const firstSave = saver.nextWrite();
       const started = startRun({
         key,
         id: runId,
@@ -237,8 +291,33 @@ export function createChatServer(options) {
       runs.set(key, Object.assign(started, { saver }));
       forgetWhenDone(key, started);
       if (lease !== undefined) void started.settled().then(() => lease.release()).catch(onError);
+      // Several instances: stored streaming before its stream is answered, so an instance that dies
+      // from now on leaves a conversation the others' sweep finds (bounded: a store that is down
+      // delays no reply).
+      if (leases !== undefined) await Promise.race([firstSave, new Promise((resolve) => setTimeout(resolve, FIRST_SAVE_WAIT_MS).unref?.())]);
       return stream(runId, 0, request.signal, who.headers);
     });
+  }
+
+  /** The conversation's run here lost its lease to another instance: it stops, and the other ends it. */
+  function lostRun(key, runId) {
+    const held = runs.get(key);
+    if (held?.id !== runId) return;
+    runs.delete(key);
+    held.lost();
+  }
+
+  /**
+   * Whether a conversation the log does not know may be in it again soon (several instances):
+   * stored streaming, or saved within the minute its writer keeps a run's frames, while the client
+   * names a run, is one Redis lost (a restart) and its instance writes back; the client tries again.
+   */
+  async function lostByTheLog(owner, id, request) {
+    if (leases === undefined) return false;
+    const stored = await store.load(owner, id);
+    if (stored === undefined) return false;
+    if (stored.state.status === "streaming") return true;
+    return request.headers.has(RUN_HEADERS.id) && Date.now() - Date.parse(stored.updatedAt ?? "") < KEEP_WRITTEN_MS;
   }
 
   /** A reconnect: what the client lacks of the conversation's newest run, then its live tail; 204 when there is none. */
@@ -253,6 +332,7 @@ export function createChatServer(options) {
     const badId = refusedId(id, who.headers);
     if (badId) return badId;
     const newest = await log.newest(keyOf(who.owner, id));
+    if (newest === undefined && (await lostByTheLog(who.owner, id, request))) return runElsewhere(who.headers);
     if (newest === undefined) return noContent(who.headers);
     const offset = offsetOf(request);
     const sameRun = request.headers.get(RUN_HEADERS.id) === newest.id;
@@ -264,15 +344,30 @@ export function createChatServer(options) {
   async function stop(request) {
     const conversation = await bodyConversation(request);
     if (conversation.refusal) return conversation.refusal;
-    const { who, key } = conversation;
+    const { who, key, id } = conversation;
     return serialized(key, async () => {
       const held = await heldNewest(key);
-      const named = request.headers.get(RUN_HEADERS.id);
+      const named = request.headers.get(RUN_HEADERS.id) ?? undefined;
       const cut = offsetOf(request);
-      if (held === undefined) await stopElsewhere(key, named ?? undefined, cut);
-      else await stopHeld(key, named ?? undefined, cut);
+      if (held !== undefined) await stopHeld(key, named, cut);
+      else await stopAnywhere(key, who.owner, id, named, cut);
       return noContent(who.headers);
     });
+  }
+
+  /**
+   * A Stop of a run this instance does not hold: kept in the log (the instance that ends the run,
+   * should its own have died, cuts it there too), then sent to the holder; unanswered, carried out here.
+   */
+  async function stopAnywhere(key, owner, id, named, cut) {
+    if (control === undefined) return;
+    const newest = await log.newest(key);
+    if (newest === undefined || (named !== undefined && named !== newest.id)) return;
+    await log.stopAt?.(newest.id, cut ?? newest.length);
+    if ((await stopElsewhere(key, named, cut)) || leases === undefined) return;
+    const now = await log.newest(key);
+    if (now?.id === newest.id && now.ended) await stopEnded(owner, id, now, cut ?? newest.length);
+    else await interruptIfAbandoned(key, owner, id);
   }
 
   /** Stops the conversation's run this instance holds (the one named, when named); false when it holds none. */
@@ -286,15 +381,16 @@ export function createChatServer(options) {
 
   /**
    * Asks the instance holding the conversation's run to stop it (several instances, `control`):
-   * resolves once that one has stored it, or the control's wait ran out. Nothing to ask when the
-   * run ended, unless the client stopped before its end (a late Stop that cuts it shorter).
+   * true once that one has stored it, false when the control's wait ran out (or there is no run).
+   * Nothing to ask when the run ended, unless the client stopped before its end (a late Stop
+   * that cuts it shorter).
    */
   async function stopElsewhere(key, named, cut) {
-    if (control === undefined) return;
+    if (control === undefined) return false;
     const newest = await log.newest(key);
-    if (newest === undefined || (named !== undefined && named !== newest.id)) return;
-    if (newest.ended && (cut === undefined || cut >= newest.length)) return;
-    await control.send({ type: "stop", key, run: newest.id, offset: cut });
+    if (newest === undefined || (named !== undefined && named !== newest.id)) return false;
+    if (newest.ended && (cut === undefined || cut >= newest.length)) return true;
+    return control.send({ type: "stop", key, run: newest.id, offset: cut });
   }
 
   async function list(request) {
@@ -340,7 +436,9 @@ export function createChatServer(options) {
         if (!held.ended) await held.stop();
         await held.saver.written();
         runs.delete(key);
-      }
+      } else await stopElsewhere(key, undefined, undefined);
+      // No instance serves it from its run any more (one that held it reads the store after this).
+      await log.forget?.(key);
       const deleted = await store.delete(who.owner, id);
       return deleted ? noContent(who.headers) : refuse(404, "not_found", "no such conversation", undefined, who.headers);
     });

@@ -50,7 +50,8 @@ export interface SessionStore {
 
 /** Each run's frames with their offsets; in the process by default. */
 export interface RunLog {
-  start(key: string, runId: string): void | Promise<void>;
+  /** A new run; `opening` (its protocol and start state) is kept with it where the log is shared. */
+  start(key: string, runId: string, opening?: { protocol: string; start: unknown }): void | Promise<void>;
   append(runId: string, json: string): number | Promise<number>;
   end(key: string, runId: string): void | Promise<void>;
   newest(key: string): { id: string; length: number; ended: boolean } | undefined | Promise<{ id: string; length: number; ended: boolean } | undefined>;
@@ -58,6 +59,13 @@ export interface RunLog {
   follow(runId: string, from: number, signal?: AbortSignal): AsyncGenerator<string, void, undefined>;
   /** Ends a run another instance wrote and can no longer end (it died): `json` after its last frame, then the end. */
   abandon?(key: string, runId: string, json: string): Promise<void>;
+  /** The run's opening as `start` was given it (several instances: another folds a dead run from it). */
+  opening?(runId: string): Promise<{ protocol: string; start: unknown } | undefined>;
+  /** Keeps a Stop the run's instance may not carry out (it died), and gives it back. */
+  stopAt?(runId: string, offset: number): Promise<void>;
+  stopOf?(runId: string): Promise<number | undefined>;
+  /** The conversation was deleted: it has no newest run any more. */
+  forget?(key: string): void | Promise<void>;
 }
 
 /** A channel between instances: a command sent reaches the instance that can carry it out. */
@@ -70,7 +78,8 @@ export interface RunControl {
 /** Leases on conversations' runs, renewed by the instance running them. */
 export interface RunLeases {
   readonly leaseMs: number;
-  acquire(key: string): Promise<{ release(): Promise<void> } | undefined>;
+  /** `lost()` is called if another instance takes the lease while the run goes on. */
+  acquire(key: string, lost?: () => void): Promise<{ release(): Promise<void> } | undefined>;
   held(key: string): Promise<boolean>;
   close?(): Promise<void>;
 }

@@ -52,6 +52,11 @@ export function createMemoryRunLog({ keepEndedMs = 10 * 60_000 } = {}) {
       run.expires = setTimeout(() => forget(key, run), keepEndedMs);
       run.expires.unref?.();
     },
+    /** The conversation was deleted: it has no newest run any more. */
+    forget(key) {
+      const run = newest.get(key);
+      if (run !== undefined) forget(key, run);
+    },
     /** The conversation's newest run: `{ id, length, ended }`, or undefined. */
     newest(key) {
       const run = newest.get(key);

@@ -166,6 +166,18 @@ export function startRun({ key, id, protocol, start, produce, log, saver, onErro
       log.end(key, id);
       saver.save(fold.state, { now: true });
     },
+    /**
+     * Another instance took the run over (its lease was lost): the model is aborted and nothing
+     * more of it is written here, neither to the log nor to the store; the taker ends it.
+     */
+    lost() {
+      if (finished || stopped) return;
+      stopped = true;
+      finished = true;
+      controller.abort(new Error("another instance took the run over"));
+      stoppedNow();
+      saver.cancel();
+    },
     /** The state the run left: stopped, or folded to its end. */
     get last() {
       return stoppedState ?? fold.state;

@@ -19,9 +19,13 @@ export function createSaver({ store, owner, id, saved, onError, everyMs = 250 })
   let retryMs = RETRY_FIRST_MS;
   /** @type {(() => void)[]} */
   let settled = [];
+  let cancelled = false;
+  /** Waiting for the next write to land. @type {(() => void)[]} */
+  let landing = [];
 
   async function write() {
     timer = undefined;
+    if (cancelled) return notify();
     // A state given as a function (the fold's) is made only now: once per save, not per chunk.
     if (typeof wanted === "function") wanted = wanted();
     const state = wanted;
@@ -30,13 +34,15 @@ export function createSaver({ store, owner, id, saved, onError, everyMs = 250 })
       await store.save(owner, id, state, last);
       last = state;
       retryMs = RETRY_FIRST_MS;
+      for (const resolve of landing.splice(0)) resolve();
     } catch (error) {
       onError(error);
+      if (cancelled) return notify();
       schedule(retryMs);
       retryMs = Math.min(retryMs * 2, RETRY_MOST_MS);
       return;
     }
-    if (wanted !== last) schedule(everyMs);
+    if (wanted !== last && !cancelled) schedule(everyMs);
     else notify();
   }
   function notify() {
@@ -55,6 +61,7 @@ export function createSaver({ store, owner, id, saved, onError, everyMs = 250 })
     /** The newest state of the conversation (or a function that gives it when the save is due):
      *  written within `everyMs`, or at once with `now`. */
     save(state, { now = false } = {}) {
+      if (cancelled) return;
       wanted = state;
       if (now && timer !== undefined) {
         clearTimeout(timer);
@@ -66,6 +73,18 @@ export function createSaver({ store, owner, id, saved, onError, everyMs = 250 })
     written() {
       if (wanted === last && timer === undefined) return Promise.resolve();
       return new Promise((resolve) => settled.push(() => resolve(undefined)));
+    },
+    /** No more saves: what is not written yet never will be (another instance owns the conversation now). */
+    cancel() {
+      cancelled = true;
+      clearTimeout(timer);
+      timer = undefined;
+      wanted = last;
+      notify();
+    },
+    /** Resolves once the next save is written (whatever comes after it). */
+    nextWrite() {
+      return new Promise((resolve) => landing.push(() => resolve(undefined)));
     },
     /** What the store holds now, as far as this saver knows. */
     get saved() {

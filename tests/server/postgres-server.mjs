@@ -1,6 +1,7 @@
 // A throwaway PostgreSQL server for the tests: initdb and postgres (Debian's, as scripts/setup.sh
 // installs them) as the `postgres` OS user, in a temporary directory that also holds the unix
-// socket, on a free TCP port; stop() kills its process group and removes the directory.
+// socket, on a free TCP port; stop() kills its process group and removes the directory;
+// down() shuts it down (fast shutdown), up() starts it again on the same port and data.
 
 import { spawn, spawnSync } from "node:child_process";
 import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
@@ -55,11 +56,24 @@ export async function startPostgres() {
     if (init.status !== 0) throw new Error(`initdb failed (${init.status ?? init.error}): ${init.stderr || init.stdout}`);
     const port = await freePort();
     const args = ["-D", data, "-p", String(port), "-k", dir, "-c", "listen_addresses=127.0.0.1", "-c", "fsync=off", "-c", "full_page_writes=off"];
-    server = spawn(join(bin, "postgres"), args, { ...asPostgres, detached: true, stdio: ["ignore", "ignore", "pipe"] });
     let log = "";
-    server.stderr.on("data", (chunk) => (log = (log + chunk).slice(-4000)));
-    await untilReady(join(bin, "pg_isready"), port, server, () => log);
-    return { connectionString: `postgresql://postgres@127.0.0.1:${port}/postgres`, stop };
+    const spawnServer = async () => {
+      server = spawn(join(bin, "postgres"), args, { ...asPostgres, detached: true, stdio: ["ignore", "ignore", "pipe"] });
+      server.stderr.on("data", (chunk) => (log = (log + chunk).slice(-4000)));
+      await untilReady(join(bin, "pg_isready"), port, server, () => log);
+    };
+    await spawnServer();
+    return {
+      connectionString: `postgresql://postgres@127.0.0.1:${port}/postgres`,
+      stop,
+      /** Makes the server unavailable: a fast shutdown (SIGINT: every connection closed); `up()` starts it again on the same data. */
+      async down() {
+        const exited = new Promise((resolve) => server.once("exit", resolve));
+        process.kill(server.pid, "SIGINT");
+        await exited;
+      },
+      up: spawnServer,
+    };
   } catch (error) {
     await stop();
     throw error;

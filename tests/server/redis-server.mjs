@@ -1,5 +1,6 @@
 // A throwaway Redis for the tests: Debian's redis-server (scripts/setup.sh installs it) on a free
-// port in a temporary directory, nothing persisted; stop() kills it and removes the directory.
+// port in a temporary directory, nothing persisted; stop() kills it and removes the directory;
+// restart() kills it (SIGKILL, its data lost) and starts another on the same port.
 
 import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
@@ -11,17 +12,27 @@ import { join } from "node:path";
 const SERVER = process.env.REDIS_SERVER ?? "/usr/bin/redis-server";
 const READY_WITHIN_MS = 10_000;
 
-/** Starts a server; resolves `{ url, stop }` once it answers PING, or rejects with why it could not start. */
+/** Starts a server; resolves `{ url, port, stop, restart }` once it answers PING, or rejects with why it could not start. */
 export async function startRedis() {
   if (!existsSync(SERVER)) throw new Error(`Redis is not installed (no ${SERVER}): run scripts/setup.sh`);
   const dir = mkdtempSync(join(tmpdir(), "chat-redis-"));
   const port = await freePort();
   const args = ["--port", String(port), "--bind", "127.0.0.1", "--dir", dir, "--save", "", "--appendonly", "no", "--daemonize", "no"];
-  const server = spawn(SERVER, args, { cwd: dir, stdio: ["ignore", "pipe", "pipe"] });
+  let server;
   let log = "";
   const keep = (chunk) => (log = (log + chunk).slice(-4000));
-  server.stdout.on("data", keep);
-  server.stderr.on("data", keep);
+  const spawnServer = async () => {
+    server = spawn(SERVER, args, { cwd: dir, stdio: ["ignore", "pipe", "pipe"] });
+    server.stdout.on("data", keep);
+    server.stderr.on("data", keep);
+    await untilPong(port, server, () => log);
+  };
+  const kill = async () => {
+    if (server.exitCode !== null || server.signalCode !== null) return;
+    const exited = new Promise((resolve) => server.once("exit", resolve));
+    server.kill("SIGKILL");
+    await exited;
+  };
   // A test process that ends without stop() takes its server along.
   const leftBehind = () => {
     if (server.exitCode === null) server.kill("SIGKILL");
@@ -29,17 +40,23 @@ export async function startRedis() {
   };
   process.once("exit", leftBehind);
   const stop = async () => {
-    if (server.exitCode === null) {
-      const exited = new Promise((resolve) => server.once("exit", resolve));
-      server.kill("SIGKILL");
-      await exited;
-    }
+    await kill();
     process.off("exit", leftBehind);
     rmSync(dir, { recursive: true, force: true });
   };
   try {
-    await untilPong(port, server, () => log);
-    return { url: `redis://127.0.0.1:${port}`, stop };
+    await spawnServer();
+    return {
+      url: `redis://127.0.0.1:${port}`,
+      port,
+      stop,
+      /** Kills the server (nothing it held survives) and, after `downMs`, starts a new one on the same port. */
+      async restart({ downMs = 0 } = {}) {
+        await kill();
+        await new Promise((resolve) => setTimeout(resolve, downMs));
+        await spawnServer();
+      },
+    };
   } catch (error) {
     await stop();
     throw error;

@@ -1,11 +1,17 @@
 // A lease per conversation's run (Redis SET NX PX): the instance running it renews it while it
 // runs, so an instance that died (killed, crashed, cut off) loses it within `leaseMs`, and another
-// can tell a dead run from a live one elsewhere.
+// can tell a dead run from a live one elsewhere. A renewal that finds the lease gone (Redis lost
+// it: a restart) takes it again; one that finds another instance's token tells the run it lost it.
+// After a reconnect, no lease is judged gone for `leaseMs`: their holders take theirs back meanwhile.
 
 import { connectRedis } from "./connection.js";
 
-// Renews (PEXPIRE) or releases (DEL) the lease only while it is still this holder's.
-const RENEW = "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end return 0";
+// Renews the lease while it is this holder's, takes it again when it is gone: 1; another's: 0.
+const RENEW = `local holder = redis.call('GET', KEYS[1])
+if holder == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
+if not holder then redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2]) return 1 end
+return 0`;
+// Releases (DEL) the lease only while it is still this holder's.
 const RELEASE = "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0";
 
 /**
@@ -17,25 +23,46 @@ export function createRedisLeases(options = {}) {
   const redis = connectRedis(options, "createRedisLeases", onError);
   const leaseKey = (key) => `${prefix}lease:${key}`;
   const command = async (args) => (await redis.ready).sendCommand(args);
-  /** The renewals of the leases this instance holds. @type {Set<ReturnType<typeof setInterval>>} */
-  const renewals = new Set();
+  /** The renewals of the leases this instance holds: each renews its lease now. @type {Map<ReturnType<typeof setInterval>, () => void>} */
+  const renewals = new Map();
+  /** When the connection last came back after it broke (0: it never broke). */
+  let reconnectedAt = 0;
+  redis.ready
+    .then((connection) =>
+      connection.on("ready", () => {
+        reconnectedAt = Date.now();
+        for (const renew of renewals.values()) renew();
+      }),
+    )
+    .catch(() => {});
 
   return {
     leaseMs,
     /**
      * Takes the conversation's lease, waiting at most `leaseMs` for a holder's to run out;
-     * a handle to release it, or undefined when another instance still holds it.
+     * a handle to release it, or undefined when another instance still holds it. `lost()` is
+     * called if another instance takes it meanwhile (this one's renewals failed for `leaseMs`).
+     * @param {string} key @param {() => void} [lost]
      */
-    async acquire(key) {
+    async acquire(key, lost = () => {}) {
       const token = crypto.randomUUID();
       const deadline = Date.now() + leaseMs;
       while ((await command(["SET", leaseKey(key), token, "NX", "PX", String(leaseMs)])) === null) {
         if (Date.now() > deadline) return undefined;
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
-      const renewal = setInterval(() => void command(["EVAL", RENEW, "1", leaseKey(key), token, String(leaseMs)]).catch(onError), leaseMs / 3);
+      const renew = () =>
+        void command(["EVAL", RENEW, "1", leaseKey(key), token, String(leaseMs)])
+          .then((renewed) => {
+            if (renewed !== 0 || !renewals.has(renewal)) return;
+            clearInterval(renewal);
+            renewals.delete(renewal);
+            lost();
+          })
+          .catch(onError);
+      const renewal = setInterval(renew, leaseMs / 3);
       renewal.unref?.();
-      renewals.add(renewal);
+      renewals.set(renewal, renew);
       return {
         async release() {
           clearInterval(renewal);
@@ -46,11 +73,13 @@ export function createRedisLeases(options = {}) {
     },
     /** Whether some instance holds the conversation's lease now. */
     async held(key) {
-      return (await command(["EXISTS", leaseKey(key)])) === 1;
+      const exists = (await command(["EXISTS", leaseKey(key)])) === 1;
+      // Asked before a reconnect, answered after it (by a Redis that may have lost every lease).
+      return exists || Date.now() - reconnectedAt < leaseMs;
     },
     /** Stops renewing (the leases run out, as an instance's that died) and closes the connection. */
     async close() {
-      for (const renewal of renewals) clearInterval(renewal);
+      for (const renewal of renewals.keys()) clearInterval(renewal);
       renewals.clear();
       await redis.close();
     },

@@ -3,16 +3,33 @@
 // XREAD on a connection of the follower's own). Entry ids carry the offsets (`0-1` marks the
 // start, frame n is `0-(n+2)`), so trimming never renumbers a run, and the end is an entry with
 // an id of Redis's own (`*`, always above them): followers read it as any frame, and a frame that
-// comes after it is refused by Redis. The conversation's newest run id is a key beside it.
+// comes after it is refused by Redis. The conversation's newest run id is a key beside it. The
+// start entry holds the run's opening (its protocol and start state), so another instance can fold
+// a run whose instance died from its frames; a Stop whose holder did not answer is kept beside it.
+// A writer keeps its runs' frames while they stream (and a minute after), so that after Redis
+// lost its data (a restart) it writes each run back whole once it is reconnected.
 
 import { connectRedis, drop } from "./connection.js";
 
 // A run still streaming is kept this long at most (an instance that died mid-run leaves it).
 const RUNNING_TTL_SECONDS = 24 * 3600;
-// A blocking read wakes at least this often to see whether its follower went away.
-const BLOCK_MS = 5_000;
+// A blocking read wakes at least this often to see whether its follower went away; under
+// node-redis 6's default command timeout (5 s), which fails a read that blocks as long.
+const BLOCK_MS = 2_000;
 // Renews the newest-run key's expiry only while it still names this run (a newer run keeps its own).
 const EXPIRE_IF_NEWEST = "if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('EXPIRE', KEYS[1], ARGV[2]) end return 0";
+// A writer's run written back whole when its start entry is gone (Redis lost its data): KEYS the
+// stream and the newest-run key; ARGV the run id, its opening, "1" when it ended, the expiry, then its frames.
+const REWRITE = `if #redis.call('XRANGE', KEYS[1], '0-1', '0-1') > 0 then return 0 end
+redis.call('DEL', KEYS[1])
+redis.call('XADD', KEYS[1], '0-1', 's', ARGV[2])
+for i = 5, #ARGV do redis.call('XADD', KEYS[1], '0-' .. (i - 3), 'f', ARGV[i]) end
+if ARGV[3] == '1' then redis.call('XADD', KEYS[1], '*', 'e', '1') end
+redis.call('EXPIRE', KEYS[1], ARGV[4])
+redis.call('SET', KEYS[2], ARGV[1], 'NX', 'EX', ARGV[4])
+return 1`;
+// How long a writer keeps an ended run's frames, to write it back after Redis lost it.
+export const KEEP_WRITTEN_MS = 60_000;
 
 const frameId = (offset) => `0-${offset + 2}`;
 const offsetOf = (entryId) => Number(entryId.slice(2)) - 2;
@@ -33,11 +50,20 @@ export function createRedisRunLog(options = {}) {
   const redis = connectRedis(options, "createRedisRunLog", onError);
   const streamKey = (runId) => `${prefix}run:${runId}`;
   const newestKey = (key) => `${prefix}newest:${key}`;
-  /** The next offset of each run this instance writes. @type {Map<string, number>} */
+  const stopKey = (runId) => `${prefix}stop:${runId}`;
+  /** The runs this instance writes: their key, opening and frames (the next offset is their count). @type {Map<string, { key: string, opening: string, frames: string[], ended: boolean }>} */
   const writing = new Map();
   /** Sends one command in the order it was asked (node-redis keeps one connection's order). */
   const command = async (args) => (await redis.ready).sendCommand(args);
   const fire = (args) => void command(args).catch(onError);
+  // After a reconnect, before any command asked since, each run whose stream is gone is written back.
+  const rewrite = () => {
+    for (const [runId, run] of writing) {
+      const ttl = String(run.ended ? ttlSeconds : RUNNING_TTL_SECONDS);
+      fire(["EVAL", REWRITE, "2", streamKey(runId), newestKey(run.key), runId, run.opening, run.ended ? "1" : "0", ttl, ...run.frames]);
+    }
+  };
+  redis.ready.then((connection) => connection.on("ready", rewrite)).catch(() => {});
   // The end entry (a frame after it is refused), and the expiry of the run and of its newest-run key.
   const endCommands = (key, runId) => [
     ["XADD", streamKey(runId), "NOMKSTREAM", "*", "e", "1"],
@@ -46,10 +72,12 @@ export function createRedisRunLog(options = {}) {
   ];
 
   return {
-    async start(key, runId) {
-      writing.set(runId, 0);
+    /** A new run of the conversation `key`; `opening` (its protocol and start state) is kept with it. */
+    async start(key, runId, opening = {}) {
+      const text = JSON.stringify(opening);
+      writing.set(runId, { key, opening: text, frames: [], ended: false });
       const stream = streamKey(runId);
-      await command(["XADD", stream, "0-1", "s", "1"]);
+      await command(["XADD", stream, "0-1", "s", text]);
       await Promise.all([
         command(["EXPIRE", stream, String(RUNNING_TTL_SECONDS)]),
         command(["SET", newestKey(key), runId, "EX", String(RUNNING_TTL_SECONDS)]),
@@ -57,16 +85,37 @@ export function createRedisRunLog(options = {}) {
     },
     /** Appends a frame of a run this instance writes; returns its offset (-1 when it does not). */
     append(runId, frame) {
-      const offset = writing.get(runId);
-      if (offset === undefined) return -1;
-      writing.set(runId, offset + 1);
+      const run = writing.get(runId);
+      if (run === undefined || run.ended) return -1;
+      const offset = run.frames.push(frame) - 1;
       fire(["XADD", streamKey(runId), "MAXLEN", "~", String(maxLength), frameId(offset), "f", frame]);
       return offset;
     },
     /** The run wrote its last frame. */
     end(key, runId) {
-      writing.delete(runId);
+      const run = writing.get(runId);
+      if (run === undefined || run.ended) return;
+      run.ended = true;
+      setTimeout(() => writing.delete(runId), KEEP_WRITTEN_MS).unref?.();
       for (const args of endCommands(key, runId)) fire(args);
+    },
+    /** The run's opening as `start` was given it, or undefined when Redis no longer has it. */
+    async opening(runId) {
+      const [entry] = await command(["XRANGE", streamKey(runId), "0-1", "0-1"]);
+      return entry === undefined ? undefined : JSON.parse(entry[1][1]);
+    },
+    /** The conversation was deleted: it has no newest run any more. */
+    async forget(key) {
+      await command(["DEL", newestKey(key)]);
+    },
+    /** Keeps a Stop the run's instance may not carry out (it died): where the client stopped. */
+    async stopAt(runId, offset) {
+      await command(["SET", stopKey(runId), String(offset), "EX", String(RUNNING_TTL_SECONDS)]);
+    },
+    /** Where a Stop kept for the run cut it, or undefined. */
+    async stopOf(runId) {
+      const offset = await command(["GET", stopKey(runId)]);
+      return offset === null ? undefined : Number(offset);
     },
     /**
      * Ends a run another instance wrote and can no longer end (it died mid-run): `frame` (the
