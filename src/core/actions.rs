@@ -10,11 +10,11 @@ use super::model::{
     SessionAction, SessionState, SessionStatus, Text, ToolState, MAX_NESTING,
 };
 use super::patch::Patch;
-use super::path::{visit_calls, CallPath, CallPos};
+use super::path::CallPath;
 use super::protocol::CALL_ID_TAKEN;
 use super::reducer::{apply_action, apply_part};
 use super::resumable::resumable_cut;
-use super::session::{Located, Seen};
+use super::session::{each_call, Located, Seen};
 
 /// SPEC "Actions": send (v2: send when not streaming; v3: send with parts / metadata).
 pub fn send(
@@ -387,30 +387,14 @@ fn taken_call(
 ) -> Option<CallPath> {
     let session = &*editor.session;
     let mut taken = None;
-    for (part, held) in message.parts.iter().enumerate() {
-        let AgentPart::Tool(call) = held.as_ref() else {
-            continue;
-        };
-        let mut path = vec![CallPos {
-            message: index,
-            part,
-        }];
-        let mut note = |at: &CallPath, id: &str| {
-            let again = calls.get(id).is_some() || session.calls.contains(&session.state, id);
-            if again && taken.is_none() {
-                taken = Some(at.clone());
-            }
-            calls.get_or_insert_with(id, Seen::default);
-        };
-        note(&path, &call.id);
-        if let Some(agent) = &call.agent {
-            visit_calls(agent, &mut path, &mut |at, call| note(at, &call.id));
+    each_call(index, message, &mut |at, id| {
+        let again = calls.get(id).is_some() || session.calls.contains(&session.state, id);
+        if again && taken.is_none() {
+            taken = Some(at.clone());
         }
-        if taken.is_some() {
-            return taken;
-        }
-    }
-    None
+        calls.get_or_insert_with(id, Seen::default);
+    });
+    taken
 }
 
 /// Whether a message of the branches of `forks` (nested forks' included) has this id.

@@ -150,6 +150,15 @@ impl Session {
 
 /// Notes the calls of the root's message `index`, nested ones included.
 fn learn_calls(calls: &CallIndex, index: usize, message: &AgentMessage) {
+    each_call(index, message, &mut |at, id| calls.record(id, at));
+}
+
+/// Each call of the root's message `index` (nested runs' included), its path and id, in order.
+pub(crate) fn each_call(
+    index: usize,
+    message: &AgentMessage,
+    note: &mut dyn FnMut(&CallPath, &str),
+) {
     for (part, held) in message.parts.iter().enumerate() {
         let AgentPart::Tool(call) = held.as_ref() else {
             continue;
@@ -158,9 +167,9 @@ fn learn_calls(calls: &CallIndex, index: usize, message: &AgentMessage) {
             message: index,
             part,
         }];
-        calls.record(&call.id, &path);
+        note(&path, &call.id);
         if let Some(agent) = &call.agent {
-            visit_calls(agent, &mut path, &mut |at, call| calls.record(&call.id, at));
+            visit_calls(agent, &mut path, &mut |at, call| note(at, &call.id));
         }
     }
 }

@@ -29,13 +29,11 @@ pub fn internal() -> JsValue {
 /// v4: the `invalid` error of an action the state refuses (`core::Refusal`), its path made in
 /// JavaScript.
 pub fn refused(refusal: &crate::core::Refusal) -> JsValue {
-    let leaf = refusal
-        .leaf
-        .and_then(|leaf| i32::try_from(leaf).ok())
-        .unwrap_or(-1);
+    // Positions and leaves are far below 2^31 (a wasm32 memory holds fewer items).
+    let leaf = refusal.leaf.map_or(-1, |leaf| leaf as i32);
     let mut call = Vec::with_capacity(refusal.call.len() * 2);
     for pos in &refusal.call {
-        call.extend([pos.message, pos.part].map(|at| u32::try_from(at).unwrap_or(u32::MAX)));
+        call.extend([pos.message as u32, pos.part as u32]);
     }
     refused_error(leaf, &call, refusal.problem).unwrap_or_else(|error| error)
 }
