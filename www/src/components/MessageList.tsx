@@ -1,4 +1,4 @@
-import { forwardRef, useMemo, useState } from "react";
+import { forwardRef, useCallback, useMemo, useRef, useState } from "react";
 import type { Ref } from "react";
 import { Virtuoso } from "react-virtuoso";
 import type { Components, ContextProp, ItemProps, ListProps } from "react-virtuoso";
@@ -25,8 +25,6 @@ const components: Components<Row, Older> = { List, Item };
 
 const keyOf = (_index: number, row: Row) => row.message.id;
 const content = (_index: number, row: Row) => <MessageRow row={row} top />;
-// Pinned to the end while the newest reply grows, unless the user scrolled up to read.
-const follow = (atBottom: boolean) => (atBottom ? "auto" : false);
 
 /**
  * The top-level conversation, virtualised by react-virtuoso: only the rows in view are in the
@@ -37,6 +35,7 @@ export function MessageList({ session, hasOlder, loadOlder }: Older & { session:
   const rows = useMemo(() => rowsOf(session.messages, session), [session]);
   const first = useFirstItemIndex(rows);
   const context = useMemo(() => ({ hasOlder, loadOlder }), [hasOlder, loadOlder]);
+  const pin = usePinnedToEnd();
   return (
     <Virtuoso
       className="message-scroller"
@@ -48,7 +47,9 @@ export function MessageList({ session, hasOlder, loadOlder }: Older & { session:
       itemContent={content}
       firstItemIndex={first}
       initialTopMostItemIndex={rows.length - 1}
-      followOutput={follow}
+      scrollerRef={pin.scrollerRef}
+      followOutput={pin.follow}
+      totalListHeightChanged={pin.keepAtEnd}
       startReached={() => {
         if (hasOlder) void loadOlder();
       }}
@@ -71,4 +72,31 @@ function useFirstItemIndex(rows: Row[]): number {
     return index;
   }
   return anchor.index;
+}
+
+/**
+ * Whether the view stays at the end: until the user scrolls up, and again once they are back at
+ * the end. Virtuoso's own "at bottom" turns false as soon as the streaming row grows past the
+ * view, so it is the scroll's direction that decides; a growing list is then scrolled to its end.
+ */
+function usePinnedToEnd() {
+  const pinned = useRef(true);
+  const scroller = useRef<HTMLElement | null>(null);
+  const scrollerRef = useCallback((element: HTMLElement | Window | null) => {
+    if (!(element instanceof HTMLElement)) return;
+    scroller.current = element;
+    let last = element.scrollTop;
+    element.addEventListener("scroll", () => {
+      const atEnd = element.scrollTop + element.clientHeight >= element.scrollHeight - 2;
+      if (atEnd) pinned.current = true;
+      else if (element.scrollTop < last) pinned.current = false;
+      last = element.scrollTop;
+    });
+  }, []);
+  const follow = useCallback(() => (pinned.current ? "auto" : false), []);
+  const keepAtEnd = useCallback(() => {
+    const element = scroller.current;
+    if (pinned.current && element !== null) element.scrollTop = element.scrollHeight;
+  }, []);
+  return { scrollerRef, follow, keepAtEnd };
 }
