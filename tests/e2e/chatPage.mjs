@@ -4,8 +4,9 @@ const WAIT_MS = 15_000;
 
 export function chatPage(page) {
   const byTestId = (id) => page.locator(`[data-testid="${id}"]`);
-  // Top-level messages only: a sub-agent's messages sit inside a tool call.
-  const topMessages = page.locator('[data-testid="conversation"] > ol > [data-testid="message"]');
+  // Top-level messages only (a sub-agent's messages sit inside a tool call), those the virtual
+  // list has in the DOM: all of a short conversation, a window of a long one.
+  const topMessages = page.locator('[data-testid="messages"] > li > [data-testid="message"]');
   const visible = (locator) => locator.waitFor({ state: "visible", timeout: WAIT_MS });
   const hidden = (locator) => locator.waitFor({ state: "hidden", timeout: WAIT_MS });
 

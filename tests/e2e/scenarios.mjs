@@ -12,6 +12,7 @@
 import assert from "node:assert/strict";
 import { createRandom } from "../fuzz/generate.mjs";
 import { chatPage } from "./chatPage.mjs";
+import { longThreadScenarios } from "./long-threads.mjs";
 import { restartScenarios } from "./restarts.mjs";
 import { threadScenarios } from "./threads.mjs";
 
@@ -525,36 +526,7 @@ export const tests = [
       await screenshot("approved");
     },
   },
-  {
-    name: "scrolling up loads the older page from the server, and the message read stays where it was",
-    protocols: ["actions"],
-    async run({ page, chat, screenshot }) {
-      // 120 messages on the server; this tab holds the conversation's id and nothing of it yet.
-      const messages = Array.from({ length: 120 }, (_, index) => ({
-        id: `m-${index}`,
-        role: index % 2 === 0 ? "user" : "assistant",
-        parts: [{ type: "text", text: `${index % 2 === 0 ? "question" : "answer"} ${index >> 1}` }],
-      }));
-      await page.evaluate(async (state) => {
-        const response = await fetch("/api/test/conversation", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ id: "long-thread", state }) });
-        if (!response.ok) throw new Error(`storing the conversation: HTTP ${response.status}`);
-        sessionStorage.setItem("chat-session-reducer-demo", JSON.stringify({ format: "chat-session-reducer", version: 3, id: "long-thread", state: { messages: [], status: "idle" } }));
-      }, { messages, status: "idle" });
-      await page.reload();
-      await chat.visible(chat.topMessages.nth(49));
-      assert.equal(await chat.topMessages.count(), 50, "the newest page only");
-      assert.match(await chat.topMessages.first().innerText(), /^question 35\b/);
-      // Where the message shows once scrolled to the top: its place in the document now.
-      const read = chat.topMessages.filter({ hasText: "question 35" });
-      const before = await read.evaluate((element) => element.getBoundingClientRect().top + window.scrollY);
-      await page.evaluate(() => window.scrollTo(0, 0));
-      await chat.visible(chat.topMessages.nth(99));
-      assert.match(await chat.topMessages.first().innerText(), /^question 10\b/);
-      const after = (await read.boundingBox()).y;
-      assert.ok(Math.abs(after - before) < 2, `the message read moved from ${before} to ${after}`);
-      await screenshot("older-loaded");
-    },
-  },
+  ...longThreadScenarios,
   ...threadScenarios,
   ...restartScenarios,
 ];

@@ -1,14 +1,13 @@
-import { Suspense, lazy, useEffect, useMemo, useRef, useState } from "react";
+import { Suspense, lazy, useEffect, useMemo, useState } from "react";
 import type { SessionErrorCode } from "chat-session-reducer";
 import { useAgentSession } from "chat-session-reducer/react";
 import type { AgentProtocol } from "chat-session-reducer/react";
 import { coordinateTabs } from "chat-session-reducer/tabs";
 import { Composer } from "./components/Composer";
-import { Conversation } from "./components/Conversation";
 import { CallAnswersContext } from "./components/callAnswers";
 import { MessageActionsContext } from "./components/messageActions";
 import { ThreadList, conversations, threadsOn, useOpenThread } from "./components/ThreadList";
-import { OlderHistory } from "./components/OlderHistory";
+import { MessageList } from "./components/MessageList";
 
 /** Where the conversation lives in sessionStorage: it survives a reload of this tab. */
 const STORAGE_KEY = "chat-session-reducer-demo";
@@ -73,7 +72,7 @@ function Chat() {
     ...(threadsOn ? { conversations, id: threadId } : { storageKey: STORAGE_KEY }),
     resume: true,
     stopApi: `/api/chat/${protocol}/stop`,
-    // Older messages come from the server a page at a time, as the user scrolls up (OlderHistory).
+    // Older messages come from the server a page at a time, as the user scrolls up (MessageList).
     history: "/api/conversations",
     ...SHARED_BY_TABS,
   });
@@ -85,13 +84,6 @@ function Chat() {
     [state, approve, deny, answer],
   );
   const messageActions = useMemo(() => ({ streaming, edit, regenerate, switchBranch }), [streaming, edit, regenerate, switchBranch]);
-
-  // Pinned to the newest message as it streams; a page of older ones put in front moves nothing.
-  const end = useRef<HTMLDivElement>(null);
-  const newest = state.messages[state.messages.length - 1];
-  useEffect(() => {
-    end.current?.scrollIntoView({ block: "end" });
-  }, [newest]);
 
   const error = state.error;
   const errorTitle = error?.code === undefined ? "Something went wrong" : ERROR_TITLES[error.code];
@@ -123,14 +115,12 @@ function Chat() {
           <p className="empty">Pick a prompt below or type your own. The conversation survives a reload of this tab.</p>
         ) : (
           <CallAnswersContext.Provider value={streaming ? null : answers}>
-            <OlderHistory hasOlder={chat.hasOlder} loadOlder={chat.loadOlder} first={state.messages[0]} />
             <MessageActionsContext.Provider value={messageActions}>
-              <Conversation messages={state.messages} session={state} />
+              <MessageList session={state} hasOlder={chat.hasOlder} loadOlder={chat.loadOlder} />
             </MessageActionsContext.Provider>
           </CallAnswersContext.Provider>
         )}
         {streaming && <p className="typing">{chat.status === "submitted" ? "Sent, waiting for the agent…" : "The agent is replying…"}</p>}
-        <div ref={end} />
       </main>
 
       {error !== undefined && (

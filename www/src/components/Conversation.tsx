@@ -14,30 +14,42 @@ interface Branch {
   count: number;
 }
 
+/** A message to show, with the branch control it carries (if it begins one of a fork's alternatives). */
+export interface Row {
+  message: AgentMessage;
+  branch?: Branch;
+}
+
 /**
- * A list of messages: the top-level conversation (given `session`: each message gets its branch
- * control, Edit or Regenerate), or a sub-agent's run inside a tool call.
+ * The messages to show, each with its branch control (given `session`: the top-level
+ * conversation). A fork whose first message is not shown (an AG-UI reasoning message) shows on the next one.
  */
-export function Conversation({ messages, session }: { messages: AgentMessage[]; session?: SessionState }) {
-  // A fork whose first message is not shown (an AG-UI reasoning message) shows on the next one.
+export function rowsOf(messages: AgentMessage[], session?: SessionState): Row[] {
+  const rows: Row[] = [];
   let hiddenBranch: Branch | undefined;
+  messages.forEach((message, index) => {
+    const branch = (session === undefined ? undefined : branchAt(session, index)) ?? hiddenBranch;
+    hiddenBranch = shown(message) ? undefined : branch;
+    if (shown(message)) rows.push({ message, branch });
+  });
+  return rows;
+}
+
+/** One row: the memoized message, given plain values so that it renders again only when they change. */
+export function MessageRow({ row, top }: { row: Row; top: boolean }) {
+  const { message, branch } = row;
+  return <Message message={message} top={top} after={branch?.after} active={branch?.active} count={branch?.count} />;
+}
+
+/** A sub-agent's run inside a tool call: short, so every message is in the DOM (the top-level list is MessageList). */
+export function Conversation({ messages }: { messages: AgentMessage[] }) {
   return (
     <ol className="messages">
-      {messages.map((message, index) => {
-        const branch = (session === undefined ? undefined : branchAt(session, index)) ?? hiddenBranch;
-        hiddenBranch = shown(message) ? undefined : branch;
-        if (!shown(message)) return null;
-        return (
-          <Message
-            key={message.id}
-            message={message}
-            top={session !== undefined}
-            after={branch?.after}
-            active={branch?.active}
-            count={branch?.count}
-          />
-        );
-      })}
+      {rowsOf(messages).map((row) => (
+        <li key={row.message.id} className="message-row">
+          <MessageRow row={row} top={false} />
+        </li>
+      ))}
     </ol>
   );
 }
@@ -76,12 +88,12 @@ const Message = memo(function Message({ message, top, after, active, count }: Me
     })
   );
   return (
-    <li className={`message message-${message.role}`} data-testid="message" data-role={message.role}>
+    <div className={`message message-${message.role}`} data-testid="message" data-role={message.role}>
       {body}
       {top && !editing && (
         <MessageBar message={message} onEdit={() => setEditing(true)} branch={count === undefined ? undefined : { after: after ?? null, active: active ?? 0, count }} />
       )}
-    </li>
+    </div>
   );
 });
 
