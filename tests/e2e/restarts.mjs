@@ -35,6 +35,30 @@ const copies = (page, id, key) =>
     { id, key },
   );
 
+/** Waits until the server's copy of conversation `id` holds some of the streaming reply's text. */
+const storedPartial = (page, id) =>
+  page.waitForFunction(
+    async (id) => {
+      const response = await fetch(`/api/conversations/${encodeURIComponent(id)}`);
+      if (!response.ok) return false;
+      const last = (await response.json()).state.messages.at(-1);
+      return last?.role === "assistant" && last.parts.some((part) => part.type === "text" && part.text.length > 0);
+    },
+    id,
+    { polling: 100 },
+  );
+
+/** Waits until the server has stored conversation `id` as not streaming (its run's last save landed). */
+const storedSettled = (page, id) =>
+  page.waitForFunction(
+    async (id) => {
+      const response = await fetch(`/api/conversations/${encodeURIComponent(id)}`);
+      return response.ok && (await response.json()).state.status !== "streaming";
+    },
+    id,
+    { polling: 100 },
+  );
+
 /** A restart while the long story streams (held after its first paragraph), then a reload, then Retry. */
 function restartMidRun(signal) {
   return {
@@ -46,6 +70,9 @@ function restartMidRun(signal) {
       await held(FIRST_PARAGRAPH);
       await chat.visible(chat.assistantReplies().last());
       const id = await threadId(page);
+      // A SIGKILL loses what came after the server's last save (a save lands within saveEveryMs):
+      // the partial reply the test asserts is the one the server had stored when it died.
+      await storedPartial(page, id);
       await restart(signal);
       await page.reload();
       await chat.visible(chat.errorBanner);
@@ -80,6 +107,8 @@ export const restartScenarios = [
       const call = chat.toolCall("delete_drafts");
       await chat.waitForToolState(call, "awaiting-confirmation");
       await chat.waitUntilIdle();
+      // The client sees the run end before its last save lands; a SIGKILL in between would lose it.
+      await storedSettled(page, JSON.parse(await page.evaluate(() => sessionStorage.getItem("chat-session-reducer-demo"))).id);
       await restart("SIGKILL");
       await page.reload();
       await chat.visible(call.getByTestId("approve"));
