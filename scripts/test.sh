@@ -154,7 +154,7 @@ node tests/consumers/run.mjs
 suite "the React hook in real consumers of the packed package: tests/react/run.mjs"
 node tests/react/run.mjs
 
-suite "assistant-ui on a session (chat-session-reducer/assistant-ui) under the real @assistant-ui/react 0.15.22 in a consumer of the packed package (Vitest + jsdom): conversion, callbacks, branches without phantom or collapsed siblings, a delta re-rendering only its row: tests/assistant-ui/run.mjs"
+suite "assistant-ui on a session (chat-session-reducer/assistant-ui) under the real @assistant-ui/react 0.15.22 in a consumer of the packed package (Vitest + jsdom): conversion, callbacks, branches without phantom or collapsed siblings, a delta re-rendering only its row, rows updated in the commit that renders a change: tests/assistant-ui/run.mjs"
 node tests/assistant-ui/run.mjs
 
 suite "the Vue and Svelte bindings in real consumers of the packed package (Vite + Vue 3, Vite + Svelte 5) in headless Chromium: tests/bindings/run.mjs"

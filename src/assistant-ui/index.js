@@ -3,8 +3,8 @@
 // (useAgentSession's, or one the app made): our state is the one truth, assistant-ui's
 // callbacks become the session's actions, and branches come from `forks` (convert.js).
 
-import { useMemo, useRef, useState, useSyncExternalStore } from "react";
-import { useExternalStoreRuntime } from "@assistant-ui/react";
+import { useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
+import { useExternalStoreRuntime, useRuntimeAdapters } from "@assistant-ui/react";
 import { useAgentSession } from "chat-session-reducer/react";
 import { callsOfLastTurn } from "../session/calls.js";
 import { invalidInput } from "../shared/coded-error.js";
@@ -119,6 +119,23 @@ function callbacks(current, shown) {
   };
 }
 
+// useLayoutEffect warns when it runs on the server (React 18); there is no frame to save there.
+const useClientLayoutEffect = typeof document === "undefined" ? () => {} : useLayoutEffect;
+
+/**
+ * Hands the adapter to assistant-ui's runtime in the commit, before the paint (its own
+ * useEffect does it after: the rows it re-renders from there are a frame late when the session
+ * renders on an animation frame). Left to assistant-ui when it adapts the store itself (a
+ * RuntimeAdapterProvider's feedback or history), or its runtime has no `_core.setAdapter`.
+ */
+function useAdapterInCommit(runtime, adapter) {
+  const { feedback, history } = useRuntimeAdapters() ?? {};
+  const own = feedback === undefined && history === undefined;
+  useClientLayoutEffect(() => {
+    if (own && typeof runtime._core?.setAdapter === "function") runtime._core.setAdapter(adapter);
+  });
+}
+
 /**
  * An assistant-ui runtime for a session: `given` is useAgentSession's options (the runtime makes
  * the session) or a session controller (createAgentSession). `extra` adds assistant-ui's own
@@ -141,7 +158,9 @@ export function useAgentSessionRuntime(given, extra = {}) {
   const { send, ...handlers } = wired;
   /** @type {import("@assistant-ui/react").ExternalStoreAdapter} */
   const adapter = { messageRepository: tree.repository, isRunning: state.status === "streaming", queue, ...handlers, ...extra };
-  return useExternalStoreRuntime(adapter);
+  const runtime = useExternalStoreRuntime(adapter);
+  useAdapterInCommit(runtime, adapter);
+  return runtime;
 }
 
 /**

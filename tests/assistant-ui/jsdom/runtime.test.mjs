@@ -1,6 +1,7 @@
 // useAgentSessionRuntime under the real @assistant-ui/react: conversion, callbacks, branches
 // (no phantom sibling, no collapse), identity (a delta re-renders only its row).
 import { ToolResponse } from "assistant-stream";
+import { flushSync } from "react-dom";
 import { afterEach, expect, test } from "vitest";
 import { act, mountChat, renders, scriptedAgent, thread, until } from "./harness.mjs";
 
@@ -239,4 +240,20 @@ test("a streaming delta re-renders only the streaming row, and untouched message
   expect(after.at(-1)).not.toBe(before.at(-1));
   expect([...renders.keys()]).toEqual(["live"]);
   expect(renders.get("live")).toBeGreaterThanOrEqual(1);
+});
+
+test("a session change is in assistant-ui's rows when the commit that renders it returns (not a frame later)", async () => {
+  const agent = scriptedAgent();
+  chat = await mountChat({ api: agent.api, initialState: thread(["user", "hi"], ["assistant", "hello"]) });
+  // Outside act, as a frame's flush is: only the synchronous commit runs before the check.
+  const actEnvironment = globalThis.IS_REACT_ACT_ENVIRONMENT;
+  globalThis.IS_REACT_ACT_ENVIRONMENT = false;
+  try {
+    flushSync(() => chat.controller.send("next"));
+    expect(chat.rows().map((row) => row.text)).toContain("next");
+  } finally {
+    globalThis.IS_REACT_ACT_ENVIRONMENT = actEnvironment;
+  }
+  await until(() => agent.requests.length === 1);
+  await act(async () => chat.controller.stop());
 });
