@@ -9,21 +9,11 @@
 import assert from "node:assert/strict";
 import { launchChromium } from "../chromium.mjs";
 import { chatPage } from "./chatPage.mjs";
+import { thread, threadId, threadsPage } from "./threads.mjs";
 
 const LONG = "Tell me a long story";
 const FIRST_PARAGRAPH = "long: after the first paragraph";
 const INTERRUPTED = "The reply was interrupted: the server restarted before it finished.";
-
-/** The demo with the thread list, in the test's protocol. */
-async function threadsPage(page) {
-  const address = new URL(page.url());
-  address.searchParams.set("threads", "1");
-  await page.goto(address.href);
-  return chatPage(page);
-}
-
-const threadId = (page) => page.evaluate(() => new URL(location.href).searchParams.get("thread"));
-const thread = (page, id) => page.locator(`[data-testid="thread"][data-id="${id}"]`);
 
 /** Conversation `id` as the server stores it for this page's owner (its cookie), and as the tab stored it under `key`. */
 const copies = (page, id, key) =>

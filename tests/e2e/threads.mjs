@@ -11,15 +11,15 @@ const LONG = "Tell me a long story";
 const MIDWAY = "nobody had asked for";
 
 /** The demo with the thread list, in the test's protocol. */
-async function threadsPage(page) {
+export async function threadsPage(page) {
   const address = new URL(page.url());
   address.searchParams.set("threads", "1");
   await page.goto(address.href);
   return chatPage(page);
 }
 
-const threadId = (page) => page.evaluate(() => new URL(location.href).searchParams.get("thread"));
-const thread = (page, id) => page.locator(`[data-testid="thread"][data-id="${id}"]`);
+export const threadId = (page) => page.evaluate(() => new URL(location.href).searchParams.get("thread"));
+export const thread = (page, id) => page.locator(`[data-testid="thread"][data-id="${id}"]`);
 const mark = async (page, id) => {
   const entry = thread(page, id);
   return { status: await entry.getAttribute("data-status"), unread: await entry.getAttribute("data-unread"), waiting: await entry.getAttribute("data-waiting") };
