@@ -68,10 +68,11 @@ function restartMidRun(signal) {
       await chat.visible(chat.errorBanner);
       assert.match(await chat.errorBanner.innerText(), /interrupted: the server restarted/);
       await chat.waitUntilIdle();
-      // The list may render the reply's row before its text (virtualised rows are measured first).
+      // The virtualised list renders its rows hidden until they are measured: wait until the
+      // reply's text shows (innerText, as the user sees it), then read it.
       await page.waitForFunction(() => {
         const replies = document.querySelectorAll('[data-testid="messages"] > li > [data-testid="message"][data-role="assistant"]');
-        return replies.length > 0 && replies[replies.length - 1].querySelector(".text")?.textContent.trim().length > 0;
+        return replies.length > 0 && replies[replies.length - 1].querySelector(".text")?.innerText.trim().length > 0;
       });
       const partial = await chat.contentOf(chat.assistantReplies().last());
       assert.ok(partial.length > 0 && !partial.includes("The end."), `the partial reply kept: ${JSON.stringify(partial)}`);
