@@ -43,7 +43,9 @@ export function chatPage(page) {
       await visible(call.and(page.locator(`[data-state="${state}"]`)));
     },
     /** What a message shows, without the bar of controls under it (Edit, Regenerate, "< 1/2 >"). */
-    contentOf(message) {
+    async contentOf(message) {
+      // react-virtuoso keeps rows hidden until it has measured them; read what the user sees.
+      await message.waitFor({ state: "visible" });
       return message.evaluate((element) =>
         [...element.children]
           .filter((child) => !child.classList.contains("message-bar"))
