@@ -4,20 +4,20 @@
 // that merges its summaries with the tab's own entries.
 
 import { invalid } from "../shared/coded-error.js";
+import { conversationsRoute } from "../shared/conversations-route.js";
 
 const STATUSES = new Set(["streaming", "error"]);
 
 /** A source from `remote` (a URL, or the app's `{ list, read, remove? }`); undefined without one. */
 export function sourceOf(remote) {
   if (remote === undefined) return undefined;
-  if (typeof remote === "string" || remote instanceof URL) return urlSource(String(remote).replace(/\/+$/, ""));
+  if (typeof remote === "string" || remote instanceof URL) return urlSource(conversationsRoute(remote));
   if (typeof remote?.list !== "function" || typeof remote.read !== "function") throw invalid("options.remote", "a URL or { list, read }");
   return remote;
 }
 
 /** The routes of chat-session-reducer/server: `GET {url}`, `GET {url}/{id}` (404: none), `DELETE {url}/{id}`. */
-function urlSource(url) {
-  const at = (id) => `${url}/${encodeURIComponent(id)}`;
+function urlSource({ list: url, of: at }) {
   const answer = async (response, what) => {
     if (!response.ok) throw new Error(`${what}: HTTP ${response.status}`);
     return response.json();

@@ -6,6 +6,8 @@
 // is the id of the oldest message held, so a conversation restored from storage pages on from
 // where it was.
 
+import { conversationsRoute } from "../shared/conversations-route.js";
+
 /** A page's length: the server's default. */
 const PAGE_SIZE = 50;
 
@@ -59,9 +61,8 @@ export async function loadOlder(options, idNow, session, dispatch, older) {
  * @param {string} [before]
  */
 async function fetchPage({ history, headers }, id, before) {
-  const base = String(history).replace(/\/+$/, "");
   const query = new URLSearchParams(before === undefined ? { limit: String(PAGE_SIZE) } : { before, limit: String(PAGE_SIZE) });
-  const response = await fetch(`${base}/${encodeURIComponent(id)}?${query}`, {
+  const response = await fetch(`${conversationsRoute(history).of(id)}?${query}`, {
     headers: { accept: "application/json", ...(typeof headers === "function" ? headers() : headers) },
   });
   if (response.status === 404 || response.status === 400) return undefined;
