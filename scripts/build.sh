@@ -40,6 +40,22 @@ echo "build: wasm-bindgen --target web"
 wasm-bindgen target/wasm32-unknown-unknown/release/chat_session_reducer.wasm \
   --target web --omit-default-module-path --out-dir "$staging/bindgen"
 
+# The package's wasm has no standard library (Cargo.toml, `std`), and tsify, which writes the
+# TypeScript types of the Rust model, needs it: the same binding built with `ts-types` (in a
+# target directory of its own, so neither build undoes the other's) gives the declarations, and
+# only them. Both builds export the same functions.
+echo "build: cargo build --release --target wasm32-unknown-unknown --no-default-features --features js-binding,ts-types (the declarations)"
+RUSTFLAGS="${RUSTFLAGS:-}$remap" cargo build --release --target wasm32-unknown-unknown --lib \
+  --no-default-features --features js-binding,ts-types --target-dir target/declarations
+wasm-bindgen target/declarations/wasm32-unknown-unknown/release/chat_session_reducer.wasm \
+  --target web --omit-default-module-path --out-dir "$staging/declarations"
+exported() { grep -o '^export function [A-Za-z_]*' "$1/chat_session_reducer.js"; }
+if ! diff <(exported "$staging/bindgen") <(exported "$staging/declarations") >&2; then
+  echo "build: the declarations build exports other functions than the package's" >&2
+  exit 1
+fi
+cp "$staging/declarations/chat_session_reducer.d.ts" "$staging/bindgen/chat_session_reducer.d.ts"
+
 # The features are the ones rustc's wasm32 target emits by default.
 features=(--enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext
   --enable-mutable-globals --enable-reference-types --enable-multivalue)

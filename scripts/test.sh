@@ -20,7 +20,12 @@ cargo fmt --check
 cargo fmt --check --manifest-path tests/from-rust/Cargo.toml
 cargo clippy --all-targets -- -D warnings
 cargo clippy --all-targets --target wasm32-unknown-unknown -- -D warnings
-cargo clippy --all-targets --target wasm32-unknown-unknown --no-default-features --features js-binding -- -D warnings
+# The package's wasm is `no_std` (Cargo.toml, `std`): its library alone, as scripts/build.sh builds
+# it (the tests' dev-dependencies bring the standard library), and the binding with the tests, on
+# std, and the declarations build (tsify).
+cargo clippy --lib --target wasm32-unknown-unknown --no-default-features --features js-binding -- -D warnings
+cargo clippy --all-targets --target wasm32-unknown-unknown --features js-binding -- -D warnings
+cargo clippy --lib --target wasm32-unknown-unknown --no-default-features --features js-binding,ts-types -- -D warnings
 
 suite "Rust core (native): cargo test"
 cargo test

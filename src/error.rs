@@ -1,7 +1,8 @@
 //! The error the reducer's Rust entry points return: the package's coded errors (`invalid`,
 //! `internal`) as a Rust enum, with the same paths and messages.
 
-use std::fmt;
+use alloc::string::String;
+use core::fmt;
 
 /// Why an action could not be applied. The JavaScript package throws the same errors as
 /// `Error` objects with `code`, `path` and a message starting with the path.
@@ -78,4 +79,4 @@ impl fmt::Display for Error {
     }
 }
 
-impl std::error::Error for Error {}
+impl core::error::Error for Error {}

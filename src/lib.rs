@@ -65,9 +65,13 @@
 //!
 //! - `json-patch` (default): the core's RFC 6902 JSON Patch, for `data` and `agent-state`
 //!   patches. A build needs it or `js-binding`.
+//! - `std` (default): the standard library. Without it (the npm package's wasm) the crate is
+//!   `no_std` with `alloc`, and a panic traps without formatting its message.
 //! - `js-binding`: the npm package's build only (with `--no-default-features`), the
 //!   JavaScript binding; JSON values are then placeholders held by JavaScript. A Rust
 //!   program leaves it off.
+//! - `ts-types`: the package's declarations build, the binding with tsify's TypeScript types
+//!   of the model (with `std`, which tsify needs).
 //! - `web-storage`: `web_storage`, sessions in `sessionStorage` or `localStorage` (gloo-storage,
 //!   web-sys), in the JavaScript helpers' envelope, for a Rust web app.
 //! - `js-interop`: `js_interop`, actions and states to and from `JsValue`
@@ -75,6 +79,17 @@
 //!   with JavaScript.
 
 #![warn(missing_docs)]
+// The npm package's wasm (`js-binding` without `std`): `alloc` without the standard library, so a
+// panic traps (`panic_trap` below) instead of going through std's hook and message formatting.
+#![cfg_attr(
+    all(feature = "js-binding", not(feature = "std"), target_arch = "wasm32"),
+    no_std
+)]
+
+extern crate alloc;
+
+#[macro_use]
+mod per_thread;
 
 pub mod core;
 mod error;
@@ -108,3 +123,12 @@ pub mod wasm;
 ))]
 #[global_allocator]
 static ALLOCATOR: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();
+
+/// The package's wasm never formats a panic's message: the binding checks its input before the
+/// core runs, so a panic is a bug, and the trap reaches JavaScript as a `RuntimeError`, as std's
+/// `panic = "abort"` did, without the standard library's formatting code in the download.
+#[cfg(all(feature = "js-binding", not(feature = "std"), target_arch = "wasm32"))]
+#[panic_handler]
+fn panic_trap(_: &::core::panic::PanicInfo<'_>) -> ! {
+    ::core::arch::wasm32::unreachable()
+}

@@ -6,7 +6,6 @@ mod wasm_support;
 
 use chat_session_reducer::wasm;
 use js_sys::{Array, Error};
-use tsify::Ts;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::wasm_bindgen_test;
 use wasm_support::*;
@@ -250,15 +249,9 @@ fn a_throwing_getter_is_an_error_not_a_crash() {
 
 #[wasm_bindgen_test]
 fn is_cancelled_reads_the_code() {
-    assert!(wasm::is_cancelled_js(Ts::new_unchecked(js(
-        r#"{ "message": "no", "code": "cancelled" }"#
-    )))
-    .unwrap());
-    assert!(!wasm::is_cancelled_js(Ts::new_unchecked(js(
-        r#"{ "message": "no", "code": "timeout" }"#
-    )))
-    .unwrap());
-    assert!(!wasm::is_cancelled_js(Ts::new_unchecked(js(r#"{ "message": "no" }"#))).unwrap());
+    assert!(wasm::is_cancelled_js(&js(r#"{ "message": "no", "code": "cancelled" }"#)).unwrap());
+    assert!(!wasm::is_cancelled_js(&js(r#"{ "message": "no", "code": "timeout" }"#)).unwrap());
+    assert!(!wasm::is_cancelled_js(&js(r#"{ "message": "no" }"#)).unwrap());
 }
 
 #[wasm_bindgen_test]

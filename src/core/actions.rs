@@ -1,7 +1,8 @@
 //! The rows of SPEC "Actions" (v1, v2 and v3), one function each: `reducer::apply_action`
 //! dispatches to them.
 
-use std::rc::Rc;
+use alloc::rc::Rc;
+use alloc::{borrow::ToOwned, string::String, vec::Vec};
 
 use super::edit::{forks_before, repeats_an_id, user_message, CallUpdate, Editor};
 use super::find::newest_named;

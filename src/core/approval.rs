@@ -5,6 +5,7 @@ use super::edit::{CallUpdate, Editor};
 use super::find::{input_complete, newest_named, open_below, open_call_below};
 use super::model::{Approval, Json, ToolPart, ToolState};
 use super::path::RunPath;
+use alloc::borrow::ToOwned;
 
 /// What a `tool-approval-request` asks.
 pub struct Question<'a> {

@@ -4,8 +4,9 @@
 //! states are checked here by `session_reducer` and `reduce`. Nesting is checked before each
 //! descent, so no input can overflow the stack.
 
-use std::collections::HashMap;
-use std::rc::Rc;
+use alloc::collections::BTreeMap;
+use alloc::rc::Rc;
+use alloc::{format, string::String};
 
 use super::model::{
     AgentMessage, AgentPart, AgentStreamPart, Fork, Json, SessionAction, SessionState,
@@ -204,7 +205,7 @@ fn fork_list(
         ));
     }
     // Where each message is by id (the first with it, as a fork's `after` names it).
-    let mut positions: HashMap<&str, usize> = HashMap::new();
+    let mut positions: BTreeMap<&str, usize> = BTreeMap::new();
     for (index, message) in messages.iter().enumerate().rev() {
         positions.insert(&message.id, index);
     }
@@ -225,7 +226,7 @@ fn fork_list(
 fn fork_at(
     fork: &Fork,
     path: &str,
-    positions: &HashMap<&str, usize>,
+    positions: &BTreeMap<&str, usize>,
     last: isize,
     (depth, on_path): (usize, &'static str),
 ) -> Result<isize, Error> {

@@ -3,7 +3,8 @@
 //! the Rust state and the host's objects change in the same way.
 
 use super::own;
-use std::rc::Rc;
+use alloc::rc::Rc;
+use alloc::{borrow::ToOwned, boxed::Box, format, string::String, vec, vec::Vec};
 
 use super::json::{self, Update};
 use super::model::{
@@ -732,7 +733,7 @@ impl<'a> Editor<'a> {
 
     /// Appends the root's queued messages as user messages, in order, and empties the queue.
     pub fn send_queue(&mut self) {
-        let queue = std::mem::take(&mut self.root_mut().queue);
+        let queue = core::mem::take(&mut self.root_mut().queue);
         for queued in &queue {
             let id = queued.id.clone();
             let metadata = queued.metadata.clone();

@@ -7,6 +7,7 @@
 //! keeps adding and removing ids never needs a rebuild. Each slot keeps its key's hash, so that
 //! probing compares strings only on a hash match and growing hashes nothing again.
 
+use alloc::{borrow::ToOwned, string::String, vec::Vec};
 /// A map from ids to `V`.
 #[derive(Debug)]
 pub(crate) struct IdMap<V> {
@@ -54,7 +55,7 @@ impl<V> IdMap<V> {
     pub(crate) fn insert(&mut self, id: String, value: V) -> Option<V> {
         let hash = hash(&id);
         match self.slot_for(hash, &id) {
-            Some(slot) => Some(std::mem::replace(&mut slot.value, value)),
+            Some(slot) => Some(core::mem::replace(&mut slot.value, value)),
             empty => {
                 *empty = Some(Slot {
                     hash,
@@ -145,7 +146,7 @@ impl<V> IdMap<V> {
         let capacity = (self.slots.len() * 2).max(FIRST_CAPACITY);
         let mut slots = Vec::with_capacity(capacity);
         slots.resize_with(capacity, || None);
-        let mut old = std::mem::replace(&mut self.slots, slots);
+        let mut old = core::mem::replace(&mut self.slots, slots);
         let mask = capacity - 1;
         for slot in old.iter_mut().filter_map(Option::take) {
             let mut at = self.home(slot.hash);

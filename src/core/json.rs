@@ -39,7 +39,7 @@ pub use held::{keeps_messages, merged, patched, patched_state, reconciled, repla
 
 #[cfg(not(feature = "js-binding"))]
 mod owned {
-    use std::rc::Rc;
+    use alloc::rc::Rc;
 
     use json_patch::PatchOperation;
     use serde::Deserialize;
@@ -121,7 +121,7 @@ mod owned {
                         return None;
                     }
                 }
-                _ => json_patch::patch_unsafe(&mut next, std::slice::from_ref(operation)).ok()?,
+                _ => json_patch::patch_unsafe(&mut next, core::slice::from_ref(operation)).ok()?,
             }
         }
         let scalar = !matches!(next, Value::Array(_) | Value::Object(_));
@@ -269,7 +269,7 @@ mod owned {
 /// The binding's: the values are the host's, and so is every decision on them.
 #[cfg(feature = "js-binding")]
 mod held {
-    use std::rc::Rc;
+    use alloc::rc::Rc;
 
     use super::Update;
     use crate::core::model::{AgentMessage, Json};

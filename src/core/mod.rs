@@ -1,7 +1,8 @@
 //! The session reducer: pure Rust, no wasm dependencies, complete on every target and tested
 //! natively and on wasm32.
 
-use std::rc::Rc;
+use alloc::rc::Rc;
+use alloc::vec::Vec;
 
 mod actions;
 mod approval;
@@ -64,7 +65,7 @@ fn carry_to_last<'a, T: 'a>(mut slots: impl Iterator<Item = &'a mut T>) {
         return;
     };
     for slot in slots {
-        std::mem::swap(carried, slot);
+        core::mem::swap(carried, slot);
         carried = slot;
     }
 }

@@ -1,11 +1,12 @@
 //! The SPEC's value types. They serialize to exactly the SPEC's JSON shapes, and with the
-//! `js-binding` feature tsify turns them into the package's TypeScript types.
+//! `ts-types` feature (the package's declarations build) tsify turns them into its TypeScript types.
 
-use std::rc::Rc;
+use alloc::rc::Rc;
+use alloc::{borrow::ToOwned, boxed::Box, string::String, vec::Vec};
 
 use serde::{Deserialize, Serialize};
 
-#[cfg(feature = "js-binding")]
+#[cfg(feature = "ts-types")]
 use tsify::Tsify;
 
 /// A JSON value (`input`, `output`, `metadata`, `data`, `agentState`): carried, and merged,
@@ -107,7 +108,7 @@ impl<'de> Deserialize<'de> for Text {
 
 /// SPEC "State": `status`, the run's state.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "js-binding", derive(Tsify))]
+#[cfg_attr(feature = "ts-types", derive(Tsify))]
 #[serde(rename_all = "lowercase")]
 pub enum SessionStatus {
     /// Not streaming: the last run finished, was stopped, or none began.
@@ -120,7 +121,7 @@ pub enum SessionStatus {
 
 /// SPEC "State": `error.code`, what kind of failure it was.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "js-binding", derive(Tsify))]
+#[cfg_attr(feature = "ts-types", derive(Tsify))]
 #[serde(rename_all = "snake_case")]
 pub enum SessionErrorCode {
     /// The chat is turned off.
@@ -135,7 +136,7 @@ pub enum SessionErrorCode {
 
 /// SPEC "State": `error`, why the run failed.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "js-binding", derive(Tsify))]
+#[cfg_attr(feature = "ts-types", derive(Tsify))]
 pub struct SessionError {
     /// What went wrong, for the user.
     pub message: String,
@@ -148,7 +149,7 @@ pub use super::protocol::MAX_NESTING;
 
 /// A conversation, or a sub-agent's run behind a tool call.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "js-binding", derive(Tsify))]
+#[cfg_attr(feature = "ts-types", derive(Tsify))]
 pub struct SessionState {
     /// The run's messages, in order (the active path when it has forks).
     pub messages: Vec<Rc<AgentMessage>>,
@@ -164,12 +165,12 @@ pub struct SessionState {
         skip_serializing_if = "Option::is_none",
         deserialize_with = "present_json"
     )]
-    #[cfg_attr(feature = "js-binding", tsify(type = "JsonValue"))]
+    #[cfg_attr(feature = "ts-types", tsify(type = "JsonValue"))]
     pub agent_state: Option<Json>,
     /// v3: the places on the active path (`messages`) that have alternatives, in path order;
     /// the top-level state's only.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    #[cfg_attr(feature = "js-binding", tsify(optional))]
+    #[cfg_attr(feature = "ts-types", tsify(optional))]
     pub forks: Vec<Rc<Fork>>,
     /// v3: messages sent while the run streamed, in order; absent, never empty. Only the
     /// top-level state has one.
@@ -193,16 +194,16 @@ impl SessionState {
 
 /// v3: a message `send` queued while a run streamed, sent when the run finishes.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "js-binding", derive(Tsify))]
+#[cfg_attr(feature = "ts-types", derive(Tsify))]
 pub struct QueuedMessage {
     /// The id the user message gets when it is sent.
     pub id: String,
     /// The message's text.
-    #[cfg_attr(feature = "js-binding", tsify(type = "string"))]
+    #[cfg_attr(feature = "ts-types", tsify(type = "string"))]
     pub text: Text,
     /// Text and data parts sent with the text (attachments, sources, app data).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    #[cfg_attr(feature = "js-binding", tsify(type = "UserPart[]"))]
+    #[cfg_attr(feature = "ts-types", tsify(type = "UserPart[]"))]
     pub parts: Vec<Rc<AgentPart>>,
     /// The user message's metadata.
     #[serde(
@@ -210,22 +211,22 @@ pub struct QueuedMessage {
         skip_serializing_if = "Option::is_none",
         deserialize_with = "present_json"
     )]
-    #[cfg_attr(feature = "js-binding", tsify(type = "JsonValue"))]
+    #[cfg_attr(feature = "ts-types", tsify(type = "JsonValue"))]
     pub metadata: Option<Json>,
 }
 
 /// v3: a place on a path that has alternatives.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "js-binding", derive(Tsify))]
+#[cfg_attr(feature = "ts-types", derive(Tsify))]
 #[serde(from = "ForkFields")]
 pub struct Fork {
     /// The id of the path's message the alternatives follow; null: they begin the conversation.
-    #[cfg_attr(feature = "js-binding", tsify(type = "string | null"))]
+    #[cfg_attr(feature = "ts-types", tsify(type = "string | null"))]
     pub after: Option<String>,
     /// The index of the alternative the path shows after `after`.
     pub active: usize,
     /// In creation order; null exactly at `active` (that one is live).
-    #[cfg_attr(feature = "js-binding", tsify(type = "(Branch | null)[]"))]
+    #[cfg_attr(feature = "ts-types", tsify(type = "(Branch | null)[]"))]
     pub alternatives: Vec<Option<Rc<Branch>>>,
     /// How deep its deepest branch is, counted from it (1: its branches hold no forks), kept so
     /// that the nesting limit is checked without walking the branches.
@@ -282,13 +283,13 @@ impl Fork {
 
 /// v3: an alternative set aside: everything that followed its fork's `after` in it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "js-binding", derive(Tsify))]
+#[cfg_attr(feature = "ts-types", derive(Tsify))]
 pub struct Branch {
     /// The messages of the alternative, from the one after the fork's `after` on.
     pub messages: Vec<Rc<AgentMessage>>,
     /// The forks inside this alternative, as `forks` holds them for the path.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    #[cfg_attr(feature = "js-binding", tsify(optional))]
+    #[cfg_attr(feature = "ts-types", tsify(optional))]
     pub forks: Vec<Rc<Fork>>,
 }
 
@@ -358,7 +359,7 @@ pub fn branch_at(state: &SessionState, index: usize) -> Option<BranchAt> {
 
 /// SPEC "State": a message's `role`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "js-binding", derive(Tsify))]
+#[cfg_attr(feature = "ts-types", derive(Tsify))]
 #[serde(rename_all = "lowercase")]
 pub enum Role {
     /// Sent by the user.
@@ -369,7 +370,7 @@ pub enum Role {
 
 /// SPEC "State": a message of the conversation.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "js-binding", derive(Tsify))]
+#[cfg_attr(feature = "ts-types", derive(Tsify))]
 pub struct AgentMessage {
     /// The message's id, unique in the conversation.
     pub id: String,
@@ -383,13 +384,13 @@ pub struct AgentMessage {
         skip_serializing_if = "Option::is_none",
         deserialize_with = "present_json"
     )]
-    #[cfg_attr(feature = "js-binding", tsify(type = "JsonValue"))]
+    #[cfg_attr(feature = "ts-types", tsify(type = "JsonValue"))]
     pub metadata: Option<Json>,
 }
 
 /// SPEC "State": a part of a message, by its `type`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "js-binding", derive(Tsify))]
+#[cfg_attr(feature = "ts-types", derive(Tsify))]
 #[serde(tag = "type", rename_all = "lowercase")]
 pub enum AgentPart {
     /// Text to show.
@@ -406,10 +407,10 @@ pub enum AgentPart {
 
 /// A `text` part.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "js-binding", derive(Tsify))]
+#[cfg_attr(feature = "ts-types", derive(Tsify))]
 pub struct TextPart {
     /// The text.
-    #[cfg_attr(feature = "js-binding", tsify(type = "string"))]
+    #[cfg_attr(feature = "ts-types", tsify(type = "string"))]
     pub text: Text,
     /// The part's metadata.
     #[serde(
@@ -417,13 +418,13 @@ pub struct TextPart {
         skip_serializing_if = "Option::is_none",
         deserialize_with = "present_json"
     )]
-    #[cfg_attr(feature = "js-binding", tsify(type = "JsonValue"))]
+    #[cfg_attr(feature = "ts-types", tsify(type = "JsonValue"))]
     pub metadata: Option<Json>,
 }
 
 /// A `data` part.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "js-binding", derive(Tsify))]
+#[cfg_attr(feature = "ts-types", derive(Tsify))]
 pub struct DataPart {
     /// What kind of data it is (an AI SDK `data-NAME`, an AG-UI activity type).
     pub name: String,
@@ -431,7 +432,7 @@ pub struct DataPart {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// The data part's id: a `data` stream part with the same name and id updates it.
-    #[cfg_attr(feature = "js-binding", tsify(type = "JsonValue"))]
+    #[cfg_attr(feature = "ts-types", tsify(type = "JsonValue"))]
     pub data: Json,
     /// The data itself.
     #[serde(
@@ -439,16 +440,16 @@ pub struct DataPart {
         skip_serializing_if = "Option::is_none",
         deserialize_with = "present_json"
     )]
-    #[cfg_attr(feature = "js-binding", tsify(type = "JsonValue"))]
+    #[cfg_attr(feature = "ts-types", tsify(type = "JsonValue"))]
     pub metadata: Option<Json>,
 }
 
 /// A `reasoning` part.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "js-binding", derive(Tsify))]
+#[cfg_attr(feature = "ts-types", derive(Tsify))]
 pub struct ReasoningPart {
     /// The reasoning text.
-    #[cfg_attr(feature = "js-binding", tsify(type = "string"))]
+    #[cfg_attr(feature = "ts-types", tsify(type = "string"))]
     pub text: Text,
     /// The part's metadata.
     #[serde(
@@ -456,14 +457,14 @@ pub struct ReasoningPart {
         skip_serializing_if = "Option::is_none",
         deserialize_with = "present_json"
     )]
-    #[cfg_attr(feature = "js-binding", tsify(type = "JsonValue"))]
+    #[cfg_attr(feature = "ts-types", tsify(type = "JsonValue"))]
     pub metadata: Option<Json>,
 }
 
 /// `input-streaming`, `running` and `awaiting-confirmation` are open; `done` and `error` are
 /// finished; `cancelled` is neither.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "js-binding", derive(Tsify))]
+#[cfg_attr(feature = "ts-types", derive(Tsify))]
 #[serde(rename_all = "kebab-case")]
 pub enum ToolState {
     /// Its input is still arriving (`tool-input-delta`).
@@ -510,7 +511,7 @@ impl AgentStreamPart {
 
 /// The two states a `toolPhase` event may set.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "js-binding", derive(Tsify))]
+#[cfg_attr(feature = "ts-types", derive(Tsify))]
 #[serde(rename_all = "kebab-case")]
 pub enum OpenToolState {
     /// `running`.
@@ -530,7 +531,7 @@ impl From<OpenToolState> for ToolState {
 
 /// SPEC "State": a call's `error`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "js-binding", derive(Tsify))]
+#[cfg_attr(feature = "ts-types", derive(Tsify))]
 pub struct ToolError {
     /// What went wrong.
     pub message: String,
@@ -548,18 +549,18 @@ pub fn is_cancelled(error: &ToolError) -> bool {
 
 /// SPEC "State": a `tool` part, one call of a tool, in the state its life has reached.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "js-binding", derive(Tsify))]
+#[cfg_attr(feature = "ts-types", derive(Tsify))]
 pub struct ToolPart {
     /// The call id, unique in the whole conversation.
     pub id: String,
     /// The tool's name.
     pub name: String,
     /// `null` while the input is streaming.
-    #[cfg_attr(feature = "js-binding", tsify(type = "JsonValue"))]
+    #[cfg_attr(feature = "ts-types", tsify(type = "JsonValue"))]
     pub input: Json,
     /// The input as it was streamed (`tool-input-delta`), kept once complete.
     #[serde(default, rename = "inputText", skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "js-binding", tsify(type = "string"))]
+    #[cfg_attr(feature = "ts-types", tsify(type = "string"))]
     pub input_text: Option<Text>,
     /// Where the call is in its life.
     pub state: ToolState,
@@ -569,7 +570,7 @@ pub struct ToolPart {
         skip_serializing_if = "Option::is_none",
         deserialize_with = "present_json"
     )]
-    #[cfg_attr(feature = "js-binding", tsify(type = "JsonValue"))]
+    #[cfg_attr(feature = "ts-types", tsify(type = "JsonValue"))]
     pub output: Option<Json>,
     /// Why the call failed, when its state is `error` (code `"cancelled"`: the user cancelled it).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -590,7 +591,7 @@ pub struct ToolPart {
         skip_serializing_if = "Option::is_none",
         deserialize_with = "present_json"
     )]
-    #[cfg_attr(feature = "js-binding", tsify(type = "JsonValue"))]
+    #[cfg_attr(feature = "ts-types", tsify(type = "JsonValue"))]
     pub metadata: Option<Json>,
 }
 
@@ -618,7 +619,7 @@ impl Drop for ToolPart {
 
 /// An approval asked for a call, and the answer once given.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "js-binding", derive(Tsify))]
+#[cfg_attr(feature = "ts-types", derive(Tsify))]
 pub struct Approval {
     /// The protocol's approval or interrupt id; the call id when it has none.
     pub id: String,
@@ -631,7 +632,7 @@ pub struct Approval {
         skip_serializing_if = "Option::is_none",
         deserialize_with = "present_json"
     )]
-    #[cfg_attr(feature = "js-binding", tsify(type = "JsonValue"))]
+    #[cfg_attr(feature = "ts-types", tsify(type = "JsonValue"))]
     pub details: Option<Json>,
     /// The answer: `None` until given.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -643,7 +644,7 @@ pub struct Approval {
 
 /// SPEC "Stream parts": `finish.reason`, why a run ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "js-binding", derive(Tsify))]
+#[cfg_attr(feature = "ts-types", derive(Tsify))]
 #[serde(rename_all = "kebab-case")]
 pub enum FinishReason {
     /// The agent finished its reply.
@@ -662,7 +663,7 @@ pub enum FinishReason {
 
 /// One part of what an adapter streams.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "js-binding", derive(Tsify))]
+#[cfg_attr(feature = "ts-types", derive(Tsify))]
 #[serde(
     tag = "type",
     rename_all = "kebab-case",
@@ -679,7 +680,7 @@ pub enum AgentStreamPart {
             skip_serializing_if = "Option::is_none",
             deserialize_with = "present_json"
         )]
-        #[cfg_attr(feature = "js-binding", tsify(type = "JsonValue"))]
+        #[cfg_attr(feature = "ts-types", tsify(type = "JsonValue"))]
         metadata: Option<Json>,
     },
     /// SPEC "Stream parts": `text-delta`, text appended to the target message.
@@ -688,7 +689,7 @@ pub enum AgentStreamPart {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         message_id: Option<String>,
         /// The text appended.
-        #[cfg_attr(feature = "js-binding", tsify(type = "string"))]
+        #[cfg_attr(feature = "ts-types", tsify(type = "string"))]
         text: Text,
         /// Metadata merged into the text part.
         #[serde(
@@ -696,7 +697,7 @@ pub enum AgentStreamPart {
             skip_serializing_if = "Option::is_none",
             deserialize_with = "present_json"
         )]
-        #[cfg_attr(feature = "js-binding", tsify(type = "JsonValue"))]
+        #[cfg_attr(feature = "ts-types", tsify(type = "JsonValue"))]
         metadata: Option<Json>,
     },
     /// SPEC "Stream parts": `reasoning`, a whole reasoning part added to the target message.
@@ -705,7 +706,7 @@ pub enum AgentStreamPart {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         message_id: Option<String>,
         /// The reasoning text.
-        #[cfg_attr(feature = "js-binding", tsify(type = "string"))]
+        #[cfg_attr(feature = "ts-types", tsify(type = "string"))]
         text: Text,
         /// The part's metadata.
         #[serde(
@@ -713,7 +714,7 @@ pub enum AgentStreamPart {
             skip_serializing_if = "Option::is_none",
             deserialize_with = "present_json"
         )]
-        #[cfg_attr(feature = "js-binding", tsify(type = "JsonValue"))]
+        #[cfg_attr(feature = "ts-types", tsify(type = "JsonValue"))]
         metadata: Option<Json>,
     },
     /// SPEC "Stream parts": `tool-call`, a call begins running (or a streamed input completes).
@@ -726,7 +727,7 @@ pub enum AgentStreamPart {
         /// The tool's name.
         name: String,
         /// The call's input.
-        #[cfg_attr(feature = "js-binding", tsify(type = "JsonValue"))]
+        #[cfg_attr(feature = "ts-types", tsify(type = "JsonValue"))]
         input: Json,
         /// The part's metadata.
         #[serde(
@@ -734,7 +735,7 @@ pub enum AgentStreamPart {
             skip_serializing_if = "Option::is_none",
             deserialize_with = "present_json"
         )]
-        #[cfg_attr(feature = "js-binding", tsify(type = "JsonValue"))]
+        #[cfg_attr(feature = "ts-types", tsify(type = "JsonValue"))]
         metadata: Option<Json>,
     },
     /// SPEC "Stream parts": `tool-result`, a call's output.
@@ -742,7 +743,7 @@ pub enum AgentStreamPart {
         /// The call id.
         id: String,
         /// The output.
-        #[cfg_attr(feature = "js-binding", tsify(type = "JsonValue"))]
+        #[cfg_attr(feature = "ts-types", tsify(type = "JsonValue"))]
         output: Json,
         /// A streaming tool's progress: `output` is set and the call stays as it is.
         #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -753,7 +754,7 @@ pub enum AgentStreamPart {
             skip_serializing_if = "Option::is_none",
             deserialize_with = "present_json"
         )]
-        #[cfg_attr(feature = "js-binding", tsify(type = "JsonValue"))]
+        #[cfg_attr(feature = "ts-types", tsify(type = "JsonValue"))]
         metadata: Option<Json>,
     },
     /// SPEC "Stream parts": `tool-error`, a call failed.
@@ -768,7 +769,7 @@ pub enum AgentStreamPart {
             skip_serializing_if = "Option::is_none",
             deserialize_with = "present_json"
         )]
-        #[cfg_attr(feature = "js-binding", tsify(type = "JsonValue"))]
+        #[cfg_attr(feature = "ts-types", tsify(type = "JsonValue"))]
         metadata: Option<Json>,
     },
     /// SPEC "Stream parts": `step-finish`, a step of the run ended.
@@ -793,7 +794,7 @@ pub enum AgentStreamPart {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         message_id: Option<String>,
         /// The text appended.
-        #[cfg_attr(feature = "js-binding", tsify(type = "string"))]
+        #[cfg_attr(feature = "ts-types", tsify(type = "string"))]
         text: Text,
         /// Metadata merged into the reasoning part.
         #[serde(
@@ -801,7 +802,7 @@ pub enum AgentStreamPart {
             skip_serializing_if = "Option::is_none",
             deserialize_with = "present_json"
         )]
-        #[cfg_attr(feature = "js-binding", tsify(type = "JsonValue"))]
+        #[cfg_attr(feature = "ts-types", tsify(type = "JsonValue"))]
         metadata: Option<Json>,
     },
     /// A piece of a call's input; with `name`, the first one adds the call.
@@ -815,7 +816,7 @@ pub enum AgentStreamPart {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         name: Option<String>,
         /// The piece of input text.
-        #[cfg_attr(feature = "js-binding", tsify(type = "string"))]
+        #[cfg_attr(feature = "ts-types", tsify(type = "string"))]
         text: Text,
         /// Metadata merged into the call.
         #[serde(
@@ -823,7 +824,7 @@ pub enum AgentStreamPart {
             skip_serializing_if = "Option::is_none",
             deserialize_with = "present_json"
         )]
-        #[cfg_attr(feature = "js-binding", tsify(type = "JsonValue"))]
+        #[cfg_attr(feature = "ts-types", tsify(type = "JsonValue"))]
         metadata: Option<Json>,
     },
     /// The call's input is complete: it is parsed, once, here.
@@ -836,7 +837,7 @@ pub enum AgentStreamPart {
             skip_serializing_if = "Option::is_none",
             deserialize_with = "present_json"
         )]
-        #[cfg_attr(feature = "js-binding", tsify(type = "JsonValue"))]
+        #[cfg_attr(feature = "ts-types", tsify(type = "JsonValue"))]
         metadata: Option<Json>,
     },
     /// The agent asks for approval of a call, by call `id` or, without one, by tool `name`.
@@ -862,7 +863,7 @@ pub enum AgentStreamPart {
             skip_serializing_if = "Option::is_none",
             deserialize_with = "present_json"
         )]
-        #[cfg_attr(feature = "js-binding", tsify(type = "JsonValue"))]
+        #[cfg_attr(feature = "ts-types", tsify(type = "JsonValue"))]
         details: Option<Json>,
     },
     /// The answer to an approval, by call `id` or by `approvalId`.
@@ -884,7 +885,7 @@ pub enum AgentStreamPart {
             skip_serializing_if = "Option::is_none",
             deserialize_with = "present_json"
         )]
-        #[cfg_attr(feature = "js-binding", tsify(type = "JsonValue"))]
+        #[cfg_attr(feature = "ts-types", tsify(type = "JsonValue"))]
         input: Option<Json>,
         /// The user's answer is the result: the call becomes `done` with it.
         #[serde(
@@ -892,7 +893,7 @@ pub enum AgentStreamPart {
             skip_serializing_if = "Option::is_none",
             deserialize_with = "present_json"
         )]
-        #[cfg_attr(feature = "js-binding", tsify(type = "JsonValue"))]
+        #[cfg_attr(feature = "ts-types", tsify(type = "JsonValue"))]
         output: Option<Json>,
     },
     /// Data for the target message: with `id`, it replaces (`data`) or patches (`patch`) the
@@ -913,7 +914,7 @@ pub enum AgentStreamPart {
             skip_serializing_if = "Option::is_none",
             deserialize_with = "present_json"
         )]
-        #[cfg_attr(feature = "js-binding", tsify(type = "JsonValue"))]
+        #[cfg_attr(feature = "ts-types", tsify(type = "JsonValue"))]
         data: Option<Json>,
         /// An RFC 6902 JSON Patch, applied all or nothing (`json::patched`).
         #[serde(
@@ -921,7 +922,7 @@ pub enum AgentStreamPart {
             skip_serializing_if = "Option::is_none",
             deserialize_with = "present_json"
         )]
-        #[cfg_attr(feature = "js-binding", tsify(type = "JsonPatch"))]
+        #[cfg_attr(feature = "ts-types", tsify(type = "JsonPatch"))]
         patch: Option<Json>,
         /// Metadata merged into the data part.
         #[serde(
@@ -929,7 +930,7 @@ pub enum AgentStreamPart {
             skip_serializing_if = "Option::is_none",
             deserialize_with = "present_json"
         )]
-        #[cfg_attr(feature = "js-binding", tsify(type = "JsonValue"))]
+        #[cfg_attr(feature = "ts-types", tsify(type = "JsonValue"))]
         metadata: Option<Json>,
     },
     /// Metadata merged into the target message.
@@ -938,7 +939,7 @@ pub enum AgentStreamPart {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         message_id: Option<String>,
         /// The metadata merged.
-        #[cfg_attr(feature = "js-binding", tsify(type = "JsonValue"))]
+        #[cfg_attr(feature = "ts-types", tsify(type = "JsonValue"))]
         metadata: Json,
     },
     /// The run's messages as the agent holds them, reconciled by id (`exact`: exactly these).
@@ -957,7 +958,7 @@ pub enum AgentStreamPart {
             skip_serializing_if = "Option::is_none",
             deserialize_with = "present_json"
         )]
-        #[cfg_attr(feature = "js-binding", tsify(type = "JsonValue"))]
+        #[cfg_attr(feature = "ts-types", tsify(type = "JsonValue"))]
         snapshot: Option<Json>,
         /// An RFC 6902 JSON Patch applied to it (all or nothing).
         #[serde(
@@ -965,7 +966,7 @@ pub enum AgentStreamPart {
             skip_serializing_if = "Option::is_none",
             deserialize_with = "present_json"
         )]
-        #[cfg_attr(feature = "js-binding", tsify(type = "JsonPatch"))]
+        #[cfg_attr(feature = "ts-types", tsify(type = "JsonPatch"))]
         patch: Option<Json>,
     },
     /// v3: a step begins in the target message.
@@ -990,7 +991,7 @@ pub enum AgentStreamPart {
 
 /// SPEC "Actions": what the host dispatches to the reducer, by its `type`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "js-binding", derive(Tsify))]
+#[cfg_attr(feature = "ts-types", derive(Tsify))]
 #[serde(
     tag = "type",
     rename_all = "camelCase",
@@ -1002,11 +1003,11 @@ pub enum SessionAction {
         /// The new message's id.
         id: String,
         /// The message's text.
-        #[cfg_attr(feature = "js-binding", tsify(type = "string"))]
+        #[cfg_attr(feature = "ts-types", tsify(type = "string"))]
         text: Text,
         /// v3: text and data parts sent after the text (the core ignores a send with any other).
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
-        #[cfg_attr(feature = "js-binding", tsify(type = "UserPart[]"))]
+        #[cfg_attr(feature = "ts-types", tsify(type = "UserPart[]"))]
         parts: Vec<Rc<AgentPart>>,
         /// v3: the user message's metadata.
         #[serde(
@@ -1014,7 +1015,7 @@ pub enum SessionAction {
             skip_serializing_if = "Option::is_none",
             deserialize_with = "present_json"
         )]
-        #[cfg_attr(feature = "js-binding", tsify(type = "JsonValue"))]
+        #[cfg_attr(feature = "ts-types", tsify(type = "JsonValue"))]
         metadata: Option<Json>,
     },
     /// SPEC "Actions": part, a stream part from the agent.
@@ -1055,7 +1056,7 @@ pub enum SessionAction {
         /// The id of the new user message.
         id: String,
         /// The new message's text.
-        #[cfg_attr(feature = "js-binding", tsify(type = "string"))]
+        #[cfg_attr(feature = "ts-types", tsify(type = "string"))]
         text: Text,
     },
     /// v3: the reply after the last user message (before `message_id`) set aside for a new one.
@@ -1068,7 +1069,7 @@ pub enum SessionAction {
     /// v3: the alternative `to` of the fork after `after` becomes the path.
     SwitchBranch {
         /// The id of the message the fork follows; `None`: the fork at the start.
-        #[cfg_attr(feature = "js-binding", tsify(type = "string | null"))]
+        #[cfg_attr(feature = "ts-types", tsify(type = "string | null"))]
         after: Option<String>,
         /// The index of the alternative that becomes the path.
         to: usize,
@@ -1089,7 +1090,7 @@ pub enum SessionAction {
         messages: Vec<Rc<AgentMessage>>,
         /// The forks on those messages, in path order (`after` one of them, or null).
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
-        #[cfg_attr(feature = "js-binding", tsify(optional))]
+        #[cfg_attr(feature = "ts-types", tsify(optional))]
         forks: Vec<Rc<Fork>>,
     },
 }

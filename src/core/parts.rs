@@ -1,7 +1,8 @@
 //! The rows of SPEC "Stream parts" (v1, v2 and v3), one function each: `reducer::apply_part`
 //! dispatches to them.
 
-use std::rc::Rc;
+use alloc::rc::Rc;
+use alloc::{borrow::ToOwned, string::String, vec::Vec};
 
 use super::actions;
 use super::approval::{self, Answer, Question};
@@ -444,7 +445,7 @@ fn append_or_add(
     };
     let parts = &editor.run(run)?.messages.get(message)?.parts;
     match parts.last() {
-        Some(last) if std::mem::discriminant(last.as_ref()) == std::mem::discriminant(&part) => {
+        Some(last) if core::mem::discriminant(last.as_ref()) == core::mem::discriminant(&part) => {
             let last = parts.len() - 1;
             if !text.is_empty() {
                 editor.append_text(run, message, last, text)?;

@@ -12,6 +12,7 @@
 
 use super::model::{SessionStatus, ToolState};
 use super::path::{CallPath, CallPos};
+use alloc::{string::String, vec::Vec};
 
 /// One change a reducer step made, addressed by path (SPEC rows name each kind's effect).
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -2,6 +2,7 @@
 //! sub-agent runs hold it.
 
 use super::own;
+use alloc::vec::Vec;
 
 use super::model::{AgentPart, SessionState, ToolPart};
 

@@ -9,6 +9,13 @@
 //! without a code does not compile. The names of plain literals are serde's (the SPEC's JSON).
 //! Nothing here touches wasm: the core uses the constants on every target.
 
+use alloc::{
+    borrow::ToOwned,
+    format,
+    string::{String, ToString},
+    vec,
+    vec::Vec,
+};
 use serde::Serialize;
 
 use super::model::{
@@ -198,7 +205,7 @@ macro_rules! literals {
                     doc: concat!($($doc, "\n"),+),
                     name: $js,
                     names: Some(ALL.iter().map(super::serde_name).collect()),
-                    codes: Vec::new(),
+                    codes: alloc::vec::Vec::new(),
                 }
             }
         }

@@ -1,7 +1,8 @@
 //! The session state machine: `apply_action` dispatches each action to its SPEC "Actions"
 //! row (`actions`), `apply_part` each stream part to its SPEC "Stream parts" row (`parts`).
 
-use std::rc::Rc;
+use alloc::rc::Rc;
+use alloc::vec::Vec;
 
 use super::actions;
 use super::check::{check_action, check_state};
@@ -312,15 +313,16 @@ pub fn session_reducer(
 /// an entry keeps no state alive, and a live one cannot be changed in place (`Rc::get_mut`
 /// refuses while a `Weak` points at it, and `Rc::make_mut` moves the value out).
 mod returned {
-    use std::cell::RefCell;
-    use std::rc::{Rc, Weak};
+    use alloc::rc::{Rc, Weak};
+    use alloc::vec::Vec;
+    use core::cell::RefCell;
 
     use crate::core::model::SessionState;
 
     const KEPT: usize = 16;
 
-    thread_local! {
-        static LATELY: RefCell<Vec<Weak<SessionState>>> = const { RefCell::new(Vec::new()) };
+    crate::per_thread::per_thread! {
+        static LATELY: RefCell<Vec<Weak<SessionState>>> = RefCell::new(Vec::new());
     }
 
     /// Whether `state` is one of the last states returned (and so was checked).

@@ -1,7 +1,8 @@
 //! `resumable(messages)`: what Retry sends.
 
 use super::own;
-use std::rc::Rc;
+use alloc::rc::Rc;
+use alloc::vec::Vec;
 
 use super::model::{AgentMessage, AgentPart, Role};
 use super::path::CallPos;

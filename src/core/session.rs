@@ -2,9 +2,10 @@
 //! of the conversation: the open calls, where each call id lives, and where each message id
 //! lives in its run.
 
-use std::cell::{RefCell, RefMut};
-use std::ops::Range;
-use std::rc::Rc;
+use alloc::rc::Rc;
+use alloc::{boxed::Box, string::String, vec, vec::Vec};
+use core::cell::{RefCell, RefMut};
+use core::ops::Range;
 
 use super::id_map::IdMap;
 use super::model::{AgentMessage, AgentPart, SessionState, ToolPart};

@@ -5,6 +5,7 @@ use super::edit::Editor;
 use super::model::{AgentMessage, Role};
 use super::path::RunPath;
 use super::protocol::MADE_UP_ID_PREFIX;
+use alloc::{borrow::ToOwned, string::String, vec::Vec};
 
 /// The newest message of the run with this id: `Some(None)` when there is none.
 pub fn find_message(editor: &Editor, run: &RunPath, id: &str) -> Option<Option<usize>> {

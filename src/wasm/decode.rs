@@ -22,7 +22,8 @@
 //! values stay in the JavaScript objects (see `write`). The encoding is the module's own, made
 //! by `read.js`; should it ever run short, the decoder reads -1s and empty strings, never panics.
 
-use std::rc::Rc;
+use alloc::rc::Rc;
+use alloc::{borrow::ToOwned, boxed::Box, string::String, vec::Vec};
 
 use crate::core::model::{
     AgentMessage, AgentPart, AgentStreamPart, Approval, Branch, DataPart, Fork, Json,

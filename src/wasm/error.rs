@@ -1,6 +1,7 @@
 //! Errors that cross to JavaScript: real `Error` objects with machine-readable fields, made by
 //! `error.js` (the wasm formats no messages).
 
+use alloc::vec::Vec;
 use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen(module = "/src/wasm/error.js")]

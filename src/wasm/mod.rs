@@ -1,5 +1,6 @@
 //! The JavaScript binding: the only code that touches JS values.
 
+use alloc::vec::Vec;
 mod decode;
 mod error;
 mod facts;
@@ -7,12 +8,11 @@ mod read;
 mod recent;
 mod write;
 
-use std::rc::Rc;
+use alloc::rc::Rc;
 
-use tsify::Ts;
 use wasm_bindgen::prelude::*;
 
-use crate::core::model::{is_cancelled, Json, Text, ToolError};
+use crate::core::model::{is_cancelled, Json, Text};
 use crate::core::patch::Patch;
 use crate::core::path::CallPath;
 use crate::core::{plain_append_target, reduce_with, resumable_cut, Cut, Outcome, Session};
@@ -190,6 +190,8 @@ pub fn resumable(
 
 /// Whether a tool error means the user cancelled the call (`code === "cancelled"`).
 #[wasm_bindgen(js_name = isCancelled)]
-pub fn is_cancelled_js(error: Ts<ToolError>) -> Result<bool, JsValue> {
-    Ok(is_cancelled(&read::tool_error(&error.js_value())?))
+pub fn is_cancelled_js(
+    #[wasm_bindgen(unchecked_param_type = "ToolError")] error: &JsValue,
+) -> Result<bool, JsValue> {
+    Ok(is_cancelled(&read::tool_error(error)?))
 }

@@ -2,7 +2,8 @@
 //! JavaScript and throws the coded error for bad input; `decode` turns its encoding into the
 //! core's types. Every call is `catch`, so nothing thrown unwinds through wasm frames.
 
-use std::rc::Rc;
+use alloc::rc::Rc;
+use alloc::{string::String, vec::Vec};
 
 use wasm_bindgen::prelude::*;
 
@@ -56,7 +57,7 @@ pub fn entry_action(codes: &[i32], strings: &[u8]) -> Result<Option<ReadAction>,
     // `sessionReducer` wrapper (src/main/session-reducer.js) is the only caller of the export they
     // come through (the glue that exports it is bundled, not exported), as it is of
     // `read_strings`.
-    let strings = unsafe { std::str::from_utf8_unchecked(strings) };
+    let strings = unsafe { core::str::from_utf8_unchecked(strings) };
     with_leaves(Decoder::new(codes, strings).action())
 }
 

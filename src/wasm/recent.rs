@@ -6,7 +6,8 @@
 //! restored session) is read and checked in full. Answers never depend on what is
 //! remembered, only the cost.
 
-use std::cell::{Cell, RefCell};
+use alloc::vec::Vec;
+use core::cell::{Cell, RefCell};
 
 use crate::core::{remove_at, Session};
 
@@ -17,9 +18,9 @@ const HEADS: usize = 8;
 // page's one thread never sees) would bring its error's formatting into the wasm, and
 // `try_borrow_mut` for the same reason (no borrow of the heads outlives its call); without the
 // storage nothing is remembered, which costs only time.
-thread_local! {
-    static HEADS_BY_AGE: RefCell<Vec<(u32, Session)>> = const { RefCell::new(Vec::new()) };
-    static LAST_ID: Cell<u32> = const { Cell::new(0) };
+crate::per_thread::per_thread! {
+    static HEADS_BY_AGE: RefCell<Vec<(u32, Session)>> = RefCell::new(Vec::new());
+    static LAST_ID: Cell<u32> = Cell::new(0);
 }
 
 /// Takes the session with this id (as `facts.js` keeps it: a number), to change it in

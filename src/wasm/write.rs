@@ -38,6 +38,7 @@
 //! `leaves` (a batch's actions) is `undefined` when there are none: most steps have none, and
 //! each value made or copied for the call costs a crossing.
 
+use alloc::vec::Vec;
 use wasm_bindgen::prelude::*;
 
 use crate::core::patch::Patch;
