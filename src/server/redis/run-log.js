@@ -1,6 +1,7 @@
 // The run log on Redis, for several instances: each run's frames in a Redis Stream of its own, so
 // any instance serves a reconnect from the client's offset and follows the run live (a blocking
-// XREAD on a connection of the follower's own). Entry ids carry the offsets (`0-1` marks the
+// XREAD on a connection of the follower's own; a follower of a run this instance writes reads its
+// frames from memory as Redis acknowledges them, with no read of its own). Entry ids carry the offsets (`0-1` marks the
 // start, frame n is `0-(n+2)`), so trimming never renumbers a run, and the end is an entry with
 // an id of Redis's own (`*`, always above them): followers read it as any frame, and a frame that
 // comes after it is refused by Redis. The conversation's newest run id is a key beside it. The
@@ -51,8 +52,34 @@ export function createRedisRunLog(options = {}) {
   const streamKey = (runId) => `${prefix}run:${runId}`;
   const newestKey = (key) => `${prefix}newest:${key}`;
   const stopKey = (runId) => `${prefix}stop:${runId}`;
-  /** The runs this instance writes: their key, opening and frames (the next offset is their count). @type {Map<string, { key: string, opening: string, frames: string[], ended: boolean }>} */
+  /**
+   * The runs this instance writes: their key, opening and frames (the next offset is their
+   * count), how many frames Redis has acknowledged, whether it holds their end, and whether a
+   * write failed (then followers here stop and the client resumes from what Redis holds).
+   * @typedef {{ key: string, opening: string, frames: string[], ended: boolean, acked: number, endAcked: boolean, failed: boolean, waiters: Set<() => void> }} WrittenRun
+   * @type {Map<string, WrittenRun>}
+   */
   const writing = new Map();
+  /** @param {WrittenRun} run */
+  const wake = (run) => {
+    for (const waiter of run.waiters) waiter();
+    run.waiters.clear();
+  };
+  // Redis answers one connection's commands in order, so each reply acknowledges every frame before it.
+  /** @param {WrittenRun} run @param {(reply: unknown) => void} acknowledge */
+  const written = (run, args, acknowledge) => {
+    command(args).then(
+      (reply) => {
+        acknowledge(reply);
+        wake(run);
+      },
+      (error) => {
+        run.failed = true;
+        wake(run);
+        onError(error);
+      },
+    );
+  };
   /** Sends one command in the order it was asked (node-redis keeps one connection's order). */
   const command = async (args) => (await redis.ready).sendCommand(args);
   const fire = (args) => void command(args).catch(onError);
@@ -75,7 +102,7 @@ export function createRedisRunLog(options = {}) {
     /** A new run of the conversation `key`; `opening` (its protocol and start state) is kept with it. */
     async start(key, runId, opening = {}) {
       const text = JSON.stringify(opening);
-      writing.set(runId, { key, opening: text, frames: [], ended: false });
+      writing.set(runId, { key, opening: text, frames: [], ended: false, acked: 0, endAcked: false, failed: false, waiters: new Set() });
       const stream = streamKey(runId);
       await command(["XADD", stream, "0-1", "s", text]);
       await Promise.all([
@@ -88,7 +115,9 @@ export function createRedisRunLog(options = {}) {
       const run = writing.get(runId);
       if (run === undefined || run.ended) return -1;
       const offset = run.frames.push(frame) - 1;
-      fire(["XADD", streamKey(runId), "MAXLEN", "~", String(maxLength), frameId(offset), "f", frame]);
+      written(run, ["XADD", streamKey(runId), "MAXLEN", "~", String(maxLength), frameId(offset), "f", frame], () => {
+        run.acked = Math.max(run.acked, offset + 1);
+      });
       return offset;
     },
     /** The run wrote its last frame. */
@@ -97,7 +126,13 @@ export function createRedisRunLog(options = {}) {
       if (run === undefined || run.ended) return;
       run.ended = true;
       setTimeout(() => writing.delete(runId), KEEP_WRITTEN_MS).unref?.();
-      for (const args of endCommands(key, runId)) fire(args);
+      const [endEntry, ...expiries] = endCommands(key, runId);
+      // NOMKSTREAM answers null when Redis lost the stream: its followers resume once it is written back.
+      written(run, endEntry, (reply) => {
+        if (reply === null) run.failed = true;
+        else run.endAcked = true;
+      });
+      for (const args of expiries) fire(args);
     },
     /** The run's opening as `start` was given it, or undefined when Redis no longer has it. */
     async opening(runId) {
@@ -151,6 +186,11 @@ export function createRedisRunLog(options = {}) {
      * @param {string} runId @param {number} from @param {AbortSignal} [signal]
      */
     async *follow(runId, from, signal) {
+      const run = writing.get(runId);
+      if (run !== undefined && !run.failed) {
+        yield* followWritten(run, from, signal);
+        return;
+      }
       const stream = streamKey(runId);
       // What is there already, on the shared connection: a run that ended needs no blocking read.
       let after = `0-${from + 1}`;
@@ -190,4 +230,33 @@ export function createRedisRunLog(options = {}) {
     /** Closes the connections this log opened. */
     close: () => redis.close(),
   };
+}
+
+/**
+ * A run this instance writes, followed from memory: each frame once Redis holds it, until Redis
+ * holds its end, so a follower here sees what one on another instance sees. A failed write ends
+ * it with an error, as a failed read does: the client resumes from its offset on what Redis holds.
+ * @param {{ frames: string[], acked: number, endAcked: boolean, failed: boolean, waiters: Set<() => void> }} run
+ * @param {number} from @param {AbortSignal} [signal]
+ */
+async function* followWritten(run, from, signal) {
+  /** @type {(() => void) | undefined} */
+  let wakeUp;
+  const onAbort = () => wakeUp?.();
+  signal?.addEventListener("abort", onAbort, { once: true });
+  try {
+    let next = from;
+    for (;;) {
+      while (next < run.acked) yield run.frames[next++];
+      if (run.failed) throw new Error("chat-session-reducer/server: the run's frames could not be written to Redis");
+      if (run.endAcked || signal?.aborted) return;
+      await new Promise((resolve) => {
+        wakeUp = () => resolve(undefined);
+        run.waiters.add(wakeUp);
+      });
+    }
+  } finally {
+    if (wakeUp !== undefined) run.waiters.delete(wakeUp);
+    signal?.removeEventListener("abort", onAbort);
+  }
 }
