@@ -55,7 +55,8 @@ const withoutHopByHop = (headers) => Object.fromEntries(Object.entries(headers).
 function badGateway(res, instance, error) {
   if (res.headersSent) return res.destroy(error);
   const body = JSON.stringify({ error: `instance ${instance.name} did not answer (${error.code ?? error.message})`, code: "bad_gateway" });
-  res.writeHead(502, { "content-type": "application/json; charset=utf-8", "content-length": Buffer.byteLength(body) }).end(body);
+  const headers = { "content-type": "application/json; charset=utf-8", "content-length": Buffer.byteLength(body), "x-chat-instance": instance.name };
+  res.writeHead(502, headers).end(body);
 }
 
 /** An http.Server forwarding each request to the next of `instances` (round robin). */
