@@ -28,14 +28,23 @@ export function startInstance(name, env) {
   const child = spawn(process.execPath, ["www/server.mjs"], { cwd: ROOT, env: { ...env, PORT: "0" }, stdio: ["ignore", "pipe", "pipe"] });
   started.push(child);
   let output = "";
-  const prefix = (stream, chunk) => stream.write(String(chunk).replace(/^(?=.)/gm, `[${name}] `));
-  child.stderr.on("data", (chunk) => prefix(process.stderr, chunk));
+  // Its lines, each whole and named: `[1] chat: ai-sdk: long: finished after 30 frames`.
+  const prefixed = (stream) => {
+    let partial = "";
+    return (chunk) => {
+      const lines = (partial + chunk).split("\n");
+      partial = lines.pop();
+      for (const line of lines) stream.write(`[${name}] ${line}\n`);
+    };
+  };
+  const toStdout = prefixed(process.stdout);
+  child.stderr.on("data", prefixed(process.stderr));
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`instance ${name} did not listen within ${READY_WITHIN_MS} ms:\n${output}`)), READY_WITHIN_MS);
     const early = (code, signal) => reject(new Error(`instance ${name} exited (${code ?? signal}) before listening:\n${output}`));
     child.once("exit", early);
     child.stdout.on("data", (chunk) => {
-      prefix(process.stdout, chunk);
+      toStdout(chunk);
       if (output === undefined) return;
       output += chunk;
       const port = output.match(/Chat demo: http:\/\/localhost:(\d+)\//)?.[1];
@@ -71,9 +80,10 @@ export function createProxy(instances) {
       res.writeHead(reply.statusCode, reply.statusMessage, headers);
       res.flushHeaders();
       reply.pipe(res);
-      reply.once("error", (error) => res.destroy(error));
+      reply.on("error", (error) => res.destroy(error));
     });
-    upstream.once("error", (error) => badGateway(res, instance, error));
+    upstream.on("error", (error) => badGateway(res, instance, error));
+    req.on("error", () => upstream.destroy());
     // The client went away (an abort, a closed tab) before the reply ended: so does the upstream request.
     res.once("close", () => res.writableFinished || upstream.destroy());
     req.pipe(upstream);

@@ -197,6 +197,8 @@ proxyTest("a Stop sent through the proxy (to the other instance) stops the run's
   client.session.stop();
   await until(() => linesOf(on, /long: aborted by the client/) > abortedBefore, `instance ${on}'s model aborted`);
   await hooks(on, "release", {});
+  // The instance aborts the model before it answers the Stop: wait for the answer.
+  await until(() => client.requests.find((request) => request.kind === "stop")?.status !== undefined, "the Stop answered");
   const stop = client.requests.find((request) => request.kind === "stop");
   assert.ok(stop && stop.on !== on && stop.status < 300, `the Stop went to the other instance: ${JSON.stringify(client.requests)}`);
   assert.equal(client.status(), "idle");
