@@ -306,7 +306,8 @@ instancesTest(`${RUNS} seeded runs with kills, cuts and stops across both instan
     client.turn = turn;
     client.session.send(long ? "Tell me a long story" : `Hello ${turn}`);
     if (fault !== "none") {
-      await until(() => settled(client) || (client.shown().messages.at(-1).role === "assistant" && client.reply().length >= at), "the reply to reach the fault");
+      // A bound on progress, not on speed: a loaded machine's runs can wait behind a killed instance's lease.
+      await until(() => settled(client) || (client.shown().messages.at(-1).role === "assistant" && client.reply().length >= at), "the reply to reach the fault", 60_000);
       const streaming = !settled(client);
       if (streaming && fault === "cut") client.cut();
       // A Stop before the request reached an instance stores nothing (docs/decisions.md): stop a reply that streams.
