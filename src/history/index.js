@@ -8,7 +8,7 @@
 
 import { conversationsRoute } from "../shared/conversations-route.js";
 
-/** A page's length: the server's default. */
+/** A page's length unless `historyPageSize` says: the server's default. */
 const PAGE_SIZE = 50;
 
 /** @typedef {import("chat-session-reducer/session").AgentSessionOptions} Options */
@@ -60,8 +60,9 @@ export async function loadOlder(options, idNow, session, dispatch, older) {
  * @param {string} id
  * @param {string} [before]
  */
-async function fetchPage({ history, headers }, id, before) {
-  const query = new URLSearchParams(before === undefined ? { limit: String(PAGE_SIZE) } : { before, limit: String(PAGE_SIZE) });
+async function fetchPage({ history, historyPageSize = PAGE_SIZE, headers }, id, before) {
+  const limit = String(historyPageSize);
+  const query = new URLSearchParams(before === undefined ? { limit } : { before, limit });
   const response = await fetch(`${conversationsRoute(history).of(id)}?${query}`, {
     headers: { accept: "application/json", ...(typeof headers === "function" ? headers() : headers) },
   });

@@ -59,6 +59,8 @@ export interface UseAgentSessionOptions<Tools extends ToolMap = ToolMap, Data ex
    * held in front (`?before=…`). What was loaded is stored as the rest of the conversation is.
    */
   history?: string | URL;
+  /** With `history`: the messages a page holds, from 1 to 1000 (the server's bound); default 50. */
+  historyPageSize?: number;
   /** Where the conversation is kept; no key: nothing is stored. With `conversations`, ignored: the store's key for `id`. */
   storageKey?: string;
   /** Any object with the Web Storage methods (default `sessionStorage`), or a session store such as

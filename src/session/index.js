@@ -33,6 +33,9 @@ export function checkOptions(options) {
   if (options.api === undefined) throw invalid("options.api", "a URL or a function");
   reconnectOptions(options.reconnect);
   if (options.history !== undefined && typeof options.history !== "string" && !(options.history instanceof URL)) throw invalid("options.history", "a URL");
+  // The server's bounds of `limit` (chat-session-reducer/server's page.js, MAX_PAGE).
+  const pageSize = options.historyPageSize;
+  if (pageSize !== undefined && !(Number.isInteger(pageSize) && pageSize >= 1 && pageSize <= 1000)) throw invalid("options.historyPageSize", "an integer from 1 to 1000");
   if (options.conversations !== undefined && typeof options.id !== "string") throw invalid("options.id", "a string (with conversations)");
   // `tabs: true` was never enough: the coordinator is chat-session-reducer/tabs's, imported by the app.
   if (options.tabs !== undefined && typeof options.tabs?.connect !== "function") throw invalid("options.tabs", "coordinateTabs()");

@@ -100,6 +100,28 @@ test("restored from storage, a conversation pages on from its oldest message; on
   }
 });
 
-test("the history option is checked", () => {
+test("historyPageSize sets how many messages a page holds", async () => {
+  const conversation = stored(15);
+  const unroute = await serverWith(conversation);
+  try {
+    const session = createAgentSession({ api: "/api/chat", id: "c1", history: "/api/conversations", historyPageSize: 12, throttle: 0 });
+    const unsubscribe = session.subscribe(() => {});
+    await until(() => session.getSnapshot().messages.length > 0, "the newest page");
+    assert.deepEqual(session.getSnapshot().messages, conversation.messages.slice(18));
+    await session.loadOlder();
+    assert.deepEqual(session.getSnapshot().messages, conversation.messages.slice(6));
+    await session.loadOlder();
+    assert.deepEqual(session.getSnapshot().messages, conversation.messages);
+    assert.equal(session.getSnapshot().hasOlder, false);
+    unsubscribe();
+  } finally {
+    unroute();
+  }
+});
+
+test("the history options are checked", () => {
   assert.throws(() => createAgentSession({ api: "/api/chat", history: 5 }), { code: "invalid", path: "options.history" });
+  for (const historyPageSize of [0, 1001, 2.5, "50", Number.NaN]) {
+    assert.throws(() => createAgentSession({ api: "/api/chat", history: "/api/conversations", historyPageSize }), { code: "invalid", path: "options.historyPageSize" });
+  }
 });

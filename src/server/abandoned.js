@@ -1,0 +1,92 @@
+// Runs whose instance died (several instances, issue 32 item 3): with leases, a conversation stored
+// streaming whose run no instance holds is stored as its run's log has it (every frame its client
+// may have shown, then the interruption, or the Stop a client sent that nobody carried out), and
+// the log is ended with that frame, so the run's followers end as the store has it. The sweep runs
+// every `checkAbandonedMs`; a new request and a Stop nobody answered check their conversation first.
+
+import { createRunFold, foldStopped } from "./fold.js";
+import { INTERRUPTED, interrupt } from "./recover.js";
+import { keyOf } from "./keys.js";
+
+/**
+ * @param {{ store: any, log: any, leases: any, protocol: any, protocols: Record<string, any>, runs: Map<string, any>, serialized: (key: string, task: () => Promise<unknown>) => Promise<unknown>, onError: (error: unknown) => void }} server
+ */
+export function createAbandonedRuns({ store, log, leases, protocol, protocols: PROTOCOLS, runs, serialized, onError }) {
+  /** The sweep, while one goes on. @type {Promise<void> | undefined} */
+  let sweeping;
+
+  /**
+   * Stores as interrupted every conversation stored streaming whose run no instance holds (its
+   * lease ran out: the instance died), and ends that run's log so its followers get the end.
+   */
+  function sweep() {
+    sweeping ??= (async () => {
+      for (const { owner, id } of await store.streaming()) {
+        const key = keyOf(owner, id);
+        // Saved within the lease's time: perhaps a live run whose lease Redis lost (it takes it back).
+        await serialized(key, () => interruptIfAbandoned(key, owner, id, { quietMs: leases?.leaseMs }));
+      }
+    })()
+      .catch(onError)
+      .finally(() => (sweeping = undefined));
+    return sweeping;
+  }
+
+  /**
+   * A conversation stored streaming whose run no instance holds: stored as its run's log has it
+   * (every frame its client may have shown, then the interruption, or the Stop a client sent
+   * that nobody carried out), and the log ended with that frame, so its followers end the same.
+   */
+  async function interruptIfAbandoned(key, owner, id, { quietMs = 0 } = {}) {
+    const held = runs.get(key);
+    if (held !== undefined && !held.ended) return;
+    // A run of this instance that just ended writes its last state now.
+    await held?.saver.written();
+    if (await leases?.held(key)) return;
+    const stored = await store.load(owner, id);
+    if (stored?.state.status !== "streaming") return;
+    if (Date.now() - Date.parse(stored.updatedAt ?? "") < quietMs) return;
+    const newest = await log.newest(key);
+    const folded = newest === undefined ? undefined : await foldLogged(newest, await log.stopOf?.(newest.id));
+    if (newest === undefined || folded === undefined) {
+      if (!(await interrupt(store, owner, id))) return;
+      if (newest !== undefined && !newest.ended) await log.abandon?.(key, newest.id, JSON.stringify(protocol.failedFrame(INTERRUPTED)));
+      return;
+    }
+    await store.save(owner, id, folded.state, stored.state);
+    if (!newest.ended) await log.abandon?.(key, newest.id, JSON.stringify(folded.last));
+  }
+
+  /**
+   * The state a run leaves as its log has it (undefined when the log lost its opening): stopped
+   * at `cut` when a client stopped it there, else its end, or, unended, interrupted; `last` is
+   * the frame that ends it in the log.
+   */
+  async function foldLogged(run, cut) {
+    const opening = await log.opening?.(run.id);
+    const runProtocol = opening && PROTOCOLS[opening.protocol];
+    if (opening === undefined || runProtocol === undefined) return undefined;
+    const start = /** @type {import("chat-session-reducer").SessionState} */ (opening.start);
+    const frames = (await log.slice(run.id, 0, run.length)).map((json) => JSON.parse(json));
+    if (cut !== undefined && (!run.ended || cut < frames.length)) return { state: foldStopped(runProtocol, start, frames, cut), last: runProtocol.stoppedFrame };
+    const fold = createRunFold(runProtocol, start);
+    for (const frame of frames) fold.push(frame);
+    const last = runProtocol.failedFrame(INTERRUPTED);
+    if (!run.ended) fold.push(JSON.parse(JSON.stringify(last)));
+    fold.end();
+    return { state: fold.state, last };
+  }
+
+  /**
+   * A Stop nobody carried out (the run's instance died), of a run that has ended since (another
+   * instance stored it interrupted): cut where the client stopped, if the store still has that end.
+   */
+  async function stopEnded(owner, id, run, cut) {
+    if (cut === undefined || cut >= run.length || (await leases?.held(keyOf(owner, id)))) return;
+    const [whole, stopped, stored] = await Promise.all([foldLogged(run, undefined), foldLogged(run, cut), store.load(owner, id)]);
+    if (stopped === undefined || stored === undefined || JSON.stringify(stored.state) !== JSON.stringify(whole?.state)) return;
+    await store.save(owner, id, stopped.state, stored.state);
+  }
+
+  return { sweep, interruptIfAbandoned, stopEnded };
+}
