@@ -73,25 +73,35 @@ export function createMemoryRunLog({ keepEndedMs = 10 * 60_000 } = {}) {
      */
     async *follow(id, from, signal) {
       const run = byId.get(id);
-      if (run === undefined) return;
-      /** @type {(() => void) | undefined} */
-      let wakeUp;
-      const onAbort = () => wakeUp?.();
-      signal?.addEventListener("abort", onAbort, { once: true });
-      try {
-        let next = from;
-        for (;;) {
-          while (next < run.frames.length) yield run.frames[next++];
-          if (run.ended || signal?.aborted) return;
-          await new Promise((resolve) => {
-            wakeUp = () => resolve(undefined);
-            run.waiters.add(wakeUp);
-          });
-        }
-      } finally {
-        if (wakeUp !== undefined) run.waiters.delete(wakeUp);
-        signal?.removeEventListener("abort", onAbort);
-      }
+      if (run !== undefined) yield* followHeld(run, from, signal);
     },
   };
+}
+
+/**
+ * A run held in this process, followed: its frames from `from` up to `length()`, then each one as
+ * `run.waiters` are woken, until `ended()` or `signal` aborts. The Redis log follows its own runs
+ * so too, with only what Redis acknowledged (`length`) and an `ended` that throws on a failed write.
+ * @param {{ frames: string[], ended?: boolean, waiters: Set<() => void> }} run
+ * @param {number} from @param {AbortSignal | undefined} signal
+ */
+export async function* followHeld(run, from, signal, length = () => run.frames.length, ended = () => run.ended === true) {
+  /** @type {(() => void) | undefined} */
+  let wakeUp;
+  const onAbort = () => wakeUp?.();
+  signal?.addEventListener("abort", onAbort, { once: true });
+  try {
+    let next = from;
+    for (;;) {
+      while (next < length()) yield run.frames[next++];
+      if (ended() || signal?.aborted) return;
+      await new Promise((resolve) => {
+        wakeUp = () => resolve(undefined);
+        run.waiters.add(wakeUp);
+      });
+    }
+  } finally {
+    if (wakeUp !== undefined) run.waiters.delete(wakeUp);
+    signal?.removeEventListener("abort", onAbort);
+  }
 }

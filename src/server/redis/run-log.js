@@ -11,6 +11,7 @@
 // lost its data (a restart) it writes each run back whole once it is reconnected.
 
 import { connectRedis, drop } from "./connection.js";
+import { followHeld } from "../run-log.js";
 
 // A run still streaming is kept this long at most (an instance that died mid-run leaves it).
 const RUNNING_TTL_SECONDS = 24 * 3600;
@@ -239,24 +240,10 @@ export function createRedisRunLog(options = {}) {
  * @param {{ frames: string[], acked: number, endAcked: boolean, failed: boolean, waiters: Set<() => void> }} run
  * @param {number} from @param {AbortSignal} [signal]
  */
-async function* followWritten(run, from, signal) {
-  /** @type {(() => void) | undefined} */
-  let wakeUp;
-  const onAbort = () => wakeUp?.();
-  signal?.addEventListener("abort", onAbort, { once: true });
-  try {
-    let next = from;
-    for (;;) {
-      while (next < run.acked) yield run.frames[next++];
-      if (run.failed) throw new Error("chat-session-reducer/server: the run's frames could not be written to Redis");
-      if (run.endAcked || signal?.aborted) return;
-      await new Promise((resolve) => {
-        wakeUp = () => resolve(undefined);
-        run.waiters.add(wakeUp);
-      });
-    }
-  } finally {
-    if (wakeUp !== undefined) run.waiters.delete(wakeUp);
-    signal?.removeEventListener("abort", onAbort);
-  }
+function followWritten(run, from, signal) {
+  const ended = () => {
+    if (run.failed) throw new Error("chat-session-reducer/server: the run's frames could not be written to Redis");
+    return run.endAcked;
+  };
+  return followHeld(run, from, signal, () => run.acked, ended);
 }
