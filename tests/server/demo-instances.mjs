@@ -1,8 +1,10 @@
-// Real demo processes for tests/server/instances.test.mjs: `node www/server.mjs` on a free port
-// (PORT=0, the port read from its first line), on the Redis and Postgres the test started, and
-// clients of the package's own session controller whose requests the test routes to either
-// instance (each client's api is `http://{client}.test/...`, its requests go where the test says).
+// Real demo processes for tests/server/instances.test.mjs and proxy.test.mjs: `node www/server.mjs`
+// on a free port (PORT=0, the port read from its first line), on the Redis and Postgres the test
+// started, and clients of the package's own session controller whose requests the test routes
+// (each client's api is `http://{client}.test/...`, its requests go where the test says: to either
+// instance, or to the proxy in front of both).
 
+import { test } from "node:test";
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -14,6 +16,34 @@ import { createAgentSession } from "../../pkg/session/index.js";
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const READY_WITHIN_MS = 20_000;
 export const SECRET = "instances-test-secret-0123456789";
+/** The demo's settings in these suites: paced at 1 ms a chunk, the test hooks on, a 4 s lease swept every half second. */
+export const DEMO_ENV = { DEMO_PACE_MS: "1", DEMO_TEST_HOOKS: "1", DEMO_LEASE_MS: "4000", DEMO_CHECK_ABANDONED_MS: "500" };
+const PARAGRAPH =
+  "The lighthouse keeper counted the ships every night, writing each name in a ledger that " +
+  "nobody had asked for and nobody would read. ";
+/** The scripted agent's "long" reply, whole. */
+export const LONG = `${PARAGRAPH.repeat(12)}The end.`;
+
+/** Whether a suite whose Redis, Postgres or instances did not start fails (CI, REQUIRE_REDIS=1,
+ *  REQUIRE_POSTGRES=1) rather than being skipped with a note. */
+const REQUIRED = Boolean(process.env.CI && process.env.CI !== "0") || process.env.REQUIRE_REDIS === "1" || process.env.REQUIRE_POSTGRES === "1";
+
+/**
+ * A `test` of `file`'s suite on servers that may not have started: `started()` says whether they
+ * did, `why()` the error if not; then it fails (required) or is skipped. `first` runs before each body.
+ */
+export function serversTest(file, { started, why, first }) {
+  return (name, body) =>
+    test(name, async (t) => {
+      if (!started()) {
+        if (REQUIRED) throw new Error(`${file}: the servers could not start (required: CI, REQUIRE_REDIS=1 or REQUIRE_POSTGRES=1): ${why()?.message}`);
+        console.log(`${file}: the servers could not start, so this test is SKIPPED: ${why()?.message}`);
+        return t.skip(`could not start: ${why()?.message}`);
+      }
+      await first?.();
+      await body();
+    });
+}
 
 /**
  * One demo instance: `node www/server.mjs` with `env`. `output()` is what it printed, `kill(signal)`
@@ -108,8 +138,9 @@ function kindOf(target, init) {
 
 /**
  * A client of the demo's ai-sdk endpoint (the package's session controller, resuming): `route(kind)`
- * picks the demo instance for each of its requests; `cut()` breaks every response it is reading
- * (a network failure); `requests` lists where each went.
+ * picks where each of its requests goes (a demo instance, or the proxy: `{ name, base }`); `cut()`
+ * breaks every response it is reading (a network failure); `requests` lists where each went (the
+ * instance that answered, which the proxy names in x-chat-instance).
  */
 export async function demoClient(name, { id = name, route, as }) {
   const { owner, cookie } = as ?? (await newOwner());
@@ -124,6 +155,7 @@ export async function demoClient(name, { id = name, route, as }) {
       // Requests not answered yet, per instance: a test kills one only when it has none.
       demo.opening = (demo.opening ?? 0) + 1;
       const response = await original(`${demo.base}${target.pathname}${target.search}`, { ...init, headers: { ...init?.headers, cookie } }).finally(() => (demo.opening -= 1));
+      request.on = response.headers.get("x-chat-instance") ?? demo.name;
       request.status = response.status;
       request.offset = new Headers(init?.headers).get("chat-run-offset");
       if (response.body === null) return response;
@@ -154,7 +186,7 @@ export async function demoClient(name, { id = name, route, as }) {
       for (const entry of open) entry.cut();
       open.clear();
     },
-    /** The conversation as `demo` serves it (GET /api/conversations/{id}), or undefined. */
+    /** The conversation as `demo` (an instance or the proxy) serves it (GET /api/conversations/{id}), or undefined. */
     async stored(demo) {
       // An instance being killed answers nothing: undefined, as for a conversation it does not have.
       const response = await original(`${demo.base}/api/conversations/${encodeURIComponent(id)}`, { headers: { cookie } }).catch(() => undefined);

@@ -6,25 +6,18 @@
 // down for 5 s mid-run, then SERVER_RUNS (200) seeded runs with kills, cuts and stops. The
 // scripted agent's "long" and "plain" replies, at DEMO_PACE_MS=1. Without redis-server or
 // Postgres the suite is skipped with a note, and fails when CI or REQUIRE_REDIS/REQUIRE_POSTGRES is set.
-import { after, before, test } from "node:test";
+import { after, before } from "node:test";
 import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
 import { createClient } from "redis";
 import { INTERRUPTED } from "../../pkg/server/index.js";
-import { demoClient, post, startDemo, until } from "./demo-instances.mjs";
+import { DEMO_ENV, LONG, demoClient, post, serversTest, startDemo, until } from "./demo-instances.mjs";
 import { startPostgres } from "./postgres-server.mjs";
 import { startRedis } from "./redis-server.mjs";
 
-const required = Boolean(process.env.CI && process.env.CI !== "0") || process.env.REQUIRE_REDIS === "1" || process.env.REQUIRE_POSTGRES === "1";
-// A lease well over the control channel's 2 s wait for an answer (the 503 test needs the dead
-// instance's lease to outlast it), swept every half second.
-const LEASE_MS = 4_000;
-const ENV = { DEMO_PACE_MS: "1", DEMO_TEST_HOOKS: "1", DEMO_LEASE_MS: String(LEASE_MS), DEMO_CHECK_ABANDONED_MS: "500" };
-
-const PARAGRAPH =
-  "The lighthouse keeper counted the ships every night, writing each name in a ledger that " +
-  "nobody had asked for and nobody would read. ";
-const LONG = `${PARAGRAPH.repeat(12)}The end.`;
+// The lease (DEMO_ENV's) is well over the control channel's 2 s wait for an answer: the 503 test
+// needs the dead instance's lease to outlast it.
+const LEASE_MS = Number(DEMO_ENV.DEMO_LEASE_MS);
 
 let redis;
 let pg;
@@ -34,7 +27,7 @@ let why;
 before(async () => {
   try {
     [redis, pg] = await Promise.all([startRedis(), startPostgres()]);
-    const env = { ...ENV, REDIS_URL: redis.url, DATABASE_URL: pg.connectionString };
+    const env = { ...DEMO_ENV, REDIS_URL: redis.url, DATABASE_URL: pg.connectionString };
     // One first, so the schema is made once.
     A = await startDemo("A", env);
     B = await startDemo("B", env);
@@ -49,19 +42,14 @@ after(async () => {
   await Promise.all([redis?.stop(), pg?.stop()]);
 });
 
-/** The suite's tests, failing (required) or skipped when Redis, Postgres or the demo did not start. */
-function instancesTest(name, body) {
-  test(name, async (t) => {
-    if (B === undefined) {
-      if (required) throw new Error(`the instances could not start (required: CI, REQUIRE_REDIS=1 or REQUIRE_POSTGRES=1): ${why?.message}`);
-      console.log(`instances.test.mjs: the instances could not start, so this test is SKIPPED: ${why?.message}`);
-      return t.skip(`could not start: ${why?.message}`);
-    }
-    // A test that failed may have left an instance killed.
+const instancesTest = serversTest("instances.test.mjs", {
+  started: () => B !== undefined,
+  why: () => why,
+  // A test that failed may have left an instance killed.
+  first: async () => {
     for (const demo of [A, B]) if (!demo.alive()) await demo.start();
-    await body();
-  });
-}
+  },
+});
 
 const hooks = (demo, path, body) => post(demo, `/api/test/${path}`, body).then((response) => response.json());
 const latestRun = (demo) => fetch(`${demo.base}/api/test/chunks`).then((response) => response.json());

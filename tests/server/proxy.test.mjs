@@ -12,19 +12,11 @@ import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { createAgentSession } from "../../pkg/session/index.js";
-import { newOwner, post, SECRET, until } from "./demo-instances.mjs";
+import { DEMO_ENV, LONG, SECRET, demoClient, newOwner, post, serversTest, until } from "./demo-instances.mjs";
 import { startPostgres } from "./postgres-server.mjs";
 import { startRedis } from "./redis-server.mjs";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
-const required = Boolean(process.env.CI && process.env.CI !== "0") || process.env.REQUIRE_REDIS === "1" || process.env.REQUIRE_POSTGRES === "1";
-const ENV = { DEMO_PACE_MS: "1", DEMO_TEST_HOOKS: "1", DEMO_LEASE_MS: "4000", DEMO_CHECK_ABANDONED_MS: "500" };
-const PARAGRAPH =
-  "The lighthouse keeper counted the ships every night, writing each name in a ledger that " +
-  "nobody had asked for and nobody would read. ";
-const LONG = `${PARAGRAPH.repeat(12)}The end.`;
-
 let redis;
 let pg;
 let proxy; // { child, base, output(), instances: Map(name -> { base, pid }) }
@@ -48,7 +40,7 @@ async function startProxy(env) {
 before(async () => {
   try {
     [redis, pg] = await Promise.all([startRedis(), startPostgres()]);
-    proxy = await startProxy({ ...ENV, REDIS_URL: redis.url, DATABASE_URL: pg.connectionString, DEMO_OWNER_SECRET: SECRET });
+    proxy = await startProxy({ ...DEMO_ENV, REDIS_URL: redis.url, DATABASE_URL: pg.connectionString, DEMO_OWNER_SECRET: SECRET });
   } catch (error) {
     why = error;
   }
@@ -61,87 +53,28 @@ after(async () => {
   await Promise.all([redis?.stop(), pg?.stop()]);
 });
 
-function proxyTest(name, body) {
-  test(name, async (t) => {
-    if (proxy === undefined) {
-      if (required) throw new Error(`the proxy could not start (required: CI, REQUIRE_REDIS=1 or REQUIRE_POSTGRES=1): ${why?.message}`);
-      console.log(`proxy.test.mjs: the proxy could not start, so this test is SKIPPED: ${why?.message}`);
-      return t.skip(`could not start: ${why?.message}`);
-    }
-    await body();
-  });
-}
+const proxyTest = serversTest("proxy.test.mjs", { started: () => proxy !== undefined, why: () => why });
 
-// Every request of the clients goes to the proxy's port (their api is http://proxy.test/...),
-// with the client's owner cookie; `served` lists which instance answered each (x-chat-instance).
-const original = globalThis.fetch;
-const clients = new Map();
-globalThis.fetch = (url, init) => {
-  const target = new URL(String(url));
-  const client = clients.get(target.host);
-  return client === undefined ? original(url, init) : client.forward(target, init);
-};
 /** The instance the proxy sends the next request to (round robin over "1", "2"), known from the last answer. */
 let last;
 const nextInstance = () => (last === "1" ? "2" : "1");
-const kindOf = (target, init) => (target.pathname.endsWith("/stop") ? "stop" : target.pathname.endsWith("/stream") ? "stream" : (init?.method ?? "GET") === "POST" ? "chat" : "other");
 
 /** A request straight through the proxy (not a client's); records which instance answered. */
 async function viaProxy(path, init) {
-  const response = await original(`${proxy.base}${path}`, init);
+  const response = await fetch(`${proxy.base}${path}`, init);
   last = response.headers.get("x-chat-instance") ?? last;
   return response;
 }
 
+/** A client whose every request goes to the proxy's one port; `stored()` reads through it too. */
 async function proxyClient(name) {
-  const { cookie } = await newOwner();
-  const requests = [];
-  const open = new Set();
-  clients.set(`${name}.test`, {
-    async forward(target, init) {
-      const request = { kind: kindOf(target, init) };
-      requests.push(request);
-      const response = await viaProxy(`${target.pathname}${target.search}`, { ...init, headers: { ...init?.headers, cookie } });
-      Object.assign(request, { on: response.headers.get("x-chat-instance"), status: response.status });
-      if (response.body === null) return response;
-      let cut;
-      const entry = { cut: () => cut?.() };
-      const body = response.body.pipeThrough(
-        new TransformStream({ start: (controller) => (cut = () => controller.error(new TypeError("network error"))), flush: () => void open.delete(entry) }),
-      );
-      open.add(entry);
-      return new Response(body, { status: response.status, headers: response.headers });
-    },
-  });
-  const api = `http://${name}.test/api/chat/ai-sdk`;
-  const session = createAgentSession({ protocol: "ai-sdk", api, stopApi: `${api}/stop`, resume: true, throttle: 0, id: name, reconnect: { delayMs: 50, budgetMs: 30_000 } });
-  const unsubscribe = session.subscribe(() => {});
-  return {
-    session,
-    cookie,
-    requests,
-    cut() {
-      for (const entry of open) entry.cut();
-      open.clear();
-    },
-    /** The conversation as the proxy serves it (either instance), or undefined. */
-    async stored() {
-      const response = await viaProxy(`/api/conversations/${encodeURIComponent(name)}`, { headers: { cookie } });
-      return response.status === 200 ? (await response.json()).state : undefined;
-    },
-    shown: () => session.getSnapshot().state,
-    status: () => session.getSnapshot().status,
-    reply: () => (session.getSnapshot().state.messages.at(-1)?.parts ?? []).filter((part) => part.type === "text").map((part) => part.text).join(""),
-    done() {
-      unsubscribe();
-      clients.delete(`${name}.test`);
-    },
-  };
+  const client = await demoClient(name, { route: () => ({ name: "proxy", base: proxy.base }) });
+  return { ...client, stored: () => client.stored({ base: proxy.base }) };
 }
 
 const instance = (name) => proxy.instances.get(name);
 const hooks = (name, path, body) => post(instance(name), `/api/test/${path}`, body).then((response) => response.json());
-const latestRun = (name) => original(`${instance(name).base}/api/test/chunks`).then((response) => response.json());
+const latestRun = (name) => fetch(`${instance(name).base}/api/test/chunks`).then((response) => response.json());
 const linesOf = (name, pattern) => proxy.output().split("\n").filter((line) => line.startsWith(`[${name}] `) && pattern.test(line)).length;
 const settled = (client) => client.status() === "idle" || client.status() === "error";
 
@@ -178,7 +111,8 @@ proxyTest("a run streams through the proxy as it is written (shown while the mod
   await until(() => settled(client), "the reply's end");
   assert.equal(client.status(), "idle");
   assert.equal(client.reply(), LONG);
-  assert.deepEqual(client.requests.find((request) => request.kind === "chat"), { kind: "chat", on, status: 200 });
+  const chat = client.requests.find((request) => request.kind === "chat");
+  assert.deepEqual([chat.on, chat.status], [on, 200], "the run went to the instance the round robin picked");
   await storedAsShown(client);
   client.done();
 });
@@ -258,7 +192,7 @@ proxyTest("SIGTERM to the proxy stops it and its instances", async () => {
   proxy.child.kill("SIGTERM");
   assert.equal(await proxy.exited, 0);
   await until(() => !alive(survivor.pid), "instance 1 to exit");
-  await assert.rejects(original(`${proxy.base}/`), "the proxy's port closed");
+  await assert.rejects(fetch(`${proxy.base}/`), "the proxy's port closed");
 });
 
 // The proxy's forwarding alone (createProxy over an in-process upstream; no Redis, no Postgres).
@@ -288,7 +222,7 @@ test("createProxy forwards method, path, body, headers (the cookie) and status, 
   await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
   const base = `http://127.0.0.1:${server.address().port}`;
   try {
-    const response = await original(`${base}/echo?x=1`, { method: "POST", headers: { cookie: "owner=abc" }, body: "hello" });
+    const response = await fetch(`${base}/echo?x=1`, { method: "POST", headers: { cookie: "owner=abc" }, body: "hello" });
     assert.equal(response.status, 201);
     assert.equal(response.headers.get("set-cookie"), "owner=x; HttpOnly");
     assert.equal(response.headers.get("x-chat-instance"), "only");
@@ -302,7 +236,7 @@ test("createProxy forwards method, path, body, headers (the cookie) and status, 
     assert.deepEqual(seen[0], { method: "POST", url: "/echo?x=1", cookie: "owner=abc", body: "hello" });
 
     const abort = new AbortController();
-    const hanging = await original(`${base}/hang`, { signal: abort.signal });
+    const hanging = await fetch(`${base}/hang`, { signal: abort.signal });
     await hanging.body.getReader().read();
     abort.abort();
     await until(() => closedEarly, "the upstream request closed after the client's abort");
