@@ -14,6 +14,7 @@ import { INTERRUPTED } from "../../pkg/server/index.js";
 import { DEMO_ENV, LONG, demoClient, post, serversTest, startDemo, until } from "./demo-instances.mjs";
 import { startPostgres } from "./postgres-server.mjs";
 import { startRedis } from "./redis-server.mjs";
+import { createRandom } from "../fuzz/generate.mjs";
 
 // The lease (DEMO_ENV's) is well over the control channel's 2 s wait for an answer: the 503 test
 // needs the dead instance's lease to outlast it.
@@ -240,17 +241,6 @@ instancesTest("Postgres down for 5 s mid-run: the run goes on, its saves are ret
   client.done();
 });
 
-/** A seeded PRNG (mulberry32): the same seed, the same choices. */
-function seeded(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const HELP =
   "Hello! I'm a scripted agent served by this demo. Ask me to delete the old drafts and I'll ask " +
@@ -265,8 +255,8 @@ const TURNS_PER_CONVERSATION = 4;
 instancesTest(`${RUNS} seeded runs with kills, cuts and stops across both instances: every stored conversation equals its client's, nothing doubled`, async () => {
   const seed = Number(process.env.SERVER_SEED ?? Math.floor(Math.random() * 2 ** 31));
   console.log(`instances: seed ${seed} (SERVER_SEED=${seed} repeats its choices), ${RUNS} runs (SERVER_RUNS)`);
-  const random = seeded(seed);
-  const pick = (items) => items[Math.floor(random() * items.length)];
+  const random = createRandom(seed);
+  const { pick } = random;
   const demos = [A, B];
   const draining = new Set();
   // A load balancer's health check: requests go to live instances only.
@@ -286,11 +276,11 @@ instancesTest(`${RUNS} seeded runs with kills, cuts and stops across both instan
     })().finally(() => (killing = undefined)));
 
   async function oneRun(client, turn) {
-    const long = random() < 0.3;
+    const long = random.chance(0.3);
     const expected = long ? LONG : HELP;
     const fault = pick(["none", "none", "none", "cut", "cut", "stop", "stop", "kill"]);
     // Where in the reply the fault strikes: once the client shows this many characters of it.
-    const at = 1 + Math.floor(random() * expected.length * 0.9);
+    const at = 1 + random.below(expected.length * 0.9);
     client.turn = turn;
     client.session.send(long ? "Tell me a long story" : `Hello ${turn}`);
     if (fault !== "none") {
