@@ -306,3 +306,82 @@ redisTest("A dies mid-reply and a newer run reaches B before any sweep: B stores
   assert.match(JSON.stringify(setup.client.getSnapshot().state), /interrupted/);
   await setup.done();
 });
+
+/** A seeded generator (mulberry32): the same runs and joins for the same seed. */
+function seeded(seed) {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+redisTest("followers on B of 12 runs A writes share one blocking reader: 60 followers joining at seeded offsets while the runs stream each get every frame from their offset once, one that leaves ends alone", async () => {
+  const writer = createRedisRunLog({ url: redis.url });
+  const reader = createRedisRunLog({ url: redis.url });
+  const { createClient } = await import("redis");
+  const admin = createClient({ url: redis.url });
+  await admin.connect();
+  const clients = async () => (await admin.sendCommand(["CLIENT", "LIST"])).trim().split("\n").length;
+  try {
+    const random = seeded(34);
+    const RUNS = 12;
+    const FRAMES = 40;
+    const runs = Array.from({ length: RUNS }, (_, r) => ({ id: `pool-run-${r}`, key: `owner-1:pool-${r}`, written: 0, frames: Array.from({ length: FRAMES }, (_, f) => `frame ${r}/${f}`) }));
+    for (const run of runs) await writer.start(run.key, run.id, { protocol: "ai-sdk" });
+    // Both logs' shared connections exist once each has sent a command.
+    await reader.newest("owner-1:nothing");
+    const before = await clients();
+    /** A frame of a random run with frames left below `upTo`; the run ended after its last. */
+    const writeOne = (upTo) => {
+      const open = runs.filter((run) => run.written < upTo);
+      const run = open[Math.floor(random() * open.length)];
+      writer.append(run.id, run.frames[run.written]);
+      run.written += 1;
+      if (run.written === FRAMES) writer.end(run.key, run.id);
+    };
+    const followed = [];
+    const leaver = new AbortController();
+    /** A follower of a random run from an offset it has written (Redis may not hold it yet). */
+    const follow = () => {
+      const run = runs[Math.floor(random() * RUNS)];
+      const from = Math.floor(random() * (run.written + 1));
+      const signal = followed.length === 0 ? leaver.signal : undefined;
+      const got = [];
+      const done = (async () => {
+        for await (const frame of reader.follow(run.id, from, signal)) {
+          got.push(frame);
+          if (signal !== undefined && got.length === 3) leaver.abort();
+        }
+      })();
+      followed.push({ run, from, got, done, leaves: signal !== undefined });
+    };
+    // The first half of each run written while the followers join between the frames.
+    for (let step = 0; step < (RUNS * FRAMES) / 2; step++) {
+      writeOne(FRAMES / 2);
+      if (step % 4 === 0) follow();
+      if (step % 7 === 0) await new Promise((resolve) => setTimeout(resolve, 1));
+    }
+    assert.equal(followed.length, 60);
+    // Every follower is waiting on frames not written yet: one reader connection for all of them
+    // (a connection each would be 60 more).
+    await until(() => followed.every(({ run, from, got, leaves }) => leaves || got.length === Math.max(0, run.written - from)), "the followers to have what was written");
+    const during = (await clients()) - before;
+    assert.ok(during <= 1, `${during} connections more than before the followers`);
+    for (let step = 0; step < (RUNS * FRAMES) / 2; step++) {
+      writeOne(FRAMES);
+      if (step % 7 === 0) await new Promise((resolve) => setTimeout(resolve, 1));
+    }
+    await Promise.all(followed.map((follower) => follower.done));
+    for (const { run, from, got, leaves } of followed) {
+      if (leaves) assert.deepEqual(got, run.frames.slice(from, from + 3), "the follower that left got what it read, and ended");
+      else assert.deepEqual(got, run.frames.slice(from), `${run.id} from ${from}: every frame once, in order`);
+    }
+  } finally {
+    await admin.quit();
+    await Promise.all([writer.close(), reader.close()]);
+  }
+});

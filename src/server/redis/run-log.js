@@ -1,7 +1,7 @@
 // The run log on Redis, for several instances: each run's frames in a Redis Stream of its own, so
-// any instance serves a reconnect from the client's offset and follows the run live (a blocking
-// XREAD on a connection of the follower's own; a follower of a run this instance writes reads its
-// frames from memory as Redis acknowledges them, with no read of its own). Entry ids carry the offsets (`0-1` marks the
+// any instance serves a reconnect from the client's offset and follows the run live (blocking
+// XREADs that the instance's followers share, readers.js; a follower of a run this instance writes
+// reads its frames from memory as Redis acknowledges them, with no read of its own). Entry ids carry the offsets (`0-1` marks the
 // start, frame n is `0-(n+2)`), so trimming never renumbers a run, and the end is an entry with
 // an id of Redis's own (`*`, always above them): followers read it as any frame, and a frame that
 // comes after it is refused by Redis. The conversation's newest run id is a key beside it. The
@@ -12,10 +12,11 @@
 
 import { connectRedis, drop } from "./connection.js";
 import { followHeld } from "../run-log.js";
+import { createStreamReaders } from "./readers.js";
 
 // A run still streaming is kept this long at most (an instance that died mid-run leaves it).
 const RUNNING_TTL_SECONDS = 24 * 3600;
-// A blocking read wakes at least this often to see whether its follower went away; under
+// A blocking read wakes at least this often to see whether its streams still exist; under
 // node-redis 6's default command timeout (5 s), which fails a read that blocks as long.
 const BLOCK_MS = 2_000;
 // Renews the newest-run key's expiry only while it still names this run (a newer run keeps its own).
@@ -37,12 +38,6 @@ const frameId = (offset) => `0-${offset + 2}`;
 const offsetOf = (entryId) => Number(entryId.slice(2)) - 2;
 const isFrame = (entryId) => entryId.startsWith("0-") && entryId !== "0-1";
 
-/** The entries of XREAD's reply for one stream: an array (RESP2), a map by stream name (RESP3, node-redis 6). */
-function entriesOf(reply) {
-  if (Array.isArray(reply)) return reply[0][1];
-  return (reply instanceof Map ? [...reply.values()] : Object.values(reply))[0];
-}
-
 /**
  * @param {{ url?: string, client?: any, maxLength?: number, ttlSeconds?: number, prefix?: string, onError?: (error: unknown) => void }} options
  */
@@ -50,6 +45,7 @@ export function createRedisRunLog(options = {}) {
   const { maxLength = 100_000, ttlSeconds = 600, prefix = "chat-session-reducer:" } = options;
   const onError = options.onError ?? ((error) => console.error("chat-session-reducer/server (redis run log):", error));
   const redis = connectRedis(options, "createRedisRunLog", onError);
+  const readers = createStreamReaders(redis, { blockMs: BLOCK_MS, isFrame, drop });
   const streamKey = (runId) => `${prefix}run:${runId}`;
   const newestKey = (key) => `${prefix}newest:${key}`;
   const stopKey = (runId) => `${prefix}stop:${runId}`;
@@ -203,33 +199,13 @@ export function createRedisRunLog(options = {}) {
         after = entryId;
       }
       if (signal?.aborted) return;
-      const reader = await redis.duplicate();
-      const onAbort = () => drop(reader);
-      signal?.addEventListener("abort", onAbort, { once: true });
-      try {
-        for (;;) {
-          const reply = await reader.sendCommand(["XREAD", "COUNT", "100", "BLOCK", String(BLOCK_MS), "STREAMS", stream, after]);
-          if (signal?.aborted) return;
-          if (reply === null) {
-            if ((await reader.sendCommand(["EXISTS", stream])) === 0) return;
-            continue;
-          }
-          for (const [entryId, fields] of entriesOf(reply)) {
-            if (!isFrame(entryId)) return;
-            yield fields[1];
-            after = entryId;
-          }
-        }
-      } catch (error) {
-        // Dropping the reader is how a follower that went away ends its blocking read.
-        if (!signal?.aborted) throw error;
-      } finally {
-        signal?.removeEventListener("abort", onAbort);
-        if (reader.isOpen) drop(reader);
-      }
+      yield* readers.follow(stream, after, signal);
     },
     /** Closes the connections this log opened. */
-    close: () => redis.close(),
+    close() {
+      readers.close();
+      return redis.close();
+    },
   };
 }
 
