@@ -11,6 +11,7 @@ import { createChatServer, createRedisControl, createRedisLeases, createRedisRun
 import { createAgentSession } from "../../pkg/session/index.js";
 import { dropAfter, memoryStore, routeFetch, scriptedRun, until } from "./helpers.mjs";
 import { startRedis } from "./redis-server.mjs";
+import { createRandom } from "../fuzz/generate.mjs";
 
 const requireRedis = Boolean(process.env.CI && process.env.CI !== "0") || process.env.REQUIRE_REDIS === "1";
 
@@ -307,17 +308,6 @@ redisTest("A dies mid-reply and a newer run reaches B before any sweep: B stores
   await setup.done();
 });
 
-/** A seeded generator (mulberry32): the same runs and joins for the same seed. */
-function seeded(seed) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 redisTest("followers on B of 12 runs A writes share one blocking reader: 60 followers joining at seeded offsets while the runs stream each get every frame from their offset once, one that leaves ends alone", async () => {
   const writer = createRedisRunLog({ url: redis.url });
@@ -327,7 +317,7 @@ redisTest("followers on B of 12 runs A writes share one blocking reader: 60 foll
   await admin.connect();
   const clients = async () => (await admin.sendCommand(["CLIENT", "LIST"])).trim().split("\n").length;
   try {
-    const random = seeded(34);
+    const random = createRandom(34);
     const RUNS = 12;
     const FRAMES = 40;
     const runs = Array.from({ length: RUNS }, (_, r) => ({ id: `pool-run-${r}`, key: `owner-1:pool-${r}`, written: 0, frames: Array.from({ length: FRAMES }, (_, f) => `frame ${r}/${f}`) }));
@@ -338,7 +328,7 @@ redisTest("followers on B of 12 runs A writes share one blocking reader: 60 foll
     /** A frame of a random run with frames left below `upTo`; the run ended after its last. */
     const writeOne = (upTo) => {
       const open = runs.filter((run) => run.written < upTo);
-      const run = open[Math.floor(random() * open.length)];
+      const run = random.pick(open);
       writer.append(run.id, run.frames[run.written]);
       run.written += 1;
       if (run.written === FRAMES) writer.end(run.key, run.id);
@@ -347,8 +337,8 @@ redisTest("followers on B of 12 runs A writes share one blocking reader: 60 foll
     const leaver = new AbortController();
     /** A follower of a random run from an offset it has written (Redis may not hold it yet). */
     const follow = () => {
-      const run = runs[Math.floor(random() * RUNS)];
-      const from = Math.floor(random() * (run.written + 1));
+      const run = random.pick(runs);
+      const from = random.below(run.written + 1);
       const signal = followed.length === 0 ? leaver.signal : undefined;
       const got = [];
       const done = (async () => {
