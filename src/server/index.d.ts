@@ -59,6 +59,8 @@ export interface RunLog {
   follow(runId: string, from: number, signal?: AbortSignal): AsyncGenerator<string, void, undefined>;
   /** Ends a run another instance wrote and can no longer end (it died): `json` after its last frame, then the end. */
   abandon?(key: string, runId: string, json: string): Promise<void>;
+  /** This instance no longer writes the run (another took it over): its followers here read the rest, the taker's end, from the shared log. */
+  handOver?(runId: string): void;
   /** The run's opening as `start` was given it (several instances: another folds a dead run from it). */
   opening?(runId: string): Promise<{ protocol: string; start: unknown } | undefined>;
   /** Keeps a Stop the run's instance may not carry out (it died), and gives it back. */

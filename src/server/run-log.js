@@ -80,21 +80,22 @@ export function createMemoryRunLog({ keepEndedMs = 10 * 60_000 } = {}) {
 
 /**
  * A run held in this process, followed: its frames from `from` up to `length()`, then each one as
- * `run.waiters` are woken, until `ended()` or `signal` aborts. The Redis log follows its own runs
- * so too, with only what Redis acknowledged (`length`) and an `ended` that throws on a failed write.
+ * `run.waiters` are woken, until `ended()` or `signal` aborts; returns the offset it reached. The
+ * Redis log follows its own runs so too, with only what Redis acknowledged (`length`) and an
+ * `ended` that throws on a failed write.
  * @param {{ frames: string[], ended?: boolean, waiters: Set<() => void> }} run
  * @param {number} from @param {AbortSignal | undefined} signal
  */
 export async function* followHeld(run, from, signal, length = () => run.frames.length, ended = () => run.ended === true) {
+  let next = from;
   /** @type {(() => void) | undefined} */
   let wakeUp;
   const onAbort = () => wakeUp?.();
   signal?.addEventListener("abort", onAbort, { once: true });
   try {
-    let next = from;
     for (;;) {
       while (next < length()) yield run.frames[next++];
-      if (ended() || signal?.aborted) return;
+      if (ended() || signal?.aborted) return next;
       await new Promise((resolve) => {
         wakeUp = () => resolve(undefined);
         run.waiters.add(wakeUp);

@@ -168,7 +168,8 @@ export function startRun({ key, id, protocol, start, produce, log, saver, onErro
     },
     /**
      * Another instance took the run over (its lease was lost): the model is aborted and nothing
-     * more of it is written here, neither to the log nor to the store; the taker ends it.
+     * more of it is written here, neither to the log nor to the store; the taker ends it, and
+     * those following it here get that end from the shared log.
      */
     lost() {
       if (finished || stopped) return;
@@ -177,6 +178,7 @@ export function startRun({ key, id, protocol, start, produce, log, saver, onErro
       controller.abort(new Error("another instance took the run over"));
       stoppedNow();
       saver.cancel();
+      log.handOver?.(id);
     },
     /** The state the run left: stopped, or folded to its end. */
     get last() {

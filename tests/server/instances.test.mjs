@@ -160,7 +160,7 @@ instancesTest("a delete sent to B of a conversation whose run is on A stops A's 
   client.done();
 });
 
-instancesTest("a run that lost its lease to another instance stops: its model aborted, nothing more saved", async () => {
+instancesTest("a run that lost its lease to another instance stops: its model aborted, nothing more saved; the client following it there gets the taker's end", async () => {
   const client = await demoClient("lost", { route: (kind) => (kind === "chat" ? A : B) });
   const abortedBefore = abortedOn(A);
   await sendHeldInScript(client, A, "Tell me a long story");
@@ -176,7 +176,13 @@ instancesTest("a run that lost its lease to another instance stops: its model ab
   }
   // A stopped run would be stored stopped: this one is left, streaming, to the lease's holder.
   assert.equal((await client.stored(B)).status, "streaming");
-  client.cut();
+  // The taker here never ends it; once its lease ran out, a sweep stores the run interrupted and
+  // ends its log, and the client, still reading its reply from A, gets that end from Redis (well
+  // before its 30 s stall would make it reconnect).
+  await until(() => settled(client), "the client's end", 15_000);
+  assert.ok(interruptedShown(client), "the client shows the run interrupted");
+  assert.deepEqual(await client.stored(B), client.shown());
+  assert.deepEqual(client.requests.map(({ kind, on }) => `${kind} ${on}`), ["chat A"], "no reconnect");
   client.done();
 });
 
@@ -316,6 +322,7 @@ instancesTest(`${RUNS} seeded runs with kills, cuts and stops across both instan
     const storedNow = () => client.stored(route() ?? B);
     let stored;
     await until(async () => JSON.stringify((stored = await storedNow())) === JSON.stringify(client.shown()), `${client.id}'s stored conversation to equal its client's`, 30_000).catch(() => {});
+    if (JSON.stringify(stored) !== JSON.stringify(client.shown())) console.log(`instances: ${client.id} turn ${turn} (${fault}) differs; its requests: ${JSON.stringify(client.requests.slice(-12))}`);
     assert.deepEqual(stored, client.shown(), `seed ${seed}: ${client.id} turn ${turn} (${fault})`);
     const ids = stored.messages.map((message) => message.id);
     assert.equal(new Set(ids).size, ids.length, "no message twice");

@@ -53,7 +53,7 @@ export function createRedisRunLog(options = {}) {
    * The runs this instance writes: their key, opening and frames (the next offset is their
    * count), how many frames Redis has acknowledged, whether it holds their end, and whether a
    * write failed (then followers here stop and the client resumes from what Redis holds).
-   * @typedef {{ key: string, opening: string, frames: string[], ended: boolean, acked: number, endAcked: boolean, failed: boolean, waiters: Set<() => void> }} WrittenRun
+   * @typedef {{ key: string, opening: string, frames: string[], ended: boolean, acked: number, endAcked: boolean, failed: boolean, handedOver?: boolean, waiters: Set<() => void> }} WrittenRun
    * @type {Map<string, WrittenRun>}
    */
   const writing = new Map();
@@ -131,6 +131,14 @@ export function createRedisRunLog(options = {}) {
       });
       for (const args of expiries) fire(args);
     },
+    /** Another instance took the run over (this one lost its lease): its followers here go on reading Redis, where the taker ends it. */
+    handOver(runId) {
+      const run = writing.get(runId);
+      if (run === undefined) return;
+      writing.delete(runId);
+      run.handedOver = true;
+      wake(run);
+    },
     /** The run's opening as `start` was given it, or undefined when Redis no longer has it. */
     async opening(runId) {
       const [entry] = await command(["XRANGE", streamKey(runId), "0-1", "0-1"]);
@@ -185,8 +193,8 @@ export function createRedisRunLog(options = {}) {
     async *follow(runId, from, signal) {
       const run = writing.get(runId);
       if (run !== undefined && !run.failed) {
-        yield* followWritten(run, from, signal);
-        return;
+        from = yield* followWritten(run, from, signal);
+        if (!run.handedOver || signal?.aborted) return;
       }
       const stream = streamKey(runId);
       // What is there already, on the shared connection: a run that ended needs no blocking read.
@@ -213,13 +221,14 @@ export function createRedisRunLog(options = {}) {
  * A run this instance writes, followed from memory: each frame once Redis holds it, until Redis
  * holds its end, so a follower here sees what one on another instance sees. A failed write ends
  * it with an error, as a failed read does: the client resumes from its offset on what Redis holds.
- * @param {{ frames: string[], acked: number, endAcked: boolean, failed: boolean, waiters: Set<() => void> }} run
+ * A run handed over to another instance ends here at the offset it reached (returned).
+ * @param {{ frames: string[], acked: number, endAcked: boolean, failed: boolean, handedOver?: boolean, waiters: Set<() => void> }} run
  * @param {number} from @param {AbortSignal} [signal]
  */
 function followWritten(run, from, signal) {
   const ended = () => {
     if (run.failed) throw new Error("chat-session-reducer/server: the run's frames could not be written to Redis");
-    return run.endAcked;
+    return run.endAcked || run.handedOver === true;
   };
   return followHeld(run, from, signal, () => run.acked, ended);
 }
