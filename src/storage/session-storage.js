@@ -203,10 +203,11 @@ function storedRev(key, target) {
 
 // The helpers, on the package's own reducer (its reader checks what is stored).
 export function sessionStorageHelpers(sessionReducer) {
-  // What restoreSession gave for each key of each storage, with the stored text it was made
-  // from: called again on an unchanged entry (React Strict Mode calls an initializer twice) it
-  // gives the same object, and persistSession does not overwrite an entry before the
-  // conversation has changed, even one it could not read.
+  // What restoreSession gave, per storage: the last entry with the stored text it was made from
+  // (called again on an unchanged entry, as React Strict Mode calls an initializer twice, it gives
+  // the same object), and for each key the state it gave, held weakly, so persistSession does not
+  // overwrite an entry before the conversation has changed, even one it could not read, while the
+  // app holds that state; a conversation switched away from is not kept alive by it (issue 34).
   const restored = new WeakMap();
   // The revision last written to or read from each key of each Web Storage.
   const revisions = new WeakMap();
@@ -361,9 +362,10 @@ export function sessionStorageHelpers(sessionReducer) {
   // The entry restored under `key` from what is stored (`stored`, a Web Storage's text), kept so
   // that restoring the same text again gives the same object (a store's entry is read afresh).
   function restoredEntry(key, target, stored, load) {
-    const byKey = entriesOf(restored, target);
-    const again = byKey.get(key);
-    if (again !== undefined && !isStore(target) && again.stored === stored) return again.entry;
+    if (!restored.has(target)) restored.set(target, { last: undefined, states: new Map() });
+    const kept = restored.get(target);
+    const again = kept.last;
+    if (again?.key === key && !isStore(target) && again.stored === stored) return again.entry;
     let entry;
     try {
       entry = load() ?? emptyEntry();
@@ -371,7 +373,8 @@ export function sessionStorageHelpers(sessionReducer) {
       warn(error);
       entry = emptyEntry();
     }
-    byKey.set(key, { stored, entry });
+    kept.last = { key, stored, entry };
+    kept.states.set(key, new WeakRef(entry.state));
     return entry;
   }
 
@@ -413,7 +416,7 @@ export function sessionStorageHelpers(sessionReducer) {
 
   // Whether `state` is the one restoreSession gave for `key`: saving it would write back what was
   // read, or overwrite an entry it could not read.
-  const isRestored = (target, key, state) => restored.get(target)?.get(key)?.entry.state === state;
+  const isRestored = (target, key, state) => restored.get(target)?.states.get(key)?.deref() === state;
 
   function persistSession(key, state, storage, options) {
     if (isStore(storage)) {

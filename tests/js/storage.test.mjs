@@ -8,6 +8,8 @@
 // tests/vitest/; with the IndexedDB store: tests/js/storage-indexeddb.test.mjs.
 import assert from "node:assert/strict";
 import { test } from "node:test";
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 
 import {
   branchAt, clearSession, loadSession, loadSessionEntry, persistSession, restoreSession, restoreSessionEntry, saveSession, sessionReducer,
@@ -188,6 +190,32 @@ test("restoreSession then persistSession: the same object twice, and an unreadab
   const first = restoreSession("k", storage);
   saveSession("k", sessionReducer(changed, { type: "reset" }), storage);
   assert.notEqual(restoreSession("k", storage), first);
+});
+
+test("what restoreSession gave is not kept alive once the app lets go of it, and still not overwritten while the app holds it", async () => {
+  // A full collection on demand (Node's test runner starts without --expose-gc).
+  setFlagsFromString("--expose-gc");
+  const gc = runInNewContext("gc");
+  const storage = new MemoryStorage();
+  const big = { messages: Array.from({ length: 200 }, (_, i) => ({ id: `m${i}`, role: "user", parts: [{ type: "text", text: `message ${i}` }] })), status: "idle" };
+  for (let c = 0; c < 20; c++) saveSession(`c${c}`, big, storage);
+  storage.setItem("unreadable", "{ not json");
+  const warn = console.warn;
+  console.warn = () => {};
+  const held = restoreSession("unreadable", storage);
+  console.warn = warn;
+  // The conversations switched through, one after another, each let go of.
+  const left = [];
+  for (let c = 0; c < 20; c++) left.push(new WeakRef(restoreSession(`c${c}`, storage)));
+  // The reducer remembers the states of its last calls for a while: enough calls to forget them.
+  let other = sessionReducer(undefined, { type: "send", id: "u", text: "x" });
+  for (let i = 0; i < 100; i++) other = sessionReducer(other, { type: "reset" });
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  gc();
+  // The last one restored is kept (Strict Mode's second call gets the same object).
+  assert.equal(left.slice(0, -1).filter((ref) => ref.deref() !== undefined).length, 0, "the conversations left are collected");
+  assert.equal(persistSession("unreadable", held, storage), undefined);
+  assert.equal(storage.getItem("unreadable"), "{ not json", "what it could not read is not overwritten while the app shows the empty session it gave");
 });
 
 test("without any storage (Node, server rendering): restoreSession is a quiet no-op, the others say unavailable", () => {
