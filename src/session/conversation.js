@@ -6,6 +6,7 @@
 //
 // Its owner (index.js's controller, or src/conversations' store) gives `options()` (the newest,
 // with the conversation's storage key), `tabs()` (the tabs coordinator's connection, if any),
+// `stopping()` (the Stop being told to the server, if any, which its next request waits for),
 // `shows(state)` (whether what it holds is the conversation those options name: only then is
 // it saved) and `changed()`, called after each change.
 
@@ -36,7 +37,7 @@ function reportLater(thrown) {
  * run is one the server still produces, reconnected to (resume.js); `tabs`: the tabs
  * coordinator's connection, whose stream lock gates the request.
  */
-function startRun(request, run, dispatch, onData, resumed, tabs) {
+function startRun(request, run, dispatch, onData, resumed, tabs, stopping) {
   const controller = new AbortController();
   const queue = createFrameQueue((action) => dispatch({ type: STREAMED, run, action }), request.options.throttle);
   let replyEnded = false;
@@ -54,11 +55,22 @@ function startRun(request, run, dispatch, onData, resumed, tabs) {
     reconnecting: (on) => dispatch({ type: RECONNECTING, run, on }),
   };
   const send = () => void runReply(request, controller, report, resumed);
-  queueMicrotask(() => {
+  const go = () => {
     if (controller.signal.aborted) return;
     if (tabs === undefined) send();
     else tabs.gate(send, controller.signal);
-  });
+  };
+  // After a Stop the server is told of, the next request waits for its answer (bounded), so a
+  // server of several instances has stored the stop before another instance reads the conversation.
+  if (stopping === undefined) queueMicrotask(go);
+  else {
+    let timer;
+    const bound = new Promise((resolve) => (timer = setTimeout(resolve, STOP_FIRST_MS)));
+    void Promise.race([stopping, bound]).then(() => {
+      clearTimeout(timer);
+      go();
+    });
+  }
   return {
     number: run,
     queue,
@@ -71,6 +83,9 @@ function startRun(request, run, dispatch, onData, resumed, tabs) {
     },
   };
 }
+
+/** How long a request waits for the answer to the Stop before it (see startRun). */
+const STOP_FIRST_MS = 5_000;
 
 /** The action of the user's answer `part` (an approval, a tool's result or error). */
 export const answerAction = (part) => ({ type: ANSWER, answer: checkAction({ type: "part", part }) });
@@ -104,7 +119,7 @@ export function createConversation(state, owner) {
     if (!wanted || run !== undefined) return;
     const options = owner.options();
     const request = { options, session: state.session, chatId: idOf(), startedBy: state.startedBy, runStart: state.runStart };
-    run = startRun(request, state.runs, dispatch, (part) => owner.options().onData?.(part), state.resumes === state.runs, owner.tabs());
+    run = startRun(request, state.runs, dispatch, (part) => owner.options().onData?.(part), state.resumes === state.runs, owner.tabs(), owner.stopping?.());
   }
 
   function saveShown() {

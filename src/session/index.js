@@ -72,9 +72,13 @@ export function createAgentSession(options) {
   /** The stop the last unsubscribe scheduled, until it runs or a subscriber comes back. */
   let stopping;
 
+  /** The Stop being told to the server, until it is answered. @type {Promise<void> | undefined} */
+  let stoppingOnServer;
+
   const owner = {
     options: () => shownOptions,
     tabs: () => tabs,
+    stopping: () => stoppingOnServer,
     shows: (state) => isOpened(state.opened, shownOptions),
     changed() {
       const state = conversation.state();
@@ -222,7 +226,12 @@ export function createAgentSession(options) {
   };
   const dispatchAnswer = (part) => conversation.dispatch(answerAction(part));
   // The user ends the run: with `resume`, the server is told (a closed connection is only a disconnect).
-  const endOnServer = () => stopOnServer(shownOptions, conversation.state().session, idNow(), conversation.position());
+  const endOnServer = () => {
+    const told = stopOnServer(shownOptions, conversation.state().session, idNow(), conversation.position());
+    if (told === undefined) return;
+    stoppingOnServer = told;
+    void told.then(() => stoppingOnServer === told && (stoppingOnServer = undefined));
+  };
   // What arrived before Stop, an edit or a regenerate is applied with it.
   const afterArrived = (action) => {
     endOnServer();

@@ -73,10 +73,13 @@ export function resumesStored(options, entry) {
  * client applied (`position`); a failure is the server's to log.
  */
 export function stopOnServer(options, session, chatId, position) {
-  if (options.stopApi === undefined || session.status !== "streaming") return;
+  if (options.stopApi === undefined || session.status !== "streaming") return undefined;
   // Where the client is in the run (a server of chat-session-reducer/server cuts its fold there).
   const where = positionHeaders(position);
-  void loadProtocol(options.protocol)
+  return loadProtocol(options.protocol)
     .then((protocol) => fetchOf(options.stopApi, "POST", options, protocol.accept, bodyOf({ options, session, chatId }, protocol), undefined, where))
-    .catch(() => {});
+    .then(
+      (response) => void response.body?.cancel().catch(() => {}),
+      () => {},
+    );
 }

@@ -152,3 +152,48 @@ test("fail(callId, error) ends a client-side call as error (cancelled for code c
   assert.equal(endpoint.requests[1].body.messages.length, 2);
   unsubscribe();
 });
+
+test("a message sent right after Stop is requested once the server answered the Stop (so another instance reads the stopped reply), and at most 5 s after", async () => {
+  const { endpoint, replies } = endpointWithLiveReplies();
+  const requests = [];
+  let answerStop;
+  const original = globalThis.fetch;
+  globalThis.fetch = (url, init) => {
+    requests.push(`${init.method} ${url}`);
+    return new Promise((resolve) => (answerStop = () => resolve(new Response(null, { status: 204 }))));
+  };
+  try {
+    const session = createAgentSession({ api: (body, signal) => (requests.push("POST chat"), endpoint.api(body, signal)), stopApi: "http://app.test/api/chat/stop", throttle: 0 });
+    const unsubscribe = session.subscribe(() => {});
+    session.send("one");
+    await until(() => replies.length === 1, "the first request");
+    replies[0].write(delta("Hi "));
+    await until(() => session.getSnapshot().status === "streaming", "the first frame");
+    session.stop();
+    session.send("two");
+    await until(() => requests.includes("POST http://app.test/api/chat/stop"), "the stop");
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    assert.deepEqual(requests, ["POST chat", "POST http://app.test/api/chat/stop"], "the second message waits for the Stop's answer");
+    answerStop();
+    await until(() => replies.length === 2, "the second request");
+    assert.deepEqual(requests, ["POST chat", "POST http://app.test/api/chat/stop", "POST chat"]);
+    assert.deepEqual(session.getSnapshot().messages.map(text), ["one", "Hi ", "two"]);
+    // A Stop the server never answers holds the next message back 5 s, no longer.
+    replies[1].write(delta("Yes"));
+    await until(() => session.getSnapshot().messages.length === 4, "the second reply");
+    session.stop();
+    const stoppedAt = Date.now();
+    session.send("three");
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    assert.equal(replies.length, 2, "the third message waits for the Stop's answer");
+    for (let waited = 0; replies.length < 3; waited += 50) {
+      if (waited > 10_000) throw new Error("timed out waiting for the third request");
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    assert.ok(Date.now() - stoppedAt >= 4_900, `sent ${Date.now() - stoppedAt} ms after the Stop`);
+    replies[2].end();
+    unsubscribe();
+  } finally {
+    globalThis.fetch = original;
+  }
+});
