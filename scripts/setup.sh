@@ -55,7 +55,8 @@ fi
 # Debian's packages, those missing, in one apt-get run: Chromium + ChromeDriver for the browser
 # tests; PostgreSQL for the server store's tests (tests/server/postgres-server.mjs starts its own
 # server from /usr/lib/postgresql/*/bin as the postgres user the package creates); Redis for the
-# server's several-instances tests (tests/server/redis-server.mjs starts its own redis-server).
+# server's several-instances tests (tests/server/redis-server.mjs starts its own redis-server);
+# nginx for the test of docs/server.md's nginx config (tests/server/nginx.test.mjs runs its own).
 apt_packages=()
 if [[ ! -x /usr/bin/chromium || ! -x /usr/bin/chromedriver ]]; then
   apt_packages+=(chromium chromium-driver)
@@ -65,6 +66,9 @@ if ! compgen -G "/usr/lib/postgresql/*/bin/postgres" >/dev/null; then
 fi
 if [[ ! -x /usr/bin/redis-server ]]; then
   apt_packages+=(redis-server)
+fi
+if [[ ! -x /usr/sbin/nginx ]]; then
+  apt_packages+=(nginx-light)
 fi
 if (( ${#apt_packages[@]} )); then
   sudo=()

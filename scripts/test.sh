@@ -147,6 +147,9 @@ REQUIRE_REDIS=1 REQUIRE_POSTGRES=1 node --test tests/server/instances.test.mjs
 suite "the demo on two instances behind one port (scripts/instances.mjs, what npm run start:instances runs, on a Redis and a Postgres of the suite's own): a reply streamed, a Stop and a resume through the proxy's port only, landing on the other instance, stored as shown; an instance killed gets 502 JSON; SIGTERM stops the instances; the forwarding itself (body, cookie, status, streaming, a client abort): node --test tests/server/proxy.test.mjs"
 REQUIRE_REDIS=1 REQUIRE_POSTGRES=1 node --test tests/server/proxy.test.mjs
 
+suite "the demo on two instances behind nginx (setup.sh installs nginx-light), on docs/server.md's nginx config as written: a reply streamed unbuffered, a resume and a Stop through nginx, stored as shown: node --test tests/server/nginx.test.mjs"
+REQUIRE_REDIS=1 REQUIRE_POSTGRES=1 node --test tests/server/nginx.test.mjs
+
 suite "older history paged: GET {conversations}/{id}?before=&limit= on a store without page and on PGlite (a query by position), pages prepended back to the stored conversation: node --test tests/server/paging.test.mjs"
 node --test tests/server/paging.test.mjs
 
