@@ -203,12 +203,14 @@ function storedRev(key, target) {
 
 // The helpers, on the package's own reducer (its reader checks what is stored).
 export function sessionStorageHelpers(sessionReducer) {
-  // What restoreSession gave, per storage: the last entry with the stored text it was made from
-  // (called again on an unchanged entry, as React Strict Mode calls an initializer twice, it gives
-  // the same object), and for each key the state it gave, held weakly, so persistSession does not
-  // overwrite an entry before the conversation has changed, even one it could not read, while the
-  // app holds that state; a conversation switched away from is not kept alive by it (issue 34).
+  // What restoreSession gave for each key of each storage: the state, held weakly, and with it
+  // (for as long as something holds that state) its entry and the stored text it was made from.
+  // Called again on an unchanged entry (React Strict Mode calls an initializer twice, a store of
+  // conversations opens one again) it gives the same object, and persistSession does not
+  // overwrite an entry before the conversation has changed, even one it could not read, while
+  // the app holds that state; a conversation let go of is not kept alive by it (issue 34).
   const restored = new WeakMap();
+  const madeFrom = new WeakMap();
   // The revision last written to or read from each key of each Web Storage.
   const revisions = new WeakMap();
 
@@ -362,10 +364,10 @@ export function sessionStorageHelpers(sessionReducer) {
   // The entry restored under `key` from what is stored (`stored`, a Web Storage's text), kept so
   // that restoring the same text again gives the same object (a store's entry is read afresh).
   function restoredEntry(key, target, stored, load) {
-    if (!restored.has(target)) restored.set(target, { last: undefined, states: new Map() });
-    const kept = restored.get(target);
-    const again = kept.last;
-    if (again?.key === key && !isStore(target) && again.stored === stored) return again.entry;
+    const states = entriesOf(restored, target);
+    const shown = states.get(key)?.deref();
+    const again = shown === undefined ? undefined : madeFrom.get(shown);
+    if (again !== undefined && !isStore(target) && again.stored === stored) return again.entry;
     let entry;
     try {
       entry = load() ?? emptyEntry();
@@ -373,8 +375,8 @@ export function sessionStorageHelpers(sessionReducer) {
       warn(error);
       entry = emptyEntry();
     }
-    kept.last = { key, stored, entry };
-    kept.states.set(key, new WeakRef(entry.state));
+    states.set(key, new WeakRef(entry.state));
+    madeFrom.set(entry.state, { stored, entry });
     return entry;
   }
 
@@ -416,7 +418,7 @@ export function sessionStorageHelpers(sessionReducer) {
 
   // Whether `state` is the one restoreSession gave for `key`: saving it would write back what was
   // read, or overwrite an entry it could not read.
-  const isRestored = (target, key, state) => restored.get(target)?.states.get(key)?.deref() === state;
+  const isRestored = (target, key, state) => restored.get(target)?.get(key)?.deref() === state;
 
   function persistSession(key, state, storage, options) {
     if (isStore(storage)) {
