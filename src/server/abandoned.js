@@ -46,6 +46,8 @@ export function createAbandonedRuns({ store, log, leases, protocol, protocols: P
     const stored = await store.load(owner, id);
     if (stored?.state.status !== "streaming") return;
     if (Date.now() - Date.parse(stored.updatedAt ?? "") < quietMs) return;
+    // Judged dead from here: its lease is taken over, so a run alive after all stops at its next renewal.
+    if (leases?.takeOver !== undefined && !(await leases.takeOver(key))) return;
     const newest = await log.newest(key);
     const folded = newest === undefined ? undefined : await foldLogged(newest, await log.stopOf?.(newest.id));
     if (newest === undefined || folded === undefined) {

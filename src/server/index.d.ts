@@ -83,6 +83,8 @@ export interface RunLeases {
   /** `lost()` is called if another instance takes the lease while the run goes on. */
   acquire(key: string, lost?: () => void): Promise<{ release(): Promise<void> } | undefined>;
   held(key: string): Promise<boolean>;
+  /** Takes over the lease of a run judged dead before it is ended elsewhere (true when taken): were it alive after all, its next renewal finds it lost. */
+  takeOver?(key: string): Promise<boolean>;
   close?(): Promise<void>;
 }
 

@@ -7,6 +7,7 @@
 // fails when CI or REQUIRE_REDIS is set.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
+import { createClient } from "redis";
 import { createChatServer, createRedisControl, createRedisLeases, createRedisRunLog, INTERRUPTED, RUN_HEADERS } from "../../pkg/server/index.js";
 import { createAgentSession } from "../../pkg/session/index.js";
 import { dropAfter, memoryStore, routeFetch, scriptedRun, until } from "./helpers.mjs";
@@ -39,14 +40,14 @@ const LEASE_MS = 2_000;
  * saves stop once the instance is killed); its models in `models`. `kill()` is a death as far as
  * the others can tell: no more renewals, saves or answers.
  */
-function instance(shared, models, { checkAbandonedMs = 200 } = {}) {
+function instance(shared, models, { checkAbandonedMs = 200, leasesClient } = {}) {
   let dead = false;
   const store = { ...shared, save: (...args) => (dead ? new Promise(() => {}) : shared.save(...args)) };
   // A killed instance's failures (its connections closed) are its own: the test watches the others.
   const onError = (error) => dead || console.error(error);
   const log = createRedisRunLog({ url: redis.url, onError });
   const control = createRedisControl({ url: redis.url, onError });
-  const leases = createRedisLeases({ url: redis.url, leaseMs: LEASE_MS, onError });
+  const leases = createRedisLeases({ ...(leasesClient ? { client: leasesClient } : { url: redis.url }), leaseMs: LEASE_MS, onError });
   const server = createChatServer({
     protocol: "ai-sdk",
     store,
@@ -81,10 +82,10 @@ function instance(shared, models, { checkAbandonedMs = 200 } = {}) {
  * Instances A and B; the client's chat requests go to `chatOn`, every other request to the other
  * one (its reconnects and stops), and the first chat response drops after `cutAfter` chunks.
  */
-async function setUp({ chatOn = "A", cutAfter, checkAbandonedMs } = {}) {
+async function setUp({ chatOn = "A", cutAfter, checkAbandonedMs, leasesOfA } = {}) {
   const store = memoryStore();
   const models = [];
-  const A = instance(store, models, { checkAbandonedMs });
+  const A = instance(store, models, { checkAbandonedMs, leasesClient: leasesOfA });
   const B = instance(store, models, { checkAbandonedMs });
   await Promise.all([A.control.ready, B.control.ready]);
   const chatServer = chatOn === "A" ? A : B;
@@ -255,6 +256,57 @@ redisTest("A dies mid-reply: B stores the run interrupted within the lease's tim
   assert.match(JSON.stringify(stored), new RegExp(INTERRUPTED.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")));
   assert.equal(JSON.stringify(stored), setup.shown());
   await setup.done();
+});
+
+/** A node-redis client whose lease renewals (the EVAL that PEXPIREs) wait while `stalled`: an instance whose timers lag. */
+async function stallingClient() {
+  const real = createClient({ url: redis.url });
+  real.on("error", () => {});
+  await real.connect();
+  const waiting = [];
+  const client = {
+    stalled: false,
+    isOpen: true,
+    on: () => client,
+    duplicate: () => real.duplicate(),
+    async sendCommand(args) {
+      if (client.stalled && args[0] === "EVAL" && args[1].includes("PEXPIRE")) await new Promise((resolve) => waiting.push(resolve));
+      return real.sendCommand(args);
+    },
+    resume() {
+      client.stalled = false;
+      for (const resolve of waiting.splice(0)) resolve();
+    },
+    quit: () => real.quit(),
+  };
+  return client;
+}
+
+redisTest("A alive but stalled past its lease: B stores the run interrupted and takes the lease over; A, renewing again, finds it lost and stops (its model aborted, nothing more written or saved), and the client reading from A ends as stored", async () => {
+  const leasesOfA = await stallingClient();
+  const setup = await setUp({ leasesOfA });
+  try {
+    setup.client.send("Hello");
+    await until(() => setup.models.length === 1, "the run");
+    const model = setup.models[0];
+    for (const frame of opening) model.push(frame);
+    model.push(word("Hi "));
+    await until(() => replyText(setup.client) === "Hi ", "a word shown");
+    leasesOfA.stalled = true;
+    await until(async () => (await setup.store.load("owner-1", "c1"))?.state.status === "error", "the run stored interrupted (by B's sweep)", 15_000);
+    leasesOfA.resume();
+    await until(() => model.signal.aborted, "A's model aborted once its renewal found the lease taken over", 5_000);
+    // What A's model would still have written reaches neither the log nor the store.
+    model.push(word("there"));
+    await until(() => setup.client.getSnapshot().status === "error", "the client's end");
+    assert.equal(replyText(setup.client), "Hi ");
+    assert.ok(JSON.stringify(setup.client.getSnapshot().state).includes(INTERRUPTED));
+    assert.equal(await setup.stored(), setup.shown());
+    assert.ok(!setup.seen.some((request) => request.path.endsWith("/stream")), "no reconnect: A's response got B's end from Redis");
+  } finally {
+    await setup.done();
+    await leasesOfA.quit();
+  }
 });
 
 redisTest("an instance starting while A's run streams leaves it streaming: the lease says it is alive", async () => {

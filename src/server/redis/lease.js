@@ -6,11 +6,20 @@
 
 import { connectRedis } from "./connection.js";
 
-// Renews the lease while it is this holder's, takes it again when it is gone: 1; another's: 0.
+// A lease another instance took over (it judged the run dead and ended it) holds this prefix: a
+// new run takes it at once, the run it was taken from finds it lost at its next renewal.
+const TAKEN = "taken:";
+// Renews the lease while it is this holder's, takes it again when it is gone: 1; another's, or
+// taken over: 0.
 const RENEW = `local holder = redis.call('GET', KEYS[1])
 if holder == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
 if not holder then redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2]) return 1 end
 return 0`;
+// Takes the lease when no run holds it (none, or one taken over): 1, else 0. ARGV: the token, its PX.
+const TAKE = `local holder = redis.call('GET', KEYS[1])
+if holder and string.sub(holder, 1, ${TAKEN.length}) ~= '${TAKEN}' then return 0 end
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+return 1`;
 // Releases (DEL) the lease only while it is still this holder's.
 const RELEASE = "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0";
 
@@ -47,7 +56,7 @@ export function createRedisLeases(options = {}) {
     async acquire(key, lost = () => {}) {
       const token = crypto.randomUUID();
       const deadline = Date.now() + leaseMs;
-      while ((await command(["SET", leaseKey(key), token, "NX", "PX", String(leaseMs)])) === null) {
+      while ((await command(["EVAL", TAKE, "1", leaseKey(key), token, String(leaseMs)])) === 0) {
         if (Date.now() > deadline) return undefined;
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
@@ -71,11 +80,21 @@ export function createRedisLeases(options = {}) {
         },
       };
     },
-    /** Whether some instance holds the conversation's lease now. */
+    /** Whether some instance holds the conversation's lease now (for a run: not one taken over). */
     async held(key) {
-      const exists = (await command(["EXISTS", leaseKey(key)])) === 1;
+      const holder = await command(["GET", leaseKey(key)]);
       // Asked before a reconnect, answered after it (by a Redis that may have lost every lease).
-      return exists || Date.now() - reconnectedAt < leaseMs;
+      return (holder !== null && !holder.startsWith(TAKEN)) || Date.now() - reconnectedAt < leaseMs;
+    },
+    /**
+     * Takes over the lease of a run judged dead (no instance renewed it), before it is ended
+     * elsewhere: true when taken. Were that run alive after all (its instance stalled past the
+     * lease), its next renewal finds the lease lost and it stops, rather than taking it back and
+     * writing on after its end. The mark lasts ten leases; a new run takes it at once.
+     */
+    async takeOver(key) {
+      if (Date.now() - reconnectedAt < leaseMs) return false;
+      return (await command(["EVAL", TAKE, "1", leaseKey(key), `${TAKEN}${crypto.randomUUID()}`, String(leaseMs * 10)])) === 1;
     },
     /** Stops renewing (the leases run out, as an instance's that died) and closes the connection. */
     async close() {
