@@ -48,21 +48,33 @@ export function createAbandonedRuns({ store, log, leases, protocol, protocols: P
     if (Date.now() - Date.parse(stored.updatedAt ?? "") < quietMs) return;
     // Judged dead from here: its lease is taken over, so a run alive after all stops at its next renewal.
     if (leases?.takeOver !== undefined && !(await leases.takeOver(key))) return;
-    const newest = await log.newest(key);
-    const folded = newest === undefined ? undefined : await foldLogged(newest, await log.stopOf?.(newest.id));
+    let newest = await log.newest(key);
+    const cut = newest === undefined ? undefined : await log.stopOf?.(newest.id);
+    if (newest !== undefined && !newest.ended && log.abandon !== undefined) {
+      // The log is ended first, in one step after whatever its last frame is then (a stalled
+      // writer's last frames among them), so the fold below reads what its followers get.
+      await log.abandon(key, newest.id, JSON.stringify((await endFrameOf(newest, cut)) ?? protocol.failedFrame(INTERRUPTED)));
+      newest = await log.newest(key);
+    }
+    const folded = newest === undefined ? undefined : await foldLogged(newest, cut);
     if (newest === undefined || folded === undefined) {
-      if (!(await interrupt(store, owner, id))) return;
-      if (newest !== undefined && !newest.ended) await log.abandon?.(key, newest.id, JSON.stringify(protocol.failedFrame(INTERRUPTED)));
+      await interrupt(store, owner, id);
       return;
     }
     await store.save(owner, id, folded.state, stored.state);
-    if (!newest.ended) await log.abandon?.(key, newest.id, JSON.stringify(folded.last));
+  }
+
+  /** The frame that ends a run whose instance died: the stopped frame where a client's Stop was kept, else the failure; undefined when the log lost its opening. */
+  async function endFrameOf(run, cut) {
+    const opening = await log.opening?.(run.id);
+    const runProtocol = opening && PROTOCOLS[opening.protocol];
+    if (runProtocol === undefined) return undefined;
+    return cut !== undefined ? runProtocol.stoppedFrame : runProtocol.failedFrame(INTERRUPTED);
   }
 
   /**
    * The state a run leaves as its log has it (undefined when the log lost its opening): stopped
-   * at `cut` when a client stopped it there, else its end, or, unended, interrupted; `last` is
-   * the frame that ends it in the log.
+   * at `cut` when a client stopped it there, else its end, or, unended, interrupted.
    */
   async function foldLogged(run, cut) {
     const opening = await log.opening?.(run.id);
@@ -70,13 +82,12 @@ export function createAbandonedRuns({ store, log, leases, protocol, protocols: P
     if (opening === undefined || runProtocol === undefined) return undefined;
     const start = /** @type {import("chat-session-reducer").SessionState} */ (opening.start);
     const frames = (await log.slice(run.id, 0, run.length)).map((json) => JSON.parse(json));
-    if (cut !== undefined && (!run.ended || cut < frames.length)) return { state: foldStopped(runProtocol, start, frames, cut), last: runProtocol.stoppedFrame };
+    if (cut !== undefined && (!run.ended || cut < frames.length)) return { state: foldStopped(runProtocol, start, frames, cut) };
     const fold = createRunFold(runProtocol, start);
     for (const frame of frames) fold.push(frame);
-    const last = runProtocol.failedFrame(INTERRUPTED);
-    if (!run.ended) fold.push(JSON.parse(JSON.stringify(last)));
+    if (!run.ended) fold.push(JSON.parse(JSON.stringify(runProtocol.failedFrame(INTERRUPTED))));
     fold.end();
-    return { state: fold.state, last };
+    return { state: fold.state };
   }
 
   /**

@@ -31,6 +31,16 @@ if ARGV[3] == '1' then redis.call('XADD', KEYS[1], '*', 'e', '1') end
 redis.call('EXPIRE', KEYS[1], ARGV[4])
 redis.call('SET', KEYS[2], ARGV[1], 'NX', 'EX', ARGV[4])
 return 1`;
+// Ends a run another instance wrote (it died) in one step: `ARGV[1]` as the frame after the last
+// one there is now, then the end, then the expiry (`ARGV[2]`); nothing when the run has ended.
+const ABANDON = `local last = redis.call('XREVRANGE', KEYS[1], '+', '-', 'COUNT', 1)[1]
+if last == nil or string.sub(last[1], 1, 2) ~= '0-' then return 0 end
+local next = tonumber(string.sub(last[1], 3)) + 1
+if last[1] == '0-1' then next = 2 end
+redis.call('XADD', KEYS[1], '0-' .. next, 'f', ARGV[1])
+redis.call('XADD', KEYS[1], '*', 'e', '1')
+redis.call('EXPIRE', KEYS[1], ARGV[2])
+return 1`;
 // How long a writer keeps an ended run's frames, to write it back after Redis lost it.
 export const KEEP_WRITTEN_MS = 60_000;
 
@@ -162,12 +172,9 @@ export function createRedisRunLog(options = {}) {
      * protocol's failure) after its last frame, then the end, so its followers get both.
      */
     async abandon(key, runId, frame) {
-      const stream = streamKey(runId);
-      const [last] = await command(["XREVRANGE", stream, "+", "-", "COUNT", "1"]);
-      if (last === undefined || !last[0].startsWith("0-")) return;
-      const next = last[0] === "0-1" ? 0 : offsetOf(last[0]) + 1;
-      await command(["XADD", stream, frameId(next), "f", frame]);
-      await Promise.all(endCommands(key, runId).map(command));
+      // In one script: a writer that is only late cannot slip a frame in between.
+      if ((await command(["EVAL", ABANDON, "1", streamKey(runId), frame, String(ttlSeconds)])) === 0) return;
+      await command(endCommands(key, runId)[2]);
     },
     /** The conversation's newest run: `{ id, length, ended }`, or undefined. */
     async newest(key) {
