@@ -93,7 +93,7 @@ export const answerAction = (part) => ({ type: ANSWER, answer: checkAction({ typ
 /**
  * A conversation whose state is `state` (initialHookState's), held by `owner` (see the top).
  * @param {any} state
- * @param {{ options: () => any, tabs: () => any, shows: (state: any) => boolean, changed: () => void }} owner
+ * @param {{ options: () => any, tabs: () => any, stopping?: () => Promise<void> | undefined, shows: (state: any) => boolean, changed: () => void }} owner
  */
 export function createConversation(state, owner) {
   let held = false;
