@@ -50,13 +50,14 @@ export function createAbandonedRuns({ store, log, leases, protocol, protocols: P
     if (leases?.takeOver !== undefined && !(await leases.takeOver(key))) return;
     let newest = await log.newest(key);
     const cut = newest === undefined ? undefined : await log.stopOf?.(newest.id);
+    const opening = newest === undefined ? undefined : await log.opening?.(newest.id);
     if (newest !== undefined && !newest.ended && log.abandon !== undefined) {
       // The log is ended first, in one step after whatever its last frame is then (a stalled
       // writer's last frames among them), so the fold below reads what its followers get.
-      await log.abandon(key, newest.id, JSON.stringify((await endFrameOf(newest, cut)) ?? protocol.failedFrame(INTERRUPTED)));
+      await log.abandon(key, newest.id, JSON.stringify(endFrameOf(opening, cut) ?? protocol.failedFrame(INTERRUPTED)));
       newest = await log.newest(key);
     }
-    const folded = newest === undefined ? undefined : await foldLogged(newest, cut);
+    const folded = newest === undefined ? undefined : await foldLogged(newest, cut, opening);
     if (newest === undefined || folded === undefined) {
       await interrupt(store, owner, id);
       return;
@@ -64,22 +65,23 @@ export function createAbandonedRuns({ store, log, leases, protocol, protocols: P
     await store.save(owner, id, folded.state, stored.state);
   }
 
+  /** The protocol a run's opening (as the log keeps it) names; undefined when the log lost it. */
+  const protocolOf = (opening) => (opening === undefined ? undefined : PROTOCOLS[opening.protocol]);
+
   /** The frame that ends a run whose instance died: the stopped frame where a client's Stop was kept, else the failure; undefined when the log lost its opening. */
-  async function endFrameOf(run, cut) {
-    const opening = await log.opening?.(run.id);
-    const runProtocol = opening && PROTOCOLS[opening.protocol];
+  function endFrameOf(opening, cut) {
+    const runProtocol = protocolOf(opening);
     if (runProtocol === undefined) return undefined;
     return cut !== undefined ? runProtocol.stoppedFrame : runProtocol.failedFrame(INTERRUPTED);
   }
 
   /**
-   * The state a run leaves as its log has it (undefined when the log lost its opening): stopped
-   * at `cut` when a client stopped it there, else its end, or, unended, interrupted.
+   * The state a run leaves as its log has it, from its `opening` (undefined when the log lost it):
+   * stopped at `cut` when a client stopped it there, else its end, or, unended, interrupted.
    */
-  async function foldLogged(run, cut) {
-    const opening = await log.opening?.(run.id);
-    const runProtocol = opening && PROTOCOLS[opening.protocol];
-    if (opening === undefined || runProtocol === undefined) return undefined;
+  async function foldLogged(run, cut, opening) {
+    const runProtocol = protocolOf(opening);
+    if (runProtocol === undefined) return undefined;
     const start = /** @type {import("chat-session-reducer").SessionState} */ (opening.start);
     const frames = (await log.slice(run.id, 0, run.length)).map((json) => JSON.parse(json));
     if (cut !== undefined && (!run.ended || cut < frames.length)) return { state: foldStopped(runProtocol, start, frames, cut) };
@@ -96,7 +98,8 @@ export function createAbandonedRuns({ store, log, leases, protocol, protocols: P
    */
   async function stopEnded(owner, id, run, cut) {
     if (cut === undefined || cut >= run.length || (await leases?.held(keyOf(owner, id)))) return;
-    const [whole, stopped, stored] = await Promise.all([foldLogged(run, undefined), foldLogged(run, cut), store.load(owner, id)]);
+    const opening = await log.opening?.(run.id);
+    const [whole, stopped, stored] = await Promise.all([foldLogged(run, undefined, opening), foldLogged(run, cut, opening), store.load(owner, id)]);
     if (stopped === undefined || stored === undefined || JSON.stringify(stored.state) !== JSON.stringify(whole?.state)) return;
     await store.save(owner, id, stopped.state, stored.state);
   }

@@ -6,7 +6,7 @@
 //
 // Its owner (index.js's controller, or src/conversations' store) gives `options()` (the newest,
 // with the conversation's storage key), `tabs()` (the tabs coordinator's connection, if any),
-// `stopping()` (the Stop being told to the server, if any, which its next request waits for),
+// `serverStop()` (the Stop being told to the server, if any, which its next request waits for),
 // `shows(state)` (whether what it holds is the conversation those options name: only then is
 // it saved) and `changed()`, called after each change.
 
@@ -37,7 +37,7 @@ function reportLater(thrown) {
  * run is one the server still produces, reconnected to (resume.js); `tabs`: the tabs
  * coordinator's connection, whose stream lock gates the request.
  */
-function startRun(request, run, dispatch, onData, resumed, tabs, stopping) {
+function startRun(request, run, dispatch, onData, resumed, tabs, serverStop) {
   const controller = new AbortController();
   const queue = createFrameQueue((action) => dispatch({ type: STREAMED, run, action }), request.options.throttle);
   let replyEnded = false;
@@ -62,11 +62,11 @@ function startRun(request, run, dispatch, onData, resumed, tabs, stopping) {
   };
   // After a Stop the server is told of, the next request waits for its answer (bounded), so a
   // server of several instances has stored the stop before another instance reads the conversation.
-  if (stopping === undefined) queueMicrotask(go);
+  if (serverStop === undefined) queueMicrotask(go);
   else {
     let timer;
     const bound = new Promise((resolve) => (timer = setTimeout(resolve, STOP_FIRST_MS)));
-    void Promise.race([stopping, bound]).then(() => {
+    void Promise.race([serverStop, bound]).then(() => {
       clearTimeout(timer);
       go();
     });
@@ -93,7 +93,7 @@ export const answerAction = (part) => ({ type: ANSWER, answer: checkAction({ typ
 /**
  * A conversation whose state is `state` (initialHookState's), held by `owner` (see the top).
  * @param {any} state
- * @param {{ options: () => any, tabs: () => any, stopping?: () => Promise<void> | undefined, shows: (state: any) => boolean, changed: () => void }} owner
+ * @param {{ options: () => any, tabs: () => any, serverStop?: () => Promise<void> | undefined, shows: (state: any) => boolean, changed: () => void }} owner
  */
 export function createConversation(state, owner) {
   let held = false;
@@ -119,7 +119,7 @@ export function createConversation(state, owner) {
     if (!wanted || run !== undefined) return;
     const options = owner.options();
     const request = { options, session: state.session, chatId: idOf(), startedBy: state.startedBy, runStart: state.runStart };
-    run = startRun(request, state.runs, dispatch, (part) => owner.options().onData?.(part), state.resumes === state.runs, owner.tabs(), owner.stopping?.());
+    run = startRun(request, state.runs, dispatch, (part) => owner.options().onData?.(part), state.resumes === state.runs, owner.tabs(), owner.serverStop?.());
   }
 
   function saveShown() {

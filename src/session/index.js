@@ -78,7 +78,7 @@ export function createAgentSession(options) {
   const owner = {
     options: () => shownOptions,
     tabs: () => tabs,
-    stopping: () => stoppingOnServer,
+    serverStop: () => stoppingOnServer,
     shows: (state) => isOpened(state.opened, shownOptions),
     changed() {
       const state = conversation.state();
