@@ -5,6 +5,7 @@
 // instance, or to the proxy in front of both).
 
 import { test } from "node:test";
+import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -12,6 +13,8 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { ownerCookie } from "../../pkg/server/index.js";
 import { createAgentSession } from "../../pkg/session/index.js";
+import { startPostgres } from "./postgres-server.mjs";
+import { startRedis } from "./redis-server.mjs";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const READY_WITHIN_MS = 20_000;
@@ -44,6 +47,31 @@ export function serversTest(file, { started, why, first }) {
       await body();
     });
 }
+
+/**
+ * A Redis and a Postgres of the suite's own and two demo instances on them, A started first (so
+ * the schema is made once): `{ redis, pg, A, B }`. What started is stopped when a later part fails.
+ */
+export async function startTwoDemos() {
+  const [redis, pg] = await Promise.all([startRedis(), startPostgres()]);
+  const env = { ...DEMO_ENV, REDIS_URL: redis.url, DATABASE_URL: pg.connectionString };
+  let A;
+  try {
+    A = await startDemo("A", env);
+    return { redis, pg, A, B: await startDemo("B", env) };
+  } catch (error) {
+    await A?.stop();
+    await Promise.all([redis.stop(), pg.stop()]);
+    throw error;
+  }
+}
+
+/** The demo's test hooks on `demo` (its own port): POST /api/test/{path} with `body`, the JSON answer. */
+export const hooks = (demo, path, body) => post(demo, `/api/test/${path}`, body).then((response) => response.json());
+/** Which run started last on `demo`, how many chunks it wrote, whether it is held. */
+export const latestRun = (demo) => original(`${demo.base}/api/test/chunks`).then((response) => response.json());
+/** Whether the client's run ended (finished, stopped or failed). */
+export const settled = (client) => client.status() === "idle" || client.status() === "error";
 
 /**
  * One demo instance: `node www/server.mjs` with `env`. `output()` is what it printed, `kill(signal)`
@@ -205,6 +233,21 @@ export async function demoClient(name, { id = name, route, as }) {
     },
   };
   return handle;
+}
+
+/** A client whose every request goes through `door` (the proxy, nginx: `{ name, base }`); `stored()` reads through it too. */
+export async function doorClient(name, door) {
+  const client = await demoClient(name, { route: () => door });
+  return { ...client, stored: () => client.stored(door) };
+}
+
+/** Resolves once the conversation read at `where` (an instance; a door client's own when not given) is no longer streaming and equals what the client shows; asserts so. */
+export async function storedAsShown(client, where) {
+  await until(async () => {
+    const stored = await client.stored(where);
+    return stored !== undefined && stored.status !== "streaming" && JSON.stringify(stored) === JSON.stringify(client.shown());
+  }, "the stored conversation to equal the client's").catch(() => {});
+  assert.deepEqual(await client.stored(where), client.shown());
 }
 
 /** POSTs `body` (JSON) to `demo`'s `path` with `cookie`; the Response. */

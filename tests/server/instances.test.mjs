@@ -11,9 +11,7 @@ import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
 import { createClient } from "redis";
 import { INTERRUPTED } from "../../pkg/server/index.js";
-import { DEMO_ENV, LONG, demoClient, post, serversTest, startDemo, until } from "./demo-instances.mjs";
-import { startPostgres } from "./postgres-server.mjs";
-import { startRedis } from "./redis-server.mjs";
+import { DEMO_ENV, LONG, demoClient, hooks, post, latestRun, serversTest, settled, startTwoDemos, storedAsShown, until } from "./demo-instances.mjs";
 import { createRandom } from "../fuzz/generate.mjs";
 
 // The lease (DEMO_ENV's) is well over the control channel's 2 s wait for an answer: the 503 test
@@ -27,11 +25,7 @@ let B;
 let why;
 before(async () => {
   try {
-    [redis, pg] = await Promise.all([startRedis(), startPostgres()]);
-    const env = { ...DEMO_ENV, REDIS_URL: redis.url, DATABASE_URL: pg.connectionString };
-    // One first, so the schema is made once.
-    A = await startDemo("A", env);
-    B = await startDemo("B", env);
+    ({ redis, pg, A, B } = await startTwoDemos());
   } catch (error) {
     why = error;
   }
@@ -52,8 +46,6 @@ const instancesTest = serversTest("instances.test.mjs", {
   },
 });
 
-const hooks = (demo, path, body) => post(demo, `/api/test/${path}`, body).then((response) => response.json());
-const latestRun = (demo) => fetch(`${demo.base}/api/test/chunks`).then((response) => response.json());
 
 /** Sends `text` with the next run on `demo` held at `chunks`; resolves once it is held and the client shows some of it. */
 async function sendHeld(client, demo, text, chunks = 40) {
@@ -80,16 +72,6 @@ async function sendHeldInScript(client, demo, text) {
   await until(() => client.reply().length > 0, "the client showing the reply");
 }
 
-/** Resolves once the conversation `demo` serves is no longer streaming and equals what the client shows; asserts so. */
-async function storedAsShown(client, demo = B) {
-  await until(async () => {
-    const stored = await client.stored(demo);
-    return stored !== undefined && stored.status !== "streaming" && JSON.stringify(stored) === JSON.stringify(client.shown());
-  }, "the stored conversation to equal the client's").catch(() => {});
-  assert.deepEqual(await client.stored(demo), client.shown());
-}
-
-const settled = (client) => client.status() === "idle" || client.status() === "error";
 const interruptedShown = (client) => JSON.stringify(client.shown()).includes(INTERRUPTED);
 
 instancesTest("a run on A whose connection dropped resumes on B and ends as the uninterrupted reply", async () => {
@@ -101,7 +83,7 @@ instancesTest("a run on A whose connection dropped resumes on B and ends as the 
   assert.equal(client.status(), "idle");
   assert.equal(client.reply(), LONG, "nothing lost, nothing doubled");
   assert.ok(client.requests.some((request) => request.kind === "stream" && request.on === "B"), "resumed on B");
-  await storedAsShown(client);
+  await storedAsShown(client, B);
   client.done();
 });
 
@@ -118,7 +100,7 @@ instancesTest("a Stop sent to B stops A's model within a second, and the stored 
   await hooks(A, "release", {});
   assert.equal(client.status(), "idle");
   assert.ok(LONG.startsWith(client.reply()) && client.reply().length < LONG.length);
-  await storedAsShown(client);
+  await storedAsShown(client, B);
   client.done();
 });
 
@@ -144,7 +126,7 @@ instancesTest("A killed (SIGKILL) mid-reply: a newer run on B is refused 503 whi
   assert.equal(client.status(), "error");
   assert.ok(interruptedShown(client), "the client shows the interruption");
   assert.ok(client.reply().length > 0 && LONG.startsWith(client.reply()), "the partial reply kept");
-  await storedAsShown(client);
+  await storedAsShown(client, B);
   client.done();
 });
 
@@ -228,7 +210,7 @@ instancesTest("Redis restarted mid-run (its data lost): the run goes on, its cli
   const frames = await following;
   const text = frames.filter((frame) => frame.type === "text-delta").map((frame) => frame.delta).join("");
   assert.equal(text, LONG, "the follower got every frame once");
-  await storedAsShown(client);
+  await storedAsShown(client, B);
   client.done();
 });
 
@@ -242,7 +224,7 @@ instancesTest("Postgres down for 5 s mid-run: the run goes on, its saves are ret
   assert.equal(await client.stored(B), undefined, "nothing can be read meanwhile");
   await new Promise((resolve) => setTimeout(resolve, 5_000));
   await pg.up();
-  await storedAsShown(client);
+  await storedAsShown(client, B);
   assert.equal(client.status(), "idle");
   client.done();
 });

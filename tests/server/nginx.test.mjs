@@ -9,13 +9,11 @@ import { after, before } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { DEMO_ENV, LONG, demoClient, post, serversTest, startDemo, until } from "./demo-instances.mjs";
-import { startPostgres } from "./postgres-server.mjs";
-import { startRedis } from "./redis-server.mjs";
+import { freePort } from "./redis-server.mjs";
+import { LONG, doorClient, hooks, latestRun, serversTest, settled, startTwoDemos, storedAsShown, until } from "./demo-instances.mjs";
 
 const NGINX = process.env.NGINX ?? "/usr/sbin/nginx";
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
@@ -26,15 +24,6 @@ function documentedConfig() {
   if (block === undefined) throw new Error("docs/server.md has no ```nginx block");
   return block;
 }
-
-const freePort = () =>
-  new Promise((resolve, reject) => {
-    const server = createServer().once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
 
 /** nginx on the documented config, its upstreams `ports`; `{ base, stop() }` once it answers. */
 async function startNginx(ports) {
@@ -85,10 +74,7 @@ let nginx;
 let why;
 before(async () => {
   try {
-    [redis, pg] = await Promise.all([startRedis(), startPostgres()]);
-    const env = { ...DEMO_ENV, REDIS_URL: redis.url, DATABASE_URL: pg.connectionString };
-    A = await startDemo("A", env);
-    B = await startDemo("B", env);
+    ({ redis, pg, A, B } = await startTwoDemos());
     nginx = await startNginx([A, B].map((demo) => new URL(demo.base).port));
   } catch (error) {
     why = error;
@@ -102,15 +88,8 @@ after(async () => {
 
 const nginxTest = serversTest("nginx.test.mjs", { started: () => nginx !== undefined, why: () => why });
 const demos = () => [A, B];
-const hooks = (demo, path, body) => post(demo, `/api/test/${path}`, body).then((response) => response.json());
-const latestRun = (demo) => fetch(`${demo.base}/api/test/chunks`).then((response) => response.json());
-const settled = (client) => client.status() === "idle" || client.status() === "error";
-
-/** A client whose every request goes to nginx's port. */
-async function nginxClient(name) {
-  const client = await demoClient(name, { route: () => ({ name: "nginx", base: nginx.base }) });
-  return { ...client, stored: () => client.stored({ base: nginx.base }) };
-}
+/** A client whose every request goes to nginx's port; `stored()` reads through it too. */
+const nginxClient = (name) => doorClient(name, { name: "nginx", base: nginx.base });
 
 /** Sends `text` with the next run of both instances held at 40 chunks (nginx picks one); resolves with the instance that runs it, once held and shown in part. */
 async function sendHeld(client, text) {
@@ -126,11 +105,6 @@ async function sendHeld(client, text) {
   // The other instance's hold is not wanted any more.
   for (const demo of demos()) if (demo !== on) await hooks(demo, "release", {});
   return on;
-}
-
-async function storedAsShown(client) {
-  await until(async () => JSON.stringify(await client.stored()) === JSON.stringify(client.shown()), "the stored conversation to equal the client's").catch(() => {});
-  assert.deepEqual(await client.stored(), client.shown());
 }
 
 nginxTest("through the documented nginx config: a reply streams as it is written (shown while the model is held) and ends whole, stored as shown", async () => {

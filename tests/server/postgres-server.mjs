@@ -5,9 +5,9 @@
 
 import { spawn, spawnSync } from "node:child_process";
 import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { freePort } from "./redis-server.mjs";
 
 const READY_WITHIN_MS = 30_000;
 
@@ -94,17 +94,6 @@ function userIds(user) {
   const uid = id("-u");
   if (!Number.isInteger(uid) || uid === 0) throw new Error(`no OS user ${user} to run PostgreSQL as`);
   return { uid, gid: id("-g") };
-}
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = /** @type {import("node:net").AddressInfo} */ (probe.address());
-      probe.close(() => resolve(port));
-    });
-  });
 }
 
 /** Resolves once pg_isready says the server accepts connections; rejects when it exits or takes too long. */

@@ -12,7 +12,7 @@ import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { DEMO_ENV, LONG, SECRET, demoClient, newOwner, post, serversTest, until } from "./demo-instances.mjs";
+import { DEMO_ENV, LONG, SECRET, doorClient, hooks as hooksOn, latestRun as latestRunOn, newOwner, serversTest, settled, storedAsShown, until } from "./demo-instances.mjs";
 import { startPostgres } from "./postgres-server.mjs";
 import { startRedis } from "./redis-server.mjs";
 
@@ -67,16 +67,12 @@ async function viaProxy(path, init) {
 }
 
 /** A client whose every request goes to the proxy's one port; `stored()` reads through it too. */
-async function proxyClient(name) {
-  const client = await demoClient(name, { route: () => ({ name: "proxy", base: proxy.base }) });
-  return { ...client, stored: () => client.stored({ base: proxy.base }) };
-}
+const proxyClient = (name) => doorClient(name, { name: "proxy", base: proxy.base });
 
 const instance = (name) => proxy.instances.get(name);
-const hooks = (name, path, body) => post(instance(name), `/api/test/${path}`, body).then((response) => response.json());
-const latestRun = (name) => fetch(`${instance(name).base}/api/test/chunks`).then((response) => response.json());
+const hooks = (name, path, body) => hooksOn(instance(name), path, body);
+const latestRun = (name) => latestRunOn(instance(name));
 const linesOf = (name, pattern) => proxy.output().split("\n").filter((line) => line.startsWith(`[${name}] `) && pattern.test(line)).length;
-const settled = (client) => client.status() === "idle" || client.status() === "error";
 
 /** Learns where the next request goes (one GET through the proxy), holds that instance's next run at `chunks`, sends; resolves once held and shown in part. */
 async function sendHeld(client, text, chunks = 40) {
@@ -91,15 +87,6 @@ async function sendHeld(client, text, chunks = 40) {
   }, `the run on instance ${on} held`);
   await until(() => client.reply().length > 0, "the client showing the reply");
   return on;
-}
-
-/** Resolves once the conversation read through the proxy is no longer streaming and equals the client's; asserts so. */
-async function storedAsShown(client) {
-  await until(async () => {
-    const stored = await client.stored();
-    return stored !== undefined && stored.status !== "streaming" && JSON.stringify(stored) === JSON.stringify(client.shown());
-  }, "the stored conversation to equal the client's").catch(() => {});
-  assert.deepEqual(await client.stored(), client.shown());
 }
 
 proxyTest("a run streams through the proxy as it is written (shown while the model is held) and ends as the whole reply, stored as shown", async () => {

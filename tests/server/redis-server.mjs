@@ -63,7 +63,8 @@ export async function startRedis() {
   }
 }
 
-function freePort() {
+/** A port free on 127.0.0.1 now (the suites' servers listen on it). */
+export function freePort() {
   return new Promise((resolve, reject) => {
     const probe = createServer();
     probe.once("error", reject);

@@ -137,6 +137,17 @@ const replyText = (client) =>
     .map((part) => part.text)
     .join("");
 
+/** Sends "Hello" and writes the reply's opening and `words` on its model; the model, once the client shows them. */
+async function replyShown(setup, words = ["Hi "]) {
+  setup.client.send("Hello");
+  await until(() => setup.models.length === 1, "the run");
+  const model = setup.models[0];
+  for (const frame of opening) model.push(frame);
+  for (const text of words) model.push(word(text));
+  await until(() => replyText(setup.client) === words.join(""), `${JSON.stringify(words.join(""))} shown`);
+  return model;
+}
+
 /** The suite's tests, failing (CI, REQUIRE_REDIS=1) or skipped when redis-server did not start. */
 function redisTest(name, body) {
   test(name, async (t) => {
@@ -151,13 +162,8 @@ function redisTest(name, body) {
 
 redisTest("a run on A, its connection dropped, resumes from B at the client's offset and ends as the whole reply", async () => {
   const setup = await setUp({ cutAfter: 3 });
-  setup.client.send("Hello");
-  await until(() => setup.models.length === 1, "the run");
-  const model = setup.models[0];
-  for (const frame of opening) model.push(frame);
-  model.push(word("Hi "));
   // The client has applied 3 frames when its connection drops at the 4th.
-  await until(() => replyText(setup.client) === "Hi ", "a word shown");
+  const model = await replyShown(setup);
   for (const text of ["there ", "friend."]) model.push(word(text));
   for (const frame of closing) model.push(frame);
   model.end();
@@ -173,13 +179,7 @@ redisTest("a run on A, its connection dropped, resumes from B at the client's of
 
 redisTest("a Stop sent to B stops A's model, and the stored reply is the one the client shows", async () => {
   const setup = await setUp();
-  setup.client.send("Hello");
-  await until(() => setup.models.length === 1, "the run");
-  const model = setup.models[0];
-  for (const frame of opening) model.push(frame);
-  model.push(word("Hi "));
-  model.push(word("there "));
-  await until(() => replyText(setup.client) === "Hi there ", "two words shown");
+  const model = await replyShown(setup, ["Hi ", "there "]);
   setup.client.stop();
   // The model writes on before the stop reaches it: none of it may be stored.
   model.push(word("friend."));
@@ -192,12 +192,7 @@ redisTest("a Stop sent to B stops A's model, and the stored reply is the one the
 
 redisTest("a newer run sent to B supersedes A's: A's model aborted, the stopped reply stored, B's run on top of it", async () => {
   const setup = await setUp();
-  setup.client.send("Hello");
-  await until(() => setup.models.length === 1, "the first run");
-  const first = setup.models[0];
-  for (const frame of opening) first.push(frame);
-  first.push(word("Hi "));
-  await until(() => replyText(setup.client) === "Hi ", "a word shown");
+  const first = await replyShown(setup);
   // The AI SDK's own regenerate of the reply, as another page's useChat sends it, reaching B.
   const user = setup.client.getSnapshot().state.messages[0];
   const body = { id: "c1", trigger: "regenerate-message", messages: [{ id: user.id, role: "user", parts: [{ type: "text", text: "Hello" }] }] };
@@ -237,12 +232,7 @@ redisTest("a reconnect after the run ended, on the other instance, gets the end 
 
 redisTest("A dies mid-reply: B stores the run interrupted within the lease's time, and the client following it gets its end", async () => {
   const setup = await setUp();
-  setup.client.send("Hello");
-  await until(() => setup.models.length === 1, "the run");
-  const model = setup.models[0];
-  for (const frame of opening) model.push(frame);
-  model.push(word("Hi "));
-  await until(() => replyText(setup.client) === "Hi ", "a word shown");
+  const model = await replyShown(setup);
   await until(async () => (await setup.store.load("owner-1", "c1"))?.state.messages[1]?.parts.some((part) => part.text === "Hi "), "the word saved");
   const died = Date.now();
   await setup.A.kill();
@@ -286,12 +276,7 @@ redisTest("A alive but stalled past its lease: B stores the run interrupted and 
   const leasesOfA = await stallingClient();
   const setup = await setUp({ leasesOfA });
   try {
-    setup.client.send("Hello");
-    await until(() => setup.models.length === 1, "the run");
-    const model = setup.models[0];
-    for (const frame of opening) model.push(frame);
-    model.push(word("Hi "));
-    await until(() => replyText(setup.client) === "Hi ", "a word shown");
+    const model = await replyShown(setup);
     leasesOfA.stalled = true;
     await until(async () => (await setup.store.load("owner-1", "c1"))?.state.status === "error", "the run stored interrupted (by B's sweep)", 15_000);
     leasesOfA.resume();
@@ -311,12 +296,7 @@ redisTest("A alive but stalled past its lease: B stores the run interrupted and 
 
 redisTest("an instance starting while A's run streams leaves it streaming: the lease says it is alive", async () => {
   const setup = await setUp();
-  setup.client.send("Hello");
-  await until(() => setup.models.length === 1, "the run");
-  const model = setup.models[0];
-  for (const frame of opening) model.push(frame);
-  model.push(word("Hi "));
-  await until(() => replyText(setup.client) === "Hi ", "a word shown");
+  const model = await replyShown(setup);
   const C = instance(setup.store, setup.models);
   // Any route waits for the start-up recovery first.
   assert.equal((await C.server.fetch(new Request("http://app.test/api/conversations"))).status, 200);
