@@ -20,6 +20,8 @@
 // each of those chunk counts, /api/test/release { chunks: true } moves it on to the next, and
 // /api/test/release {} releases every hold. POST /api/test/conversation { id, state } stores a
 // conversation for the browser asking (a long thread whose older pages a test scrolls to).
+// POST /api/test/saves { held: true } holds every save to the store until { held: false }: a store
+// that is slow to answer, so an instance killed meanwhile never stored its run.
 // PORT picks the port (0: any free one); the URL is printed once listening. DEMO_LEASE_MS sets the
 // runs' lease on Redis (5,000 by default: a run whose instance died is stored interrupted within
 // about twice that), DEMO_CHECK_ABANDONED_MS how often each instance looks for such runs.
@@ -83,7 +85,10 @@ function ownerSecret() {
 }
 
 mkdirSync(DATA_DIR, { recursive: true });
-const store = process.env.DATABASE_URL ? createPostgresStore({ connectionString: process.env.DATABASE_URL }) : createPgliteStore({ dataDir: path.join(DATA_DIR, "pglite") });
+const baseStore = process.env.DATABASE_URL ? createPostgresStore({ connectionString: process.env.DATABASE_URL }) : createPgliteStore({ dataDir: path.join(DATA_DIR, "pglite") });
+/** While saves are held (the test hooks), what releases them. @type {{ released: Promise<void>, release: () => void } | undefined} */
+let savesHeld;
+const store = TEST_HOOKS ? { ...baseStore, save: async (...args) => (await savesHeld?.released, baseStore.save(...args)) } : baseStore;
 const authorize = ownerCookie({ secret: ownerSecret() });
 // With REDIS_URL, several instances share the runs: the log, Stop routed to the run, leases.
 const url = process.env.REDIS_URL;
@@ -196,6 +201,17 @@ async function testRoute(request, pathname) {
       hooks.releaseAll();
     }
     return json(200, { released: body.point ?? body.chunks ?? "all" });
+  }
+  if (pathname === "/api/test/saves") {
+    if (body.held && savesHeld === undefined) {
+      let release = () => {};
+      const released = new Promise((resolve) => (release = () => resolve(undefined)));
+      savesHeld = { released, release };
+    } else if (!body.held) {
+      savesHeld?.release();
+      savesHeld = undefined;
+    }
+    return json(200, { held: savesHeld !== undefined });
   }
   return json(404, { error: "not found" });
 }

@@ -1,8 +1,10 @@
 // Runs whose instance died (several instances, issue 32 item 3): with leases, a conversation stored
 // streaming whose run no instance holds is stored as its run's log has it (every frame its client
 // may have shown, then the interruption, or the Stop a client sent that nobody carried out), and
-// the log is ended with that frame, so the run's followers end as the store has it. The sweep runs
-// every `checkAbandonedMs`; a new request and a Stop nobody answered check their conversation first.
+// the log is ended with that frame, so the run's followers end as the store has it. So is a run the
+// log lists unended whose instance died before its first save (the store still has the state
+// before it, or nothing). The sweep runs every `checkAbandonedMs`; a new request and a Stop nobody
+// answered check their conversation first.
 
 import { createRunFold, foldStopped } from "./fold.js";
 import { INTERRUPTED, interrupt } from "./recover.js";
@@ -14,6 +16,8 @@ import { keyOf } from "./keys.js";
 export function createAbandonedRuns({ store, log, leases, protocol, protocols: PROTOCOLS, runs, serialized, onError }) {
   /** The sweep, while one goes on. @type {Promise<void> | undefined} */
   let sweeping;
+  /** When each run the log lists unended was first seen with no lease. @type {Map<string, number>} */
+  const unheldSince = new Map();
 
   /**
    * Stores as interrupted every conversation stored streaming whose run no instance holds (its
@@ -26,6 +30,11 @@ export function createAbandonedRuns({ store, log, leases, protocol, protocols: P
         // Saved within the lease's time: perhaps a live run whose lease Redis lost (it takes it back).
         await serialized(key, () => interruptIfAbandoned(key, owner, id, { quietMs: leases?.leaseMs }));
       }
+      // Started over a lease's time ago: a live run has renewed its lease (or taken back one Redis lost) by then.
+      for (const { key, runId } of (await log.unended?.(leases?.leaseMs ?? 0)) ?? []) {
+        const [owner, id] = JSON.parse(key);
+        await serialized(key, () => interruptIfAbandoned(key, owner, id, { listed: runId }));
+      }
     })()
       .catch(onError)
       .finally(() => (sweeping = undefined));
@@ -37,15 +46,20 @@ export function createAbandonedRuns({ store, log, leases, protocol, protocols: P
    * (every frame its client may have shown, then the interruption, or the Stop a client sent
    * that nobody carried out), and the log ended with that frame, so its followers end the same.
    */
-  async function interruptIfAbandoned(key, owner, id, { quietMs = 0 } = {}) {
+  async function interruptIfAbandoned(key, owner, id, { quietMs = 0, listed = undefined } = {}) {
     const held = runs.get(key);
     if (held !== undefined && !held.ended) return;
     // A run of this instance that just ended writes its last state now.
     await held?.saver.written();
-    if (await leases?.held(key)) return;
+    if (await leases?.held(key)) return void unheldSince.delete(listed ?? "");
     const stored = await store.load(owner, id);
-    if (stored?.state.status !== "streaming") return;
-    if (Date.now() - Date.parse(stored.updatedAt ?? "") < quietMs) return;
+    if (listed !== undefined) {
+      if (!(await stillUnended(key, listed)) || !unheldForALease(listed)) return;
+      unheldSince.delete(listed);
+    } else {
+      if (stored?.state.status !== "streaming") return;
+      if (Date.now() - Date.parse(stored.updatedAt ?? "") < quietMs) return;
+    }
     // Judged dead from here: its lease is taken over, so a run alive after all stops at its next renewal.
     if (leases?.takeOver !== undefined && !(await leases.takeOver(key))) return;
     let newest = await log.newest(key);
@@ -62,7 +76,26 @@ export function createAbandonedRuns({ store, log, leases, protocol, protocols: P
       await interrupt(store, owner, id);
       return;
     }
-    await store.save(owner, id, folded.state, stored.state);
+    await store.save(owner, id, folded.state, stored?.state);
+  }
+
+  /** Whether the run the log lists unended is still its conversation's newest and unended; if not, it is unlisted. */
+  async function stillUnended(key, runId) {
+    const newest = await log.newest(key);
+    if (newest?.id === runId && !newest.ended) return true;
+    unheldSince.delete(runId);
+    await log.unlist?.(key, runId);
+    return false;
+  }
+
+  /**
+   * Whether a listed run has been seen with no lease and no end for a lease's time: a run that
+   * just ended may have let go of its lease before Redis has its end entry (another connection).
+   */
+  function unheldForALease(runId) {
+    const since = unheldSince.get(runId);
+    if (since === undefined) unheldSince.set(runId, Date.now());
+    return since !== undefined && Date.now() - since >= (leases?.leaseMs ?? 0);
   }
 
   /** The protocol a run's opening (as the log keeps it) names; undefined when the log lost it. */

@@ -68,6 +68,10 @@ export interface RunLog {
   stopOf?(runId: string): Promise<number | undefined>;
   /** The conversation was deleted: it has no newest run any more. */
   forget?(key: string): void | Promise<void>;
+  /** The runs not ended, of any instance, that started over `ageMs` ago (another finds a dead instance's run the store never had). */
+  unended?(ageMs: number): Promise<Array<{ key: string; runId: string }>>;
+  /** The run is no longer one `unended` gives (it ended, or its conversation was deleted). */
+  unlist?(key: string, runId: string): Promise<void>;
 }
 
 /** A channel between instances: a command sent reaches the instance that can carry it out. */

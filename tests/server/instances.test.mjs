@@ -130,6 +130,26 @@ instancesTest("A killed (SIGKILL) mid-reply: a newer run on B is refused 503 whi
   client.done();
 });
 
+instancesTest("A killed before its run was ever stored (its saves held): B ends the run from the log within 15 s, as the client showed it, and the client following on B gets that end", async () => {
+  const client = await demoClient("unsaved", { route: (kind) => (kind === "chat" ? A : B) });
+  // A's store slow to answer: the reply is answered after the first save's wait (5 s) without it.
+  await hooks(A, "saves", { held: true });
+  await sendHeld(client, A, "Tell me a long story");
+  await until(() => client.shown().messages.at(-1).role === "assistant" && client.reply().length > 0, "the client showing the reply", 15_000);
+  assert.equal(await client.stored(B), undefined, "the run never stored");
+  const killedAt = Date.now();
+  await A.kill();
+  await until(async () => (await client.stored(B))?.status === "error", "the run stored interrupted", 15_000);
+  const took = Date.now() - killedAt;
+  console.log(`instances: A killed before its run's first save, the run stored interrupted by B ${took} ms later (lease ${LEASE_MS} ms)`);
+  assert.ok(took <= 15_000, `stored interrupted ${took} ms after the kill`);
+  await until(() => settled(client), "the client's end", 15_000);
+  assert.ok(interruptedShown(client), "the client shows the run interrupted");
+  assert.ok(client.reply().length > 0 && LONG.startsWith(client.reply()), "the partial reply kept");
+  await storedAsShown(client, B);
+  client.done();
+});
+
 instancesTest("a delete sent to B of a conversation whose run is on A stops A's run, and the conversation stays deleted", async () => {
   const client = await demoClient("deleted", { route: (kind) => (kind === "chat" ? A : B) });
   const abortedBefore = abortedOn(A);

@@ -8,7 +8,9 @@
 // start entry holds the run's opening (its protocol and start state), so another instance can fold
 // a run whose instance died from its frames; a Stop whose holder did not answer is kept beside it.
 // A writer keeps its runs' frames while they stream (and a minute after), so that after Redis
-// lost its data (a restart) it writes each run back whole once it is reconnected.
+// lost its data (a restart) it writes each run back whole once it is reconnected. Every run not
+// ended is listed (a sorted set by the time it started), so another instance finds the run of an
+// instance that died before its conversation was ever stored streaming (its first save).
 
 import { connectRedis, drop } from "./connection.js";
 import { followHeld } from "../run-log.js";
@@ -59,6 +61,8 @@ export function createRedisRunLog(options = {}) {
   const streamKey = (runId) => `${prefix}run:${runId}`;
   const newestKey = (key) => `${prefix}newest:${key}`;
   const stopKey = (runId) => `${prefix}stop:${runId}`;
+  const unendedKey = `${prefix}unended`;
+  const unendedMember = (key, runId) => JSON.stringify([key, runId]);
   /**
    * The runs this instance writes: their key, opening and frames (the next offset is their
    * count), how many frames Redis has acknowledged, whether it holds their end, and whether a
@@ -95,6 +99,8 @@ export function createRedisRunLog(options = {}) {
     for (const [runId, run] of writing) {
       const ttl = String(run.ended ? ttlSeconds : RUNNING_TTL_SECONDS);
       fire(["EVAL", REWRITE, "2", streamKey(runId), newestKey(run.key), runId, run.opening, run.ended ? "1" : "0", ttl, ...run.frames]);
+      // Listed as of now: its lease, lost with the data, is taken back within a lease's time.
+      if (!run.ended) fire(["ZADD", unendedKey, String(Date.now()), unendedMember(run.key, runId)]);
     }
   };
   redis.ready.then((connection) => connection.on("ready", rewrite)).catch(() => {});
@@ -103,6 +109,7 @@ export function createRedisRunLog(options = {}) {
     ["XADD", streamKey(runId), "NOMKSTREAM", "*", "e", "1"],
     ["EXPIRE", streamKey(runId), String(ttlSeconds)],
     ["EVAL", EXPIRE_IF_NEWEST, "1", newestKey(key), runId, String(ttlSeconds)],
+    ["ZREM", unendedKey, unendedMember(key, runId)],
   ];
 
   return {
@@ -115,6 +122,7 @@ export function createRedisRunLog(options = {}) {
       await Promise.all([
         command(["EXPIRE", stream, String(RUNNING_TTL_SECONDS)]),
         command(["SET", newestKey(key), runId, "EX", String(RUNNING_TTL_SECONDS)]),
+        command(["ZADD", unendedKey, String(Date.now()), unendedMember(key, runId)]),
       ]);
     },
     /** Appends a frame of a run this instance writes; returns its offset (-1 when it does not). */
@@ -173,8 +181,21 @@ export function createRedisRunLog(options = {}) {
      */
     async abandon(key, runId, frame) {
       // In one script: a writer that is only late cannot slip a frame in between.
-      if ((await command(["EVAL", ABANDON, "1", streamKey(runId), frame, String(ttlSeconds)])) === 0) return;
-      await command(endCommands(key, runId)[2]);
+      const ended = await command(["EVAL", ABANDON, "1", streamKey(runId), frame, String(ttlSeconds)]);
+      const [, , expireNewest, unlist] = endCommands(key, runId);
+      await Promise.all([ended === 0 ? undefined : command(expireNewest), command(unlist)]);
+    },
+    /** The runs not ended that started over `ageMs` ago, of any instance: `{ key, runId }`. */
+    async unended(ageMs) {
+      const members = await command(["ZRANGEBYSCORE", unendedKey, "-inf", `(${Date.now() - ageMs}`]);
+      return members.map((member) => {
+        const [key, runId] = JSON.parse(String(member));
+        return { key, runId };
+      });
+    },
+    /** The run is no longer one to look for (it ended, or its conversation was deleted). */
+    async unlist(key, runId) {
+      await command(endCommands(key, runId)[3]);
     },
     /** The conversation's newest run: `{ id, length, ended }`, or undefined. */
     async newest(key) {
