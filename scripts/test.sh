@@ -144,7 +144,7 @@ REQUIRE_REDIS=1 node --test tests/server/redis.test.mjs
 
 # Two real demo processes (node www/server.mjs) on a Redis and a PostgreSQL of the suite's own.
 # www/server.mjs imports the package through www's dependencies (file:../pkg): install them first.
-suite "the demo on two instances (node www/server.mjs x2, one Redis, one Postgres, started by the suite) under faults: resume, Stop and delete across instances, SIGKILL, a lost lease, Redis restarted, Postgres down 5 s, 200 seeded runs with kills, cuts and stops (SERVER_RUNS, SERVER_SEED): node --test tests/server/instances.test.mjs"
+suite "the demo on two instances (node www/server.mjs x2, one Redis, one Postgres, started by the suite) under faults: resume, Stop and delete across instances, SIGKILL (also before a run was ever stored), a lost lease, Redis restarted, Postgres down 5 s, 200 seeded runs with kills, cuts and stops (SERVER_RUNS, SERVER_SEED): node --test tests/server/instances.test.mjs"
 bash scripts/setup.sh demo
 REQUIRE_REDIS=1 REQUIRE_POSTGRES=1 node --test tests/server/instances.test.mjs
 

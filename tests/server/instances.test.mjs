@@ -1,9 +1,10 @@
 // Two real demo instances (node www/server.mjs, each its own port) on one Redis and one Postgres
 // the suite starts itself (tests/server/redis-server.mjs, postgres-server.mjs), driven over HTTP
 // by the package's session controller (resuming, with Stop on the server): a run on A resumed on B,
-// a Stop sent to B, A killed (SIGKILL) mid-reply, a newer run refused 503 while A's lease runs, a
-// delete on B of A's run, a run that lost its lease, Redis restarted (its data lost) and Postgres
-// down for 5 s mid-run, then SERVER_RUNS (200) seeded runs with kills, cuts and stops. The
+// a Stop sent to B, A killed (SIGKILL) mid-reply, a newer run refused 503 while A's lease runs, A
+// killed before its run was ever stored, a delete on B of A's run, a run that lost its lease,
+// Redis restarted (its data lost) and Postgres down for 5 s mid-run, then SERVER_RUNS (200)
+// seeded runs with kills, cuts and stops. The
 // scripted agent's "long" and "plain" replies, at DEMO_PACE_MS=1. Without redis-server or
 // Postgres the suite is skipped with a note, and fails when CI or REQUIRE_REDIS/REQUIRE_POSTGRES is set.
 import { after, before } from "node:test";
