@@ -31,7 +31,11 @@ export function createAbandonedRuns({ store, log, leases, protocol, protocols: P
         await serialized(key, () => interruptIfAbandoned(key, owner, id, { quietMs: leases?.leaseMs }));
       }
       // Started over a lease's time ago: a live run has renewed its lease (or taken back one Redis lost) by then.
-      for (const { key, runId } of (await log.unended?.(leases?.leaseMs ?? 0)) ?? []) {
+      const listed = (await log.unended?.(leases?.leaseMs ?? 0)) ?? [];
+      // A run no longer listed (another instance ended it) needs no first sighting.
+      const stillListed = new Set(listed.map(({ runId }) => runId));
+      for (const runId of unheldSince.keys()) if (!stillListed.has(runId)) unheldSince.delete(runId);
+      for (const { key, runId } of listed) {
         const [owner, id] = JSON.parse(key);
         await serialized(key, () => interruptIfAbandoned(key, owner, id, { listed: runId }));
       }
@@ -51,12 +55,16 @@ export function createAbandonedRuns({ store, log, leases, protocol, protocols: P
     if (held !== undefined && !held.ended) return;
     // A run of this instance that just ended writes its last state now.
     await held?.saver.written();
-    if (await leases?.held(key)) return void unheldSince.delete(listed ?? "");
-    const stored = await store.load(owner, id);
+    if (await leases?.held(key)) {
+      if (listed !== undefined) unheldSince.delete(listed);
+      return;
+    }
     if (listed !== undefined) {
       if (!(await stillUnended(key, listed)) || !unheldForALease(listed)) return;
       unheldSince.delete(listed);
-    } else {
+    }
+    const stored = await store.load(owner, id);
+    if (listed === undefined) {
       if (stored?.state.status !== "streaming") return;
       if (Date.now() - Date.parse(stored.updatedAt ?? "") < quietMs) return;
     }

@@ -105,11 +105,13 @@ export function createRedisRunLog(options = {}) {
   };
   redis.ready.then((connection) => connection.on("ready", rewrite)).catch(() => {});
   // The end entry (a frame after it is refused), and the expiry of the run and of its newest-run key.
+  const expireNewest = (key, runId) => ["EVAL", EXPIRE_IF_NEWEST, "1", newestKey(key), runId, String(ttlSeconds)];
+  const unlisted = (key, runId) => ["ZREM", unendedKey, unendedMember(key, runId)];
   const endCommands = (key, runId) => [
     ["XADD", streamKey(runId), "NOMKSTREAM", "*", "e", "1"],
     ["EXPIRE", streamKey(runId), String(ttlSeconds)],
-    ["EVAL", EXPIRE_IF_NEWEST, "1", newestKey(key), runId, String(ttlSeconds)],
-    ["ZREM", unendedKey, unendedMember(key, runId)],
+    expireNewest(key, runId),
+    unlisted(key, runId),
   ];
 
   return {
@@ -182,8 +184,7 @@ export function createRedisRunLog(options = {}) {
     async abandon(key, runId, frame) {
       // In one script: a writer that is only late cannot slip a frame in between.
       const ended = await command(["EVAL", ABANDON, "1", streamKey(runId), frame, String(ttlSeconds)]);
-      const [, , expireNewest, unlist] = endCommands(key, runId);
-      await Promise.all([ended === 0 ? undefined : command(expireNewest), command(unlist)]);
+      await Promise.all([ended === 0 ? undefined : command(expireNewest(key, runId)), command(unlisted(key, runId))]);
     },
     /** The runs not ended that started over `ageMs` ago, of any instance: `{ key, runId }`. */
     async unended(ageMs) {
@@ -195,7 +196,7 @@ export function createRedisRunLog(options = {}) {
     },
     /** The run is no longer one to look for (it ended, or its conversation was deleted). */
     async unlist(key, runId) {
-      await command(endCommands(key, runId)[3]);
+      await command(unlisted(key, runId));
     },
     /** The conversation's newest run: `{ id, length, ended }`, or undefined. */
     async newest(key) {
