@@ -222,11 +222,15 @@ export async function demoClient(name, { id = name, route, as }) {
     },
     shown: () => session.getSnapshot().state,
     status: () => session.getSnapshot().status,
-    reply: () =>
-      (session.getSnapshot().state.messages.at(-1)?.parts ?? [])
+    /** The text of the reply shown: the last message's, when it is the assistant's (else ""). */
+    reply: () => {
+      const last = session.getSnapshot().state.messages.at(-1);
+      if (last?.role !== "assistant") return "";
+      return last.parts
         .filter((part) => part.type === "text")
         .map((part) => part.text)
-        .join(""),
+        .join("");
+    },
     done() {
       unsubscribe();
       clients.delete(`${name}.test`);

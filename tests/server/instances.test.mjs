@@ -136,14 +136,11 @@ instancesTest("A killed before its run was ever stored (its saves held): B ends 
   // A's store slow to answer: the reply is answered after the first save's wait (5 s) without it.
   await hooks(A, "saves", { held: true });
   await sendHeld(client, A, "Tell me a long story");
-  await until(() => client.shown().messages.at(-1).role === "assistant" && client.reply().length > 0, "the client showing the reply", 15_000);
   assert.equal(await client.stored(B), undefined, "the run never stored");
   const killedAt = Date.now();
   await A.kill();
   await until(async () => (await client.stored(B))?.status === "error", "the run stored interrupted", 15_000);
-  const took = Date.now() - killedAt;
-  console.log(`instances: A killed before its run's first save, the run stored interrupted by B ${took} ms later (lease ${LEASE_MS} ms)`);
-  assert.ok(took <= 15_000, `stored interrupted ${took} ms after the kill`);
+  console.log(`instances: A killed before its run's first save, the run stored interrupted by B ${Date.now() - killedAt} ms later (lease ${LEASE_MS} ms)`);
   await until(() => settled(client), "the client's end", 15_000);
   assert.ok(interruptedShown(client), "the client shows the run interrupted");
   assert.ok(client.reply().length > 0 && LONG.startsWith(client.reply()), "the partial reply kept");
@@ -295,7 +292,7 @@ instancesTest(`${RUNS} seeded runs with kills, cuts and stops across both instan
     client.session.send(long ? "Tell me a long story" : `Hello ${turn}`);
     if (fault !== "none") {
       // A bound on progress, not on speed: a loaded machine's runs can wait behind a killed instance's lease.
-      await until(() => settled(client) || (client.shown().messages.at(-1).role === "assistant" && client.reply().length >= at), "the reply to reach the fault", 60_000);
+      await until(() => settled(client) || client.reply().length >= at, "the reply to reach the fault", 60_000);
       const streaming = !settled(client);
       if (streaming && fault === "cut") client.cut();
       // A Stop before the request reached an instance stores nothing (docs/decisions.md): stop a reply that streams.
@@ -331,7 +328,7 @@ instancesTest(`${RUNS} seeded runs with kills, cuts and stops across both instan
     const ids = stored.messages.map((message) => message.id);
     assert.equal(new Set(ids).size, ids.length, "no message twice");
     assert.equal(stored.messages.filter((message) => message.role === "user").length, turn + 1, "one user message per turn");
-    const reply = client.shown().messages.at(-1).role === "assistant" ? client.reply() : "";
+    const reply = client.reply();
     if (client.status() === "idle" && fault === "none") assert.equal(reply, expected, "the whole reply, once");
     else assert.ok(expected.startsWith(reply), `seed ${seed}: a part of the reply, once: ${JSON.stringify(reply.slice(-60))}`);
     return true;
